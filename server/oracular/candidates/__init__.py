@@ -1,0 +1,1 @@
+"""Oracle candidates: values, the grammar that combines them with targets, and rendering to edits."""

@@ -1,0 +1,89 @@
+"""The oracle grammar (TOGA's, extended): type-correct candidates for each target.
+
+boolean -> assertTrue/assertFalse; reference -> assertNull/assertNotNull; any typed value ->
+assertEquals(v, t) with v from the local, constant and global dictionaries (with a delta for
+floating point, assertArrayEquals for arrays); plus the expected-exception oracle, whose type
+comes from the focal method's Javadoc, ``throws`` clause, or ``throw new`` statements.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from oracular.candidates.values import Value, compatible
+from oracular.java.prefix import Target
+from oracular.java.types import is_array, is_boolean, is_floating, is_primitive
+
+MAX_CANDIDATES = 64
+MAX_EQUALS_PER_TARGET = 24
+FLOAT_DELTA = "0.0001"
+
+
+@dataclass(frozen=True)
+class Candidate:
+    kind: str
+    """``assertion`` or ``exception``."""
+    assertion: str
+    """The assertion method (``assertEquals``...), or ``assertThrows`` for exceptions."""
+    target: Target | None = None
+    expected: Value | None = None
+    exception: str | None = None
+
+    @property
+    def key(self) -> tuple:
+        return (self.kind, self.assertion, self.target.expression if self.target else None,
+                self.expected.text if self.expected else None, self.exception)  # fmt: skip
+
+
+def assertion_candidates(target: Target, values: list[Value]) -> list[Candidate]:
+    t = target.type
+    if is_boolean(t):
+        return [Candidate("assertion", "assertTrue", target), Candidate("assertion", "assertFalse", target)]
+    result: list[Candidate] = []
+    if not is_primitive(t):
+        result += [
+            Candidate("assertion", "assertNotNull", target),
+            Candidate("assertion", "assertNull", target),
+        ]
+    if t is None:
+        return result
+    method = "assertArrayEquals" if is_array(t) else "assertEquals"
+    equals = [
+        Candidate("assertion", method, target, v)
+        for v in values
+        if v.text != target.expression and compatible(v.type, t)
+    ]
+    return result + equals[:MAX_EQUALS_PER_TARGET]
+
+
+def exception_candidates(exception_types: list[str]) -> list[Candidate]:
+    """One candidate per documented or thrown type; ``Exception`` only as the last resort."""
+    types = exception_types or ["Exception"]
+    return [Candidate("exception", "assertThrows", exception=e) for e in types]
+
+
+def build_candidates(
+    targets: list[Target], values_for: dict[str, list[Value]], exception_types: list[str]
+) -> list[Candidate]:
+    """All candidates for a prefix, deduplicated, capped at :data:`MAX_CANDIDATES`.
+
+    Exception candidates are always kept: the exception classifier decides between them and
+    the assertions, so the cap applies to assertions only.
+    """
+    exceptions = exception_candidates(exception_types)
+    seen: set[tuple] = set()
+    assertions: list[Candidate] = []
+    for target in targets:
+        for candidate in assertion_candidates(target, values_for.get(target.expression, [])):
+            if candidate.key not in seen:
+                seen.add(candidate.key)
+                assertions.append(candidate)
+    return assertions[: MAX_CANDIDATES - len(exceptions)] + exceptions
+
+
+def uses_delta(candidate: Candidate) -> bool:
+    return (
+        candidate.assertion == "assertEquals"
+        and candidate.target is not None
+        and is_floating(candidate.target.type)
+    )

@@ -1,0 +1,130 @@
+"""Dictionaries of likely expected values: local (the prefix), constants, and global (the corpus).
+
+TOGA found that the expected value of a developer's assertion is usually a literal or variable
+already in the test, a constant of the unit under test, or one of a few very common values.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from tree_sitter import Node
+
+from oracular.java import syntax
+from oracular.java.declarations import ClassInfo
+from oracular.java.types import (
+    LITERAL_TYPES,
+    TypeEnv,
+    base_name,
+    is_floating,
+    is_integral,
+    literal_type,
+    unboxed,
+)
+
+GLOBAL_DICTIONARY = "global_dictionary.json"
+
+
+@dataclass(frozen=True)
+class Value:
+    text: str
+    type: str
+    source: str
+    """``argument`` (passed to a call), ``literal``, ``variable``, ``constant`` or ``global``."""
+    rank: int = 0
+    """Order within its source: appearance in the prefix, or frequency rank in the corpus."""
+    receiver: str | None = None
+    """For ``argument`` values, the receiver of the call the value was passed to."""
+
+
+def models_dir() -> Path:
+    """Where shipped data lives: ``$ORACULAR_MODELS``, the checkout's ``models/``, or the install's."""
+    env = os.environ.get("ORACULAR_MODELS")
+    if env:
+        return Path(env)
+    checkout = Path(__file__).resolve().parents[3] / "models"
+    if checkout.is_dir():
+        return checkout
+    return Path(sys.prefix) / "share" / "oracular" / "models"
+
+
+@cache
+def load_global_dictionary(path: Path | None = None) -> dict[str, tuple[str, ...]]:
+    """Top values per type; an empty dictionary (never a crash) if the file is missing."""
+    path = path or models_dir() / GLOBAL_DICTIONARY
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return {t: tuple(v) for t, v in data.get("values", {}).items()}
+
+
+def _literal_value(node: Node, order: int) -> Value | None:
+    value_type = literal_type(node)
+    if value_type in (None, "null", "boolean"):
+        return None
+    parent = node.parent
+    if parent is not None and parent.type == "argument_list":
+        call = parent.parent
+        receiver = (
+            call.child_by_field_name("object")
+            if call is not None and call.type == "method_invocation"
+            else None
+        )
+        return Value(syntax.text(node), value_type, "argument", order, syntax.text(receiver) or None)
+    return Value(syntax.text(node), value_type, "literal", order)
+
+
+def local_values(statements: list[Node], env: TypeEnv, exclude: str | None = None) -> list[Value]:
+    """Literals and variables of the prefix, in order of appearance, without duplicates."""
+    values: dict[str, Value] = {}
+    for statement in statements:
+        for node in syntax.walk_skipping_classes(statement):
+            is_negated = node.type == "unary_expression" and syntax.text(node)[:1] == "-"
+            if (
+                (node.type in LITERAL_TYPES
+                and not (node.parent and node.parent.type == "unary_expression"))
+                or is_negated
+            ):
+                value = _literal_value(node, len(values))
+                if value is not None and value.text not in values:
+                    values[value.text] = value
+    for name, var_type in env.locals.items():
+        if name != exclude and var_type and name not in values:
+            values[name] = Value(name, var_type, "variable", len(values))
+    return list(values.values())
+
+
+def constant_values(classes: list[ClassInfo]) -> list[Value]:
+    """``static final`` fields of the focal (and target) classes, qualified by class name."""
+    result = []
+    for cls in classes:
+        for field in cls.fields.values():
+            if field.is_constant and "private" not in field.modifiers:
+                result.append(Value(f"{cls.name}.{field.name}", field.type, "constant", len(result)))
+    return result
+
+
+def global_values(target_type: str, dictionary: dict[str, tuple[str, ...]]) -> list[Value]:
+    key = unboxed(target_type) or target_type
+    key = "String" if key == "java.lang.String" else key
+    return [Value(v, key, "global", i) for i, v in enumerate(dictionary.get(key, ()))]
+
+
+def compatible(value_type: str, target_type: str) -> bool:
+    """Whether ``assertEquals(value, target)`` compiles and is meaningful."""
+    value_u, target_u = unboxed(value_type), unboxed(target_type)
+    if is_integral(target_u):
+        return value_u == "int" or value_u == target_u or (target_u == "long" and is_integral(value_u))
+    if is_floating(target_u):
+        return is_integral(value_u) or is_floating(value_u)
+    if target_u == "char":
+        return value_u == "char"
+    if value_u in ("int", "long", "short", "byte", "float", "double", "char", "boolean"):
+        return False
+    return base_name(value_type) == base_name(target_type)

@@ -1,0 +1,1 @@
+"""Command-line interface: ``oracular scan``, ``oracular suggest`` and friends."""

@@ -1,0 +1,21 @@
+"""Shared CLI plumbing: building an engine for the project around a path."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from oracular.engine import EngineSettings, OracleEngine
+from oracular.java.workspace import WorkspaceIndex, project_root
+
+
+def engine_for(paths: list[Path], settings: EngineSettings | None = None) -> OracleEngine:
+    """An engine whose index covers the build root(s) around ``paths``."""
+    roots = sorted({project_root(p) for p in paths})
+    index = WorkspaceIndex(roots)
+    index.refresh()
+    return OracleEngine(index, settings=settings, project_root=roots[0] if roots else None)
+
+
+def error(message: str) -> None:
+    print(f"oracular: {message}", file=sys.stderr)

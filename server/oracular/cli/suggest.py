@@ -1,0 +1,114 @@
+"""``oracular suggest FILE``: ranked oracles for the oracle-free tests of one file."""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+from oracular.candidates.render import TextEdit
+from oracular.cli.common import engine_for, error
+from oracular.engine import EngineSettings, FileReport
+from oracular.java.source import SourceError, SourceText, load_source
+
+
+def register(commands: argparse._SubParsersAction) -> None:
+    parser = commands.add_parser("suggest", help="ranked oracles for a test file")
+    parser.add_argument("file", type=Path, metavar="FILE")
+    parser.add_argument("--line", type=int, help="only the test containing this 1-based line")
+    parser.add_argument("--top", type=int, default=5, metavar="K", help="suggestions per test (default 5)")
+    output = parser.add_mutually_exclusive_group()
+    output.add_argument("--json", action="store_true", help="machine-readable output")
+    output.add_argument("--diff", action="store_true", help="print the top-1 oracles as a unified diff")
+    output.add_argument("--write", action="store_true", help="insert the top-1 oracles into FILE")
+    parser.set_defaults(run=run)
+
+
+def apply_edits(source: SourceText, edits: list[TextEdit]) -> str:
+    """Apply non-overlapping LSP edits, last first so earlier offsets stay valid."""
+    data = source.data
+    for edit in sorted(edits, key=lambda e: (e.start, e.end), reverse=True):
+        start = source.offset(*edit.start)
+        end = source.offset(*edit.end)
+        data = data[:start] + edit.new_text.encode("utf-8") + data[end:]
+    return data.decode("utf-8")
+
+
+def write_if_unchanged(path: Path, original: bytes, new_text: str) -> bool:
+    """Atomically replace ``path``, but only if nobody changed it since we read it."""
+    if path.read_bytes() != original:
+        return False
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".oracular")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
+            handle.write(new_text)
+        os.chmod(tmp, path.stat().st_mode & 0o7777)
+        if path.read_bytes() != original:
+            return False
+        os.replace(tmp, path)
+        return True
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+def print_human(report: FileReport) -> None:
+    skipped = report.analysis.skipped
+    for status in skipped:
+        print(f"{report.path}:{status.test.line + 1} {status.test.name}: skipped (incomplete or broken code)")
+    if not report.tests:
+        print(f"{report.path}: no oracle-free tests")
+        return
+    for test in report.tests:
+        focal = f" (focal: {test.focal.cls.name}.{test.focal.name})" if test.focal else ""
+        print(f"{report.path}:{test.line} {test.test.name}{focal}")
+        print(f"  exception: p={test.exception_probability:.2f} {test.exception_type}")
+        if test.reason:
+            print(f"  {test.reason}")
+        for s in test.suggestions:
+            oracle = s.oracle.replace("\n", "\n" + " " * 16)
+            print(f"  {s.rank}. [{s.score:.3f}] {oracle}")
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.top < 1:
+        error("--top must be at least 1")
+        return 2
+    try:
+        source = load_source(args.file)
+    except SourceError as exc:
+        error(str(exc))
+        return 2
+    original = source.data
+    engine = engine_for([args.file], EngineSettings(top_k=args.top))
+    report = engine.suggest(source, line=args.line)
+    if args.json:
+        json.dump(report.to_json(), sys.stdout, indent=2)
+        print()
+        return 0
+    if not (args.diff or args.write):
+        print_human(report)
+        return 0
+    new_text = apply_edits(source, report.top_edits())
+    if args.diff:
+        sys.stdout.writelines(
+            difflib.unified_diff(
+                source.text.splitlines(keepends=True),
+                new_text.splitlines(keepends=True),
+                fromfile=f"a/{args.file}",
+                tofile=f"b/{args.file}",
+            )
+        )
+        return 0
+    if new_text == source.text:
+        print(f"{args.file}: nothing to write")
+        return 0
+    if not write_if_unchanged(args.file, original, new_text):
+        error(f"{args.file} changed while oracles were computed; nothing written")
+        return 1
+    print(f"{args.file}: wrote {sum(1 for t in report.tests if not t.abstained and t.suggestions)} oracle(s)")
+    return 0

@@ -1,0 +1,314 @@
+"""The oracle engine: from a parsed test file to ranked, rendered oracles per oracle-free test.
+
+Everything the CLI and the language server show comes from here, through two calls:
+:meth:`OracleEngine.analyse` (cheap: which tests lack an oracle) and :meth:`OracleEngine.suggest`
+(ranked oracles with their edits). Both are pure over one document version.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from oracular.candidates.grammar import Candidate, build_candidates
+from oracular.candidates.render import ImportLine, Renderer, TextEdit
+from oracular.candidates.style import AssertionStyle, junit4_supports_assert_throws, style_for
+from oracular.candidates.values import (
+    Value,
+    constant_values,
+    global_values,
+    load_global_dictionary,
+    local_values,
+)
+from oracular.java.declarations import ClassInfo, FileDeclarations, MethodInfo, extract, method_info
+from oracular.java.junit import Flavour, TestMethod, file_flavour, find_test_methods
+from oracular.java.oracles import OracleEvidence, find_oracle
+from oracular.java.prefix import FocalMethod, PrefixAnalysis, analyse_prefix
+from oracular.java.source import SourceText
+from oracular.java.types import TypeEnv
+from oracular.java.workspace import WorkspaceIndex
+from oracular.ranking.baseline import BaselineRanker
+from oracular.ranking.problem import OracleProblem, Ranker
+
+
+@dataclass(frozen=True)
+class EngineSettings:
+    top_k: int = 5
+    abstain_below: float = 0.1
+    """Below this top score the engine says "no confident oracle" instead of guessing."""
+    assertion_style: str = "auto"
+    """``auto`` (from the file's imports), ``junit4`` or ``junit5``."""
+    extra_assertion_methods: frozenset[str] = frozenset()
+
+
+@dataclass
+class TestStatus:
+    test: TestMethod
+    evidence: OracleEvidence | None
+    incomplete: bool
+
+    @property
+    def oracle_free(self) -> bool:
+        return not self.incomplete and self.evidence is None
+
+
+@dataclass
+class FileAnalysis:
+    source: SourceText
+    decls: FileDeclarations
+    statuses: list[TestStatus]
+
+    @property
+    def oracle_free(self) -> list[TestStatus]:
+        return [s for s in self.statuses if s.oracle_free]
+
+    @property
+    def skipped(self) -> list[TestStatus]:
+        return [s for s in self.statuses if s.incomplete]
+
+
+@dataclass
+class Suggestion:
+    rank: int
+    kind: str
+    oracle: str
+    score: float
+    edits: list[TextEdit]
+    candidate: Candidate
+
+    def to_json(self) -> dict:
+        return {
+            "rank": self.rank,
+            "kind": self.kind,
+            "oracle": self.oracle,
+            "score": round(self.score, 4),
+            "edits": [e.to_lsp() for e in self.edits],
+        }
+
+
+@dataclass
+class TestReport:
+    test: TestMethod
+    focal: FocalMethod | None
+    exception_probability: float
+    exception_type: str
+    abstained: bool
+    suggestions: list[Suggestion]
+    reason: str | None = None
+    """Why nothing is suggested (empty body, no target), when that is the case."""
+    statement_edits: dict[int, TextEdit] = field(default_factory=dict, repr=False)
+    imports: dict[int, frozenset[ImportLine]] = field(default_factory=dict, repr=False)
+
+    @property
+    def line(self) -> int:
+        """1-based line of the method name."""
+        return self.test.line + 1
+
+    def to_json(self) -> dict:
+        focal = None
+        if self.focal is not None:
+            focal = {
+                "class": self.focal.cls.name,
+                "method": self.focal.name,
+                "signature": self.focal.signature,
+                "path": self.focal.cls.path,
+            }
+        return {
+            "method": self.test.name,
+            "line": self.line,
+            "focal": focal,
+            "exception": {"probability": round(self.exception_probability, 4), "type": self.exception_type},
+            "abstained": self.abstained,
+            "suggestions": [s.to_json() for s in self.suggestions],
+        }
+
+
+@dataclass
+class FileReport:
+    path: str
+    tests: list[TestReport]
+    analysis: FileAnalysis
+    renderer: Renderer | None = None
+
+    def to_json(self) -> dict:
+        return {"file": self.path, "tests": [t.to_json() for t in self.tests]}
+
+    def top_edits(self) -> list[TextEdit]:
+        """The top-1 oracle of every non-abstaining test, with their imports merged."""
+        edits: list[TextEdit] = []
+        imports: set[ImportLine] = set()
+        for report in self.tests:
+            if report.abstained or not report.suggestions:
+                continue
+            edits.append(report.statement_edits[0])
+            imports |= report.imports[0]
+        if self.renderer is not None:
+            edits = self.renderer.import_edits(imports) + edits
+        return edits
+
+
+class OracleEngine:
+    """Finds oracle-free tests and ranks oracles for them, over a workspace index."""
+
+    def __init__(
+        self,
+        index: WorkspaceIndex | None = None,
+        ranker: Ranker | None = None,
+        settings: EngineSettings | None = None,
+        project_root: Path | None = None,
+    ) -> None:
+        self.index = index or WorkspaceIndex()
+        self.ranker = ranker or BaselineRanker()
+        self.settings = settings or EngineSettings()
+        self.project_root = project_root
+
+    # -- oracle detection -------------------------------------------------------------------
+    def _junit3_bases(self, decls: FileDeclarations) -> frozenset[str]:
+        bases = set()
+        for cls in decls.classes:
+            for ancestor in self.index.superclasses(cls):
+                if (ancestor.superclass or "").split("<")[0].endswith("TestCase"):
+                    bases.add((cls.superclass or "").split("<")[0].rsplit(".", 1)[-1])
+        return frozenset(bases)
+
+    def _class_scope(self, decls: FileDeclarations, class_name: str) -> list[ClassInfo]:
+        """The test's class, its enclosing classes, and all their workspace superclasses."""
+        prefix = f"{decls.package}." if decls.package else ""
+        by_dotted = {c.qualified_name.removeprefix(prefix): c for c in decls.classes}
+        parts = class_name.split(".")
+        chain = [
+            by_dotted[".".join(parts[:i])]
+            for i in range(len(parts), 0, -1)
+            if ".".join(parts[:i]) in by_dotted
+        ]
+        scope = list(chain)
+        for cls in chain:
+            scope += list(self.index.superclasses(cls))
+        return scope
+
+    def _helper_scope(self, classes: Iterable[ClassInfo]) -> dict[str, list[MethodInfo]]:
+        scope: dict[str, list[MethodInfo]] = {}
+        for cls in classes:
+            for method in cls.methods:
+                scope.setdefault(method.name, []).append(method)
+        return scope
+
+    def analyse(self, source: SourceText) -> FileAnalysis:
+        """Which tests have no oracle. Cheap: parsing and tree walks only."""
+        path = str(source.path) if source.path else ""
+        decls = extract(source, path)
+        tests = find_test_methods(source, decls.imports, self._junit3_bases(decls))
+        statuses = []
+        for test in tests:
+            if test.is_incomplete:
+                statuses.append(TestStatus(test, None, True))
+                continue
+            scope = self._helper_scope(self._class_scope(decls, test.class_name))
+            evidence = find_oracle(
+                method_info(test.node), scope, self.settings.extra_assertion_methods, test.expected_exception
+            )
+            statuses.append(TestStatus(test, evidence, False))
+        return FileAnalysis(source, decls, statuses)
+
+    # -- suggestions ------------------------------------------------------------------------
+    def style_for_file(self, decls: FileDeclarations, source: SourceText, flavour: Flavour) -> AssertionStyle:
+        forced = self.settings.assertion_style
+        if forced in ("junit4", "junit5") and flavour is not Flavour.JUNIT3:
+            flavour = Flavour(forced)
+        elif flavour is not Flavour.JUNIT3:
+            flavour = file_flavour(decls.imports) or flavour
+        return style_for(
+            flavour, junit4_assert_throws=junit4_supports_assert_throws(self.project_root, source.text)
+        )
+
+    def _env(self, decls: FileDeclarations, test: TestMethod) -> TypeEnv:
+        env = TypeEnv(self.index, decls.package, decls.imports)
+        for cls in reversed(self._class_scope(decls, test.class_name)):
+            env.fields.update({name: f.type for name, f in cls.fields.items()})
+        return env
+
+    def _values(
+        self, prefix: PrefixAnalysis, decls: FileDeclarations, test: TestMethod
+    ) -> dict[str, list[Value]]:
+        dictionary = load_global_dictionary()
+        test_constants = [
+            Value(name, f.type, "constant", i)
+            for i, (name, f) in enumerate(
+                (n, f) for cls in self._class_scope(decls, test.class_name) for n, f in cls.fields.items()
+            )
+            if f.is_constant
+        ]
+        classes = [prefix.focal.cls] if prefix.focal else []
+        values_for: dict[str, list[Value]] = {}
+        for target in prefix.targets:
+            owners = list(classes)
+            if target.type:
+                owner = prefix.env.resolve_class(target.type)
+                if owner is not None and owner not in owners:
+                    owners.append(owner)
+            values = local_values(prefix.statements, prefix.env, exclude=target.expression)
+            values += constant_values(owners) + test_constants
+            if target.type:
+                values += global_values(target.type, dictionary)
+            values_for[target.expression] = values
+        return values_for
+
+    def _qualifier(self, focal: FocalMethod | None):
+        def qualify(simple: str) -> str | None:
+            if focal is not None:
+                for imp in self.index.imports_of(focal.cls):
+                    if not imp.is_static and imp.simple == simple:
+                        return imp.name
+            found = self.index.resolve(simple)
+            return found.qualified_name if found is not None else None
+
+        return qualify
+
+    def suggest_test(self, analysis: FileAnalysis, status: TestStatus) -> tuple[TestReport, Renderer]:
+        source, decls, test = analysis.source, analysis.decls, status.test
+        env = self._env(decls, test)
+        prefix = analyse_prefix(test.node, env, test.class_name)
+        style = self.style_for_file(decls, source, test.flavour)
+        renderer = Renderer(
+            source, style, decls.imports, decls.package, self._qualifier(prefix.focal if prefix else None)
+        )
+        if prefix is None:
+            return TestReport(
+                test, None, 0.0, "Exception", True, [], reason="the test body is empty"
+            ), renderer
+        exceptions = prefix.focal.method.exception_types() if prefix.focal else []
+        candidates = build_candidates(prefix.targets, self._values(prefix, decls, test), exceptions)
+        ranking = self.ranker.rank(OracleProblem(test.name, prefix, candidates))
+        order = sorted(range(len(candidates)), key=lambda i: -ranking.scores[i])[: self.settings.top_k]
+        report = TestReport(
+            test, prefix.focal, ranking.exception_probability, ranking.exception_type, False, []
+        )
+        for rank, i in enumerate(order):
+            rendered = renderer.render(candidates[i], prefix, test.node)
+            edits = [rendered.statement_edit, *renderer.import_edits(rendered.imports)]
+            report.suggestions.append(
+                Suggestion(
+                    rank + 1, candidates[i].kind, rendered.oracle, ranking.scores[i], edits, candidates[i]
+                )
+            )
+            report.statement_edits[rank] = rendered.statement_edit
+            report.imports[rank] = rendered.imports
+        top = report.suggestions[0].score if report.suggestions else 0.0
+        report.abstained = top < self.settings.abstain_below
+        if report.abstained:
+            report.reason = f"no confident oracle (best score {top:.2f} < {self.settings.abstain_below:.2f})"
+        return report, renderer
+
+    def suggest(self, source: SourceText, line: int | None = None) -> FileReport:
+        """Ranked oracles for every oracle-free test (or the one containing 1-based ``line``)."""
+        analysis = self.analyse(source)
+        reports = []
+        renderer = None
+        for status in analysis.oracle_free:
+            node = status.test.node
+            if line is not None and not (node.start_point[0] + 1 <= line <= node.end_point[0] + 1):
+                continue
+            report, renderer = self.suggest_test(analysis, status)
+            reports.append(report)
+        return FileReport(str(source.path or ""), reports, analysis, renderer)

@@ -1,0 +1,1 @@
+"""Java analysis: pure functions over tree-sitter trees (no LSP, no models)."""

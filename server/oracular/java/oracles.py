@@ -1,0 +1,87 @@
+"""Oracle detection: does a test check anything?
+
+A false "missing oracle" is noise that teaches users to ignore the tool, so detection is
+generous: any assertion library entry point, expected-exception annotations and rules, thrown
+``AssertionError``s, and helper methods (in the class, enclosing classes, or workspace
+superclasses) that assert, followed several levels deep.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from oracular.java.declarations import MethodInfo
+
+_ORACLE_NAME = re.compile(r"^(assert|fail|verify|expect|check)([A-Z_]\w*)?$")
+ORACLE_NAMES = frozenset(
+    {
+        # AssertJ / BDD / Mockito BDD / Truth / JUnit 4 ErrorCollector / TestNG
+        "then", "should", "shouldHaveThrown", "failBecauseExceptionWasNotThrown", "assertSoftly",
+        "that", "about", "checkThat", "checkSucceeds", "addError", "expectThrows",
+        "assertIsSatisfied", "catchThrowableOfType",
+    }
+)  # fmt: skip
+_CHECK_NAME = re.compile(r"^check([A-Z]\w*)?$")
+HELPER_DEPTH = 3
+
+
+@dataclass(frozen=True)
+class OracleEvidence:
+    """Why a test counts as having an oracle, for messages and corpus statistics."""
+
+    reason: str
+    via_helper: str | None = None
+
+
+def is_oracle_call(name: str, extra: frozenset[str] = frozenset()) -> bool:
+    """Whether a call by this name is an assertion entry point.
+
+    ``check*`` only counts through helper resolution (``checkArgument`` from Guava is not an
+    oracle), so it is excluded here.
+    """
+    if name in extra or name in ORACLE_NAMES:
+        return True
+    return bool(_ORACLE_NAME.match(name)) and not _CHECK_NAME.match(name)
+
+
+def _direct(method: MethodInfo, extra: frozenset[str]) -> str | None:
+    if method.throws_assertion_error:
+        return "throws AssertionError"
+    hits = sorted(n for n in method.called if is_oracle_call(n, extra))
+    return hits[0] if hits else None
+
+
+def find_oracle(
+    method: MethodInfo,
+    scope: Mapping[str, Iterable[MethodInfo]],
+    extra: frozenset[str] = frozenset(),
+    expected_exception: str | None = None,
+) -> OracleEvidence | None:
+    """The evidence that ``method`` has an oracle, or ``None`` if it checks nothing.
+
+    ``scope`` maps a method name to the helper declarations a call by that name may reach.
+    """
+    if expected_exception:
+        return OracleEvidence(f"expected={expected_exception}")
+    direct = _direct(method, extra)
+    if direct:
+        return OracleEvidence(direct)
+    visited = {id(method)}
+    frontier = [(method, None)]
+    for _ in range(HELPER_DEPTH):
+        next_frontier: list[tuple[MethodInfo, str | None]] = []
+        for current, first_helper in frontier:
+            for name in sorted(current.called):
+                for helper in scope.get(name, ()):
+                    if id(helper) in visited:
+                        continue
+                    visited.add(id(helper))
+                    via = first_helper or name
+                    reason = _direct(helper, extra)
+                    if reason:
+                        return OracleEvidence(reason, via_helper=via)
+                    next_frontier.append((helper, via))
+        frontier = next_frontier
+    return None

@@ -1,0 +1,265 @@
+"""Understanding a test prefix: its locals, the focal method, and what to assert on.
+
+TOGA's tool reused the target of an assertion EvoSuite had already written, so a test with no
+assertion got nothing. Here the target is chosen from the prefix itself: the variable declared
+last, else the value of the last non-void call, else the observers (``size()``, ``isEmpty()``,
+``getX()``...) of the receiver of the last mutating call.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from tree_sitter import Node
+
+from oracular.java import syntax
+from oracular.java.declarations import ClassInfo, MethodInfo
+from oracular.java.types import ResolvedCall, TypeEnv, instantiate_return
+
+MAX_OBSERVERS = 6
+_OBSERVER = re.compile(r"^(get|is|has)[A-Z0-9_]\w*$|^(size|isEmpty|length|count|hashCode)$")
+_PREFERRED_OBSERVERS = ("isEmpty", "size", "length", "count")
+
+
+@dataclass(frozen=True)
+class Target:
+    """An expression the oracle asserts on."""
+
+    expression: str
+    type: str | None
+    kind: str
+    """``variable``: a local; ``call``: the last statement's value; ``observer``: a getter."""
+    receiver: str | None = None
+    method: str | None = None
+
+
+@dataclass
+class FocalMethod:
+    cls: ClassInfo
+    method: MethodInfo
+    call: Node
+    statement_index: int
+    receiver: str | None
+
+    @property
+    def signature(self) -> str:
+        return self.method.signature(self.cls.name)
+
+    @property
+    def name(self) -> str:
+        return self.cls.name if self.method.is_constructor else self.method.name
+
+
+@dataclass
+class PrefixAnalysis:
+    statements: list[Node]
+    targets: list[Target]
+    focal: FocalMethod | None
+    env: TypeEnv
+    replace_last: bool
+    """The last statement is a bare call whose value is the target: the oracle wraps it."""
+    reassigned: set[str] = field(default_factory=set)
+
+    @property
+    def last(self) -> Node:
+        return self.statements[-1]
+
+    @property
+    def throwing_statement(self) -> Node:
+        """The statement an exception oracle wraps: the one calling the focal method."""
+        if self.focal is not None:
+            return self.statements[self.focal.statement_index]
+        return self.last
+
+
+def _declared(declaration: Node) -> list[tuple[str, Node | None]]:
+    return [
+        (syntax.text(d.child_by_field_name("name")), d.child_by_field_name("value"))
+        for d in declaration.children_by_field_name("declarator")
+    ]
+
+
+def collect_locals(method: Node, env: TypeEnv, upto: int | None = None) -> set[str]:
+    """Fill ``env.locals`` from parameters and declarations (before byte ``upto``).
+
+    Returns the locals assigned after their declaration (not effectively final), which a
+    lambda in an ``assertThrows`` oracle must not capture.
+    """
+    params = method.child_by_field_name("parameters")
+    for p in params.named_children if params else []:
+        if p.type == "formal_parameter":
+            env.locals[syntax.text(p.child_by_field_name("name"))] = syntax.text(
+                p.child_by_field_name("type")
+            )
+    body = method.child_by_field_name("body")
+    reassigned: set[str] = set()
+    if body is None:
+        return reassigned
+    for node in syntax.walk(body):
+        if upto is not None and node.start_byte >= upto:
+            continue
+        if node.type in ("local_variable_declaration", "enhanced_for_statement"):
+            type_text = syntax.text(node.child_by_field_name("type"))
+            if node.type == "enhanced_for_statement":
+                env.locals[syntax.text(node.child_by_field_name("name"))] = type_text
+                continue
+            for name, value in _declared(node):
+                env.locals[name] = env.type_of(value) if type_text == "var" else type_text
+        elif node.type == "assignment_expression":
+            left = node.child_by_field_name("left")
+            if left is not None and left.type == "identifier":
+                reassigned.add(syntax.text(left))
+        elif node.type == "update_expression":
+            operand = next((c for c in node.named_children if c.type == "identifier"), None)
+            if operand is not None:
+                reassigned.add(syntax.text(operand))
+    return reassigned
+
+
+def _calls_in(statement: Node) -> list[Node]:
+    return [
+        n
+        for n in syntax.walk_skipping_classes(statement)
+        if n.type in ("method_invocation", "object_creation_expression")
+    ]
+
+
+def focal_name_for(test_class: str) -> str:
+    """``FooTest`` / ``FooTests`` / ``TestFoo`` / ``FooIT`` -> ``Foo``."""
+    simple = test_class.rsplit(".", 1)[-1]
+    for suffix in ("TestCase", "Tests", "Test", "IT"):
+        if simple.endswith(suffix) and len(simple) > len(suffix):
+            return simple[: -len(suffix)]
+    return simple.removeprefix("Test") or simple
+
+
+def find_focal(statements: list[Node], env: TypeEnv, test_class: str) -> FocalMethod | None:
+    """The last call on a workspace class, preferring the class the test class is named after."""
+    wanted = focal_name_for(test_class)
+    resolved: list[FocalMethod] = []
+    for index, statement in enumerate(statements):
+        for call in _calls_in(statement):
+            found = _resolve_focal(call, env, index)
+            if found is not None and not found.cls.is_test:
+                resolved.append(found)
+    if not resolved:
+        return None
+    preferred = [f for f in resolved if f.cls.name == wanted]
+    return (preferred or resolved)[-1]
+
+
+def _resolve_focal(call: Node, env: TypeEnv, index: int) -> FocalMethod | None:
+    if call.type == "method_invocation":
+        resolved: ResolvedCall | None = env.resolve_call(call)
+        if resolved is None:
+            return None
+        receiver = call.child_by_field_name("object")
+        return FocalMethod(resolved.cls, resolved.method, call, index, syntax.text(receiver) or None)
+    cls = env.resolve_class(syntax.text(call.child_by_field_name("type")))
+    if cls is None:
+        return None
+    args = call.child_by_field_name("arguments")
+    arity = len(args.named_children) if args is not None else 0
+    ctors = [m for m in cls.constructors() if len(m.params) == arity] or cls.constructors()
+    if not ctors:
+        return None
+    return FocalMethod(cls, ctors[0], call, index, None)
+
+
+def observers(cls: ClassInfo, env: TypeEnv, receiver: str, receiver_type: str | None) -> list[Target]:
+    """Zero-argument, non-void observer methods of the receiver's class (and superclasses)."""
+    found: dict[str, Target] = {}
+    for owner, method in env.methods_in_hierarchy(cls):
+        if (
+            method.is_constructor
+            or method.params
+            or method.return_type in (None, "void")
+            or "static" in method.modifiers
+            or "private" in method.modifiers
+            or not _OBSERVER.match(method.name)
+            or method.name in found
+            or method.name == "hashCode"
+        ):
+            continue
+        call_text = f"{receiver}.{method.name}()"
+        ret = instantiate_return(owner, method, receiver_type)
+        found[method.name] = Target(call_text, ret, "observer", receiver, method.name)
+
+    def preference(target: Target) -> int:
+        name = target.method or ""
+        return _PREFERRED_OBSERVERS.index(name) if name in _PREFERRED_OBSERVERS else len(_PREFERRED_OBSERVERS)
+
+    return sorted(found.values(), key=preference)[:MAX_OBSERVERS]
+
+
+def _receiver_observers(statement_call: Node, env: TypeEnv) -> list[Target]:
+    receiver = statement_call.child_by_field_name("object")
+    if receiver is None or receiver.type not in ("identifier", "field_access", "this"):
+        return []
+    receiver_type = env.type_of(receiver)
+    cls = env.resolve_class(receiver_type)
+    if cls is None:
+        return []
+    return observers(cls, env, syntax.text(receiver), receiver_type)
+
+
+def _call_origin(value: Node | None) -> tuple[str | None, str | None]:
+    """Receiver and method name of the call a value comes from, if it is a call."""
+    if value is None or value.type != "method_invocation":
+        return None, None
+    return syntax.text(value.child_by_field_name("object")) or None, syntax.call_name(value)
+
+
+def choose_targets(statements: list[Node], env: TypeEnv) -> tuple[list[Target], bool]:
+    """What to assert on, and whether the oracle replaces (wraps) the last statement."""
+    last = statements[-1]
+    if last.type == "local_variable_declaration":
+        declared = _declared(last)
+        name, value = declared[-1]
+        targets = [Target(name, env.locals.get(name), "variable", *_call_origin(value))]
+        if value is not None and value.type == "object_creation_expression":
+            cls = env.resolve_class(env.locals.get(name))
+            if cls is not None:
+                targets += observers(cls, env, name, env.locals.get(name))
+        return targets, False
+    expr = last.named_children[0] if last.type == "expression_statement" and last.named_children else None
+    if expr is not None and expr.type == "assignment_expression":
+        left = expr.child_by_field_name("left")
+        origin = _call_origin(expr.child_by_field_name("right"))
+        return [Target(syntax.text(left), env.type_of(left), "variable", *origin)], False
+    if expr is not None and expr.type == "method_invocation":
+        value_type = env.type_of(expr)
+        resolved = env.resolve_call(expr)
+        is_void = resolved is not None and resolved.method.return_type == "void"
+        if value_type and value_type != "void" and not is_void:
+            return [Target(syntax.text(expr), value_type, "call", *_call_origin(expr))], True
+        if resolved is not None and is_void:
+            return _receiver_observers(expr, env), False
+        return [], False
+    # Not a call: look back for the last mutating call on a workspace receiver.
+    for statement in reversed(statements):
+        inner = (
+            statement.named_children[0]
+            if statement.type == "expression_statement" and statement.named_children
+            else None
+        )
+        if inner is not None and inner.type == "method_invocation":
+            found = _receiver_observers(inner, env)
+            if found:
+                return found, False
+    return [], False
+
+
+def analyse_prefix(method: Node, env: TypeEnv, test_class: str) -> PrefixAnalysis | None:
+    """Analyse an oracle-free test body; ``None`` when it has no statements to build on."""
+    body = method.child_by_field_name("body")
+    if body is None:
+        return None
+    statements = syntax.statements(body)
+    if not statements:
+        return None
+    reassigned = collect_locals(method, env)
+    targets, replace_last = choose_targets(statements, env)
+    focal = find_focal(statements, env, test_class)
+    return PrefixAnalysis(statements, targets, focal, env, replace_last, reassigned)

@@ -1,0 +1,136 @@
+"""Loading Java source safely and mapping tree-sitter byte offsets to LSP positions.
+
+Every user-facing entry point goes through :func:`load_source` so that bad input (empty,
+huge, non-UTF-8, non-Java) fails with one clear :class:`SourceError` instead of a traceback
+deep inside the analysis. LSP speaks UTF-16 code units while tree-sitter speaks UTF-8 bytes;
+:class:`SourceText` owns that conversion so no other module has to.
+"""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+import tree_sitter_java
+from tree_sitter import Language, Node, Parser, Tree
+
+MAX_LINES = 50_000
+"""Files longer than this are refused: no real test class is that long, and parsing plus
+analysis time grows with size, so a generated monster should not stall an editor."""
+
+
+class SourceError(ValueError):
+    """Input that cannot be analysed, with a message meant for the user."""
+
+
+@cache
+def java_language() -> Language:
+    return Language(tree_sitter_java.language())
+
+
+def new_parser() -> Parser:
+    """A fresh parser: tree-sitter parsers are not thread-safe, so callers own theirs."""
+    return Parser(java_language())
+
+
+@dataclass
+class SourceText:
+    """A decoded Java file, its tree, and the UTF-8 <-> UTF-16 position mapping."""
+
+    text: str
+    data: bytes
+    tree: Tree
+    path: Path | None = None
+    _line_starts: list[int] = field(default_factory=list, repr=False)
+
+    def __post_init__(self) -> None:
+        starts = [0]
+        pos = self.data.find(b"\n")
+        while pos != -1:
+            starts.append(pos + 1)
+            pos = self.data.find(b"\n", pos + 1)
+        self._line_starts = starts
+
+    @property
+    def root(self) -> Node:
+        return self.tree.root_node
+
+    def node_text(self, node: Node) -> str:
+        return self.data[node.start_byte : node.end_byte].decode("utf-8", "replace")
+
+    def line_of(self, byte_offset: int) -> int:
+        """0-based line containing ``byte_offset``."""
+        return bisect.bisect_right(self._line_starts, byte_offset) - 1
+
+    def position(self, byte_offset: int) -> tuple[int, int]:
+        """LSP position (0-based line, UTF-16 column) of a byte offset."""
+        line = self.line_of(byte_offset)
+        prefix = self.data[self._line_starts[line] : byte_offset].decode("utf-8", "replace")
+        return line, len(prefix.encode("utf-16-le")) // 2
+
+    def offset(self, line: int, character: int) -> int:
+        """Byte offset of an LSP position (inverse of :meth:`position`)."""
+        line = max(0, min(line, len(self._line_starts) - 1))
+        start = self._line_starts[line]
+        end = self._line_starts[line + 1] if line + 1 < len(self._line_starts) else len(self.data)
+        line_text = self.data[start:end].decode("utf-8", "replace")
+        units = 0
+        for i, ch in enumerate(line_text):
+            if units >= character:
+                return start + len(line_text[:i].encode("utf-8"))
+            units += 2 if ord(ch) > 0xFFFF else 1
+        return end
+
+    def line_indent(self, byte_offset: int) -> str:
+        """Leading whitespace of the line containing ``byte_offset``."""
+        start = self._line_starts[self.line_of(byte_offset)]
+        end = start
+        while end < len(self.data) and self.data[end : end + 1] in (b" ", b"\t"):
+            end += 1
+        return self.data[start:end].decode("ascii")
+
+
+def parse_text(text: str, path: Path | None = None, parser: Parser | None = None) -> SourceText:
+    """Parse already-decoded source (an editor buffer, a test string)."""
+    data = text.encode("utf-8")
+    tree = (parser or new_parser()).parse(data)
+    return SourceText(text=text, data=data, tree=tree, path=path)
+
+
+def decode_java(data: bytes, *, lenient: bool = False, name: str = "input") -> str:
+    """Decode source bytes; strict UTF-8 for users, Latin-1 fallback for corpus mining."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        if lenient:
+            return data.decode("latin-1")
+        raise SourceError(f"{name}: not valid UTF-8 (byte {exc.start}); re-save the file as UTF-8") from exc
+
+
+def check_text(text: str, name: str = "input", max_lines: int = MAX_LINES) -> None:
+    """Reject input no analysis can help with, before parsing it."""
+    if not text.strip():
+        raise SourceError(f"{name}: file is empty")
+    if "\x00" in text:
+        raise SourceError(f"{name}: looks like a binary file, not Java source")
+    lines = text.count("\n") + 1
+    if lines > max_lines:
+        raise SourceError(f"{name}: too large to analyse ({lines} lines; the limit is {max_lines})")
+
+
+def load_source(path: Path, *, lenient: bool = False, max_lines: int = MAX_LINES) -> SourceText:
+    """Read and parse a Java file from disk, raising :class:`SourceError` on bad input."""
+    if path.suffix != ".java":
+        raise SourceError(f"{path}: not a Java file (expected a .java file)")
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise SourceError(f"{path}: cannot read file ({exc.strerror or exc})") from exc
+    text = decode_java(data, lenient=lenient, name=str(path))
+    check_text(text, str(path), max_lines)
+    source = parse_text(text, path)
+    if not any(n.type.endswith("_declaration") for n in source.root.children):
+        raise SourceError(f"{path}: no Java declarations found (is this Java source?)")
+    return source

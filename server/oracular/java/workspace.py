@@ -1,0 +1,187 @@
+"""Workspace index: every class, field and method declared under the workspace roots.
+
+The engine needs it to find the focal method (the unit under test), its Javadoc and thrown
+exceptions, the observers of a receiver's class, a class's constants, and helper methods in test
+superclasses. It updates incrementally by file modification time, so re-scanning a large project
+after one edit re-parses one file.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from oracular.java.declarations import ClassInfo, FileDeclarations, Import, extract
+from oracular.java.source import SourceError, decode_java, new_parser, parse_text
+
+PRUNED_DIRS = frozenset(
+    {".git", ".hg", ".svn", "target", "build", "out", "node_modules", ".gradle", ".idea", ".venv"}
+)
+_TEST_NAME = re.compile(r"(Test|Tests|TestCase|IT|Spec)\.java$|^Test\w*\.java$")
+PROJECT_MARKERS = (
+    "pom.xml",
+    "build.gradle",
+    "build.gradle.kts",
+    "settings.gradle",
+    "settings.gradle.kts",
+    "build.xml",
+)
+
+
+def is_test_path(path: Path) -> bool:
+    """Test sources by Maven/Gradle layout or by naming convention."""
+    parts = path.parts
+    in_test_tree = any(p in ("test", "tests", "androidTest", "testFixtures") for p in parts[:-1])
+    return in_test_tree or bool(_TEST_NAME.search(path.name))
+
+
+def project_root(path: Path) -> Path:
+    """The outermost build root above ``path`` (so sibling modules are indexed too)."""
+    start = path if path.is_dir() else path.parent
+    start = start.resolve()
+    root = None
+    for directory in (start, *start.parents):
+        if any((directory / m).exists() for m in PROJECT_MARKERS):
+            root = directory
+        if (directory / ".git").exists():
+            return root or directory
+    return root or start
+
+
+def iter_java_files(roots: Iterable[Path]) -> Iterator[Path]:
+    for root in roots:
+        if root.is_file():
+            if root.suffix == ".java":
+                yield root
+            continue
+        for dirpath, dirnames, filenames in os.walk(root):
+            dirnames[:] = sorted(d for d in dirnames if d not in PRUNED_DIRS and not d.startswith("."))
+            for name in sorted(filenames):
+                if name.endswith(".java"):
+                    yield Path(dirpath) / name
+
+
+@dataclass
+class _Entry:
+    mtime_ns: int
+    size: int
+    decls: FileDeclarations
+
+
+@dataclass(frozen=True)
+class RefreshStats:
+    files: int
+    parsed: int
+    removed: int
+    failed: int
+
+
+class WorkspaceIndex:
+    """Declarations of all Java files under some roots, refreshed by modification time."""
+
+    def __init__(self, roots: Iterable[Path] = ()) -> None:
+        self.roots = [Path(r).resolve() for r in roots]
+        self._files: dict[Path, _Entry] = {}
+        self._by_simple: dict[str, list[ClassInfo]] = {}
+        self._by_qualified: dict[str, ClassInfo] = {}
+        self._parser = new_parser()
+
+    def refresh(self) -> RefreshStats:
+        """Re-parse files whose modification time or size changed; forget deleted ones."""
+        seen: set[Path] = set()
+        parsed = failed = 0
+        for path in iter_java_files(self.roots):
+            seen.add(path)
+            try:
+                stat = path.stat()
+            except OSError:
+                continue
+            entry = self._files.get(path)
+            if entry and entry.mtime_ns == stat.st_mtime_ns and entry.size == stat.st_size:
+                continue
+            try:
+                decls = self._parse_file(path)
+            except (OSError, SourceError):
+                failed += 1
+                continue
+            self._files[path] = _Entry(stat.st_mtime_ns, stat.st_size, decls)
+            parsed += 1
+        removed = [p for p in self._files if p not in seen]
+        for path in removed:
+            del self._files[path]
+        if parsed or removed:
+            self._rebuild_lookup()
+        return RefreshStats(len(self._files), parsed, len(removed), failed)
+
+    def _parse_file(self, path: Path) -> FileDeclarations:
+        text = decode_java(path.read_bytes(), lenient=True, name=str(path))
+        decls = extract(parse_text(text, path, self._parser), str(path))
+        test = is_test_path(path)
+        for cls in decls.classes:
+            cls.is_test = test
+        return decls
+
+    def _rebuild_lookup(self) -> None:
+        self._by_simple = {}
+        self._by_qualified = {}
+        for entry in self._files.values():
+            for cls in entry.decls.classes:
+                self._by_simple.setdefault(cls.name, []).append(cls)
+                self._by_qualified[cls.qualified_name] = cls
+
+    @property
+    def classes(self) -> Iterator[ClassInfo]:
+        for entry in self._files.values():
+            yield from entry.decls.classes
+
+    def declarations(self, path: Path) -> FileDeclarations | None:
+        entry = self._files.get(path.resolve())
+        return entry.decls if entry else None
+
+    def resolve(self, type_name: str, package: str = "", imports: Iterable[Import] = ()) -> ClassInfo | None:
+        """Find the class a simple or qualified type name refers to from some file's scope."""
+        base = type_name.split("<", 1)[0].strip().removesuffix("[]")
+        if "." in base and base in self._by_qualified:
+            return self._by_qualified[base]
+        simple = base.rsplit(".", 1)[-1]
+        candidates = self._by_simple.get(simple, [])
+        if not candidates:
+            return None
+        if len(candidates) == 1:
+            return candidates[0]
+        imports = list(imports)
+        for imp in imports:
+            if not imp.is_static and not imp.is_wildcard and imp.simple == simple:
+                found = self._by_qualified.get(imp.name)
+                if found:
+                    return found
+        packages = [package] + [i.name for i in imports if i.is_wildcard and not i.is_static]
+        for pkg in packages:
+            found = self._by_qualified.get(f"{pkg}.{simple}" if pkg else simple)
+            if found:
+                return found
+        non_test = [c for c in candidates if not c.is_test]
+        return (non_test or candidates)[0]
+
+    def superclasses(self, cls: ClassInfo) -> Iterator[ClassInfo]:
+        """Workspace superclasses of ``cls``, nearest first (cycle-safe)."""
+        seen = {cls.qualified_name}
+        current = cls
+        while current.superclass:
+            decls = self._decls_of(current)
+            parent = self.resolve(current.superclass, current.package, decls.imports if decls else ())
+            if parent is None or parent.qualified_name in seen:
+                return
+            seen.add(parent.qualified_name)
+            yield parent
+            current = parent
+
+    def _decls_of(self, cls: ClassInfo) -> FileDeclarations | None:
+        return self.declarations(Path(cls.path)) if cls.path else None
+
+    def imports_of(self, cls: ClassInfo) -> list[Import]:
+        decls = self._decls_of(cls)
+        return decls.imports if decls else []

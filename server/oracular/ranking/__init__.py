@@ -1,0 +1,1 @@
+"""Rankers: score the candidate oracles of a prefix (the baseline heuristic, later the models)."""

@@ -1,0 +1,51 @@
+"""The ranking problem handed to any ranker, and its answer.
+
+One type for every ranker (the documented baseline now, the neural stages later) so the
+engine, the CLI, the server and the evaluation never care which one is loaded.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+from oracular.candidates.grammar import Candidate
+from oracular.java import syntax
+from oracular.java.prefix import FocalMethod, PrefixAnalysis
+
+
+@dataclass
+class OracleProblem:
+    test_name: str
+    prefix: PrefixAnalysis
+    candidates: list[Candidate]
+
+    @property
+    def focal(self) -> FocalMethod | None:
+        return self.prefix.focal
+
+    def prefix_text(self) -> str:
+        return "\n".join(syntax.text(s) for s in self.prefix.statements)
+
+    def focal_context(self) -> str:
+        """Signature and Javadoc of the focal method: the unit's contract, never its body."""
+        if self.focal is None:
+            return ""
+        parts = [self.focal.signature]
+        if self.focal.method.javadoc is not None:
+            parts.append(self.focal.method.javadoc.render())
+        return "\n".join(parts)
+
+
+@dataclass
+class Ranking:
+    exception_probability: float
+    exception_type: str
+    scores: list[float]
+    """One score in [0, 1] per candidate, aligned with ``OracleProblem.candidates``."""
+
+
+class Ranker(Protocol):
+    name: str
+
+    def rank(self, problem: OracleProblem) -> Ranking: ...
