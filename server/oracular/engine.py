@@ -247,7 +247,7 @@ class OracleEngine:
                 owner = prefix.env.resolve_class(target.type)
                 if owner is not None and owner not in owners:
                     owners.append(owner)
-            values = local_values(prefix.statements, prefix.env, exclude=target.expression)
+            values = local_values(prefix.statements, prefix.env, target)
             values += constant_values(owners) + test_constants
             if target.type:
                 values += global_values(target.type, dictionary)

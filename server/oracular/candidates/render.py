@@ -47,6 +47,10 @@ JDK_EXCEPTIONS = {
 }  # fmt: skip
 
 Position = tuple[int, int]
+STATEMENT_EXPRESSIONS = frozenset(
+    {"method_invocation", "object_creation_expression", "assignment_expression", "update_expression"}
+)
+"""Expressions Java accepts as a ``void`` lambda body (``Executable``/``ThrowingRunnable``)."""
 
 
 @dataclass(frozen=True)
@@ -153,14 +157,14 @@ class Renderer:
         captured = {syntax.text(n) for n in syntax.walk(statement) if n.type == "identifier"}
         if captured & prefix.reassigned:
             return None
+        expression = None
         if statement.type == "expression_statement" and statement.named_children:
-            return syntax.text(statement.named_children[0])
-        if statement.type == "local_variable_declaration":
+            expression = statement.named_children[0]
+        elif statement.type == "local_variable_declaration":
             declarators = statement.children_by_field_name("declarator")
-            value = declarators[0].child_by_field_name("value") if len(declarators) == 1 else None
-            if value is not None and value.type != "array_initializer":
-                return syntax.text(value)
-            return None
+            expression = declarators[0].child_by_field_name("value") if len(declarators) == 1 else None
+        if expression is not None and expression.type in STATEMENT_EXPRESSIONS:
+            return syntax.text(expression)
         return f"{{ {syntax.text(statement)} }}"
 
     # -- imports ----------------------------------------------------------------------------

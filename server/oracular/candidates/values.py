@@ -17,6 +17,7 @@ from tree_sitter import Node
 
 from oracular.java import syntax
 from oracular.java.declarations import ClassInfo
+from oracular.java.prefix import Target
 from oracular.java.types import (
     LITERAL_TYPES,
     TypeEnv,
@@ -80,22 +81,39 @@ def _literal_value(node: Node, order: int) -> Value | None:
     return Value(syntax.text(node), value_type, "literal", order)
 
 
-def local_values(statements: list[Node], env: TypeEnv, exclude: str | None = None) -> list[Value]:
+def _own_initializer(statements: list[Node], target: Target) -> Node | None:
+    """The literal a variable target was initialised with: asserting it back is a tautology."""
+    if target.kind != "variable":
+        return None
+    for statement in statements:
+        if statement.type == "local_variable_declaration":
+            for declarator in statement.children_by_field_name("declarator"):
+                if syntax.text(declarator.child_by_field_name("name")) == target.expression:
+                    return declarator.child_by_field_name("value")
+    return None
+
+
+def local_values(statements: list[Node], env: TypeEnv, target: Target) -> list[Value]:
     """Literals and variables of the prefix, in order of appearance, without duplicates."""
     values: dict[str, Value] = {}
+    tautology = _own_initializer(statements, target)
     for statement in statements:
         for node in syntax.walk_skipping_classes(statement):
+            if (
+                tautology is not None
+                and node.start_byte == tautology.start_byte
+                and node.type == tautology.type
+            ):
+                continue
             is_negated = node.type == "unary_expression" and syntax.text(node)[:1] == "-"
             if (
-                (node.type in LITERAL_TYPES
-                and not (node.parent and node.parent.type == "unary_expression"))
-                or is_negated
-            ):
+                node.type in LITERAL_TYPES and not (node.parent and node.parent.type == "unary_expression")
+            ) or is_negated:
                 value = _literal_value(node, len(values))
                 if value is not None and value.text not in values:
                     values[value.text] = value
     for name, var_type in env.locals.items():
-        if name != exclude and var_type and name not in values:
+        if name != target.expression and var_type and name not in values:
             values[name] = Value(name, var_type, "variable", len(values))
     return list(values.values())
 

@@ -67,10 +67,17 @@ class PrefixAnalysis:
 
     @property
     def throwing_statement(self) -> Node:
-        """The statement an exception oracle wraps: the one calling the focal method."""
-        if self.focal is not None:
-            return self.statements[self.focal.statement_index]
-        return self.last
+        """The statement an exception oracle wraps: the one calling the focal method.
+
+        A declaration that later statements use cannot move into a lambda or ``try`` block
+        without breaking them, so then the last statement is wrapped instead.
+        """
+        if self.focal is None:
+            return self.last
+        statement = self.statements[self.focal.statement_index]
+        if statement is not self.last and statement.type == "local_variable_declaration":
+            return self.last
+        return statement
 
 
 def _declared(declaration: Node) -> list[tuple[str, Node | None]]:

@@ -21,6 +21,14 @@ MAX_LINES = 50_000
 analysis time grows with size, so a generated monster should not stall an editor."""
 
 
+TOP_LEVEL = frozenset(
+    {
+        "package_declaration", "import_declaration", "class_declaration", "interface_declaration",
+        "enum_declaration", "record_declaration", "annotation_type_declaration", "module_declaration",
+    }
+)  # fmt: skip
+
+
 class SourceError(ValueError):
     """Input that cannot be analysed, with a message meant for the user."""
 
@@ -115,7 +123,7 @@ def check_text(text: str, name: str = "input", max_lines: int = MAX_LINES) -> No
         raise SourceError(f"{name}: file is empty")
     if "\x00" in text:
         raise SourceError(f"{name}: looks like a binary file, not Java source")
-    lines = text.count("\n") + 1
+    lines = len(text.splitlines())
     if lines > max_lines:
         raise SourceError(f"{name}: too large to analyse ({lines} lines; the limit is {max_lines})")
 
@@ -131,6 +139,6 @@ def load_source(path: Path, *, lenient: bool = False, max_lines: int = MAX_LINES
     text = decode_java(data, lenient=lenient, name=str(path))
     check_text(text, str(path), max_lines)
     source = parse_text(text, path)
-    if not any(n.type.endswith("_declaration") for n in source.root.children):
+    if not any(n.type in TOP_LEVEL for n in source.root.children):
         raise SourceError(f"{path}: no Java declarations found (is this Java source?)")
     return source

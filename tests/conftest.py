@@ -1,0 +1,43 @@
+"""Shared fixtures: the bundled example, the Java fixtures, and an engine indexing both."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from oracular.engine import EngineSettings, OracleEngine
+from oracular.java.source import SourceText, load_source, parse_text
+from oracular.java.workspace import WorkspaceIndex
+
+REPO = Path(__file__).resolve().parents[1]
+EXAMPLE = REPO / "examples" / "stack"
+EXAMPLE_TESTS = EXAMPLE / "src" / "test" / "java" / "org" / "example" / "stack"
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "java"
+
+
+@pytest.fixture(scope="session")
+def index() -> WorkspaceIndex:
+    idx = WorkspaceIndex([FIXTURES, EXAMPLE])
+    idx.refresh()
+    return idx
+
+
+@pytest.fixture
+def engine(index: WorkspaceIndex) -> OracleEngine:
+    return OracleEngine(index, settings=EngineSettings(top_k=64, abstain_below=0.0), project_root=EXAMPLE)
+
+
+def fixture_source(name: str) -> SourceText:
+    return load_source(FIXTURES / name)
+
+
+def java(text: str) -> SourceText:
+    """Parse an inline Java snippet (dedented) as a file named Snippet.java."""
+    import textwrap
+
+    return parse_text(textwrap.dedent(text).strip() + "\n", Path("Snippet.java"))
+
+
+def oracle_free_names(engine: OracleEngine, source: SourceText) -> list[str]:
+    return [s.test.name for s in engine.analyse(source).oracle_free]
