@@ -1,0 +1,143 @@
+"""Type inference, target selection and focal-method choice over real prefixes."""
+
+import pytest
+
+from oracular.engine import OracleEngine
+from oracular.java.declarations import extract
+from oracular.java.junit import find_test_methods
+from oracular.java.prefix import analyse_prefix, focal_name_for
+from oracular.java.types import TypeEnv, split_generic, substitute
+
+from .conftest import fixture_source, java
+
+
+def prefix_of(engine: OracleEngine, source, name: str):
+    decls = extract(source)
+    test = next(t for t in find_test_methods(source, decls.imports) if t.name == name)
+    env = TypeEnv(engine.index, decls.package, decls.imports)
+    return analyse_prefix(test.node, env, test.class_name)
+
+
+@pytest.mark.parametrize(
+    ("test", "expression", "type_", "kind"),
+    [
+        ("lastIsLocalDeclaration", "n", "int", "variable"),
+        ("lastIsVarDeclaration", "top", "Integer", "variable"),
+        ("lastIsBareNonVoidCall", "s.peek()", "Integer", "call"),
+        ("lastIsVoidCall", "s.isEmpty()", "boolean", "observer"),
+        ("lastIsAssignment", "x", "int", "variable"),
+        ("lastIsDouble", "d", "double", "variable"),
+        ("lastIsString", "t", "String", "variable"),
+        ("lastIsArray", "arr", "int[]", "variable"),
+        ("lastIsBooleanComparison", "b", "boolean", "variable"),
+        ("lastIsLong", "big", "long", "variable"),
+        ("lastIsChar", "c", "char", "variable"),
+    ],
+)
+def test_target_selection(engine: OracleEngine, test: str, expression: str, type_: str, kind: str) -> None:
+    prefix = prefix_of(engine, fixture_source("TargetsTest.java"), test)
+    target = prefix.targets[0]
+    assert (target.expression, target.type, target.kind) == (expression, type_, kind)
+    assert prefix.replace_last == (kind == "call")
+
+
+def test_void_call_targets_all_observers(engine: OracleEngine) -> None:
+    prefix = prefix_of(engine, fixture_source("TargetsTest.java"), "lastIsVoidCall")
+    assert [t.expression for t in prefix.targets] == ["s.isEmpty()", "s.size()"]
+    assert [t.type for t in prefix.targets] == ["boolean", "int"]
+
+
+@pytest.mark.parametrize(
+    ("statement", "expected"),
+    [
+        ("var v = 1 + 2L;", "long"),
+        ("var v = 1 / 2.0;", "double"),
+        ('var v = "a" + 1;', "String"),
+        ("var v = !flag;", "boolean"),
+        ("var v = (short) 3;", "short"),
+        ("var v = names.get(0);", "String"),
+        ('var v = counts.get("a");', "Integer"),
+        ("var v = names.size();", "int"),
+        ("var v = names.isEmpty();", "boolean"),
+        ('var v = "abc".charAt(1);', "char"),
+        ("var v = arr[0];", "long"),
+        ("var v = arr.length;", "int"),
+        ("var v = flag ? 1 : 2;", "int"),
+        ("var v = stack.pop();", "Integer"),
+        ("var v = new Stack<String>();", "Stack<String>"),
+        ("var v = -7;", "int"),
+    ],
+)
+def test_type_inference(engine: OracleEngine, statement: str, expected: str) -> None:
+    source = java(
+        f"""
+        import java.util.*;
+        import org.example.stack.Stack;
+        import org.junit.jupiter.api.Test;
+        class InferTest {{
+            @Test void t(boolean flag) {{
+                List<String> names = new ArrayList<>();
+                Map<String, Integer> counts = new HashMap<>();
+                long[] arr = new long[2];
+                Stack<Integer> stack = new Stack<>();
+                {statement}
+            }}
+        }}
+        """
+    )
+    assert prefix_of(engine, source, "t").targets[0].type == expected
+
+
+def test_focal_prefers_class_named_by_test(engine: OracleEngine) -> None:
+    source = java(
+        """
+        package org.example.stack;
+        import org.junit.jupiter.api.Test;
+        class StackTest {
+            @Test void t() {
+                Stack<Integer> s = new Stack<>();
+                s.push(1);
+                BoundedCounter c = new BoundedCounter(2);
+                c.increment();
+            }
+        }
+        """
+    )
+    focal = prefix_of(engine, source, "t").focal
+    assert (focal.cls.name, focal.name) == ("Stack", "push")
+
+
+def test_focal_constructor_and_static(engine: OracleEngine) -> None:
+    source = java(
+        """
+        package org.example.stack;
+        import org.junit.jupiter.api.Test;
+        class MiscTest {
+            @Test void ctor() { new BoundedCounter(-1); }
+            @Test void stat() { String r = TextUtils.reverse("abc"); }
+        }
+        """
+    )
+    ctor = prefix_of(engine, source, "ctor").focal
+    assert ctor.method.is_constructor and ctor.name == "BoundedCounter"
+    assert ctor.method.exception_types() == ["IllegalArgumentException"]
+    stat = prefix_of(engine, source, "stat").focal
+    assert (stat.cls.name, stat.name, stat.signature) == (
+        "TextUtils",
+        "reverse",
+        "public static String reverse(String s)",
+    )
+
+
+def test_generics_helpers() -> None:
+    assert split_generic("Map<String, List<Integer>>") == ("Map", ["String", "List<Integer>"])
+    assert substitute("List<T>", {"T": "Integer"}) == "List<Integer>"
+    assert focal_name_for("StackTest") == "Stack" and focal_name_for("TestStack") == "Stack"
+    assert focal_name_for("Outer.FooTests") == "Foo"
+
+
+def test_empty_body_has_no_prefix(engine: OracleEngine) -> None:
+    source = java("import org.junit.jupiter.api.Test;\nclass E { @Test void t() { } }")
+    assert prefix_of(engine, source, "t") is None
+    report = engine.suggest(source)
+    assert report.tests[0].abstained and report.tests[0].reason == "the test body is empty"

@@ -1,0 +1,144 @@
+"""Rendering: text per framework, imports never duplicated, edits at the right place."""
+
+from pathlib import Path
+
+from oracular.candidates.style import Flavour, junit4_supports_assert_throws, style_for
+from oracular.cli.suggest import apply_edits
+from oracular.engine import EngineSettings, OracleEngine
+
+from .conftest import java
+
+
+def top_oracles(engine: OracleEngine, source) -> dict[str, list[str]]:
+    return {t.test.name: [s.oracle for s in t.suggestions] for t in engine.suggest(source).tests}
+
+
+STACK_TEST = """
+package org.example.stack;
+{imports}
+class StackTest {{
+    @Test
+    void popEmpty() {{
+        Stack<Integer> s = new Stack<>();
+        s.pop();
+    }}
+
+    @Test
+    void pushPop() {{
+        Stack<Integer> s = new Stack<>();
+        s.push(4);
+        Integer top = s.pop();
+    }}
+}}
+"""
+
+
+def test_junit5_assert_throws_and_imports(engine: OracleEngine) -> None:
+    source = java(STACK_TEST.format(imports="import org.junit.jupiter.api.Test;"))
+    report = engine.suggest(source)
+    text = apply_edits(source, report.top_edits())
+    assert "assertThrows(EmptyStackException.class, () -> s.pop());" in text
+    assert "assertEquals(4, top);" in text
+    assert "import static org.junit.jupiter.api.Assertions.assertThrows;" in text
+    assert "import static org.junit.jupiter.api.Assertions.assertEquals;" in text
+    assert "import java.util.EmptyStackException;" in text
+    # applying again to the result adds nothing twice
+    again = java(text)
+    assert text.count("import static org.junit.jupiter.api.Assertions.assertEquals;") == 1
+    assert engine.suggest(again).tests == []
+
+
+def test_existing_wildcard_static_import_is_reused(engine: OracleEngine) -> None:
+    imports = (
+        "import org.junit.jupiter.api.Test;\n"
+        "import static org.junit.jupiter.api.Assertions.*;\n"
+        "import java.util.*;"
+    )
+    source = java(STACK_TEST.format(imports=imports))
+    edits = engine.suggest(source).top_edits()
+    assert not any("import" in e.new_text for e in edits)
+
+
+def test_junit4_uses_try_fail_catch_and_casts_boxed(engine: OracleEngine) -> None:
+    source = java(STACK_TEST.format(imports="import org.junit.Test;"))
+    text = apply_edits(source, engine.suggest(source).top_edits())
+    assert (
+        "        try {\n"
+        "            s.pop();\n"
+        '            fail("Expected EmptyStackException");\n'
+        "        } catch (EmptyStackException expected) {\n"
+        "            // expected\n"
+        "        }\n"
+    ) in text
+    assert "assertEquals(4, (int) top);" in text  # assertEquals(long, Integer) is ambiguous in JUnit 4
+    assert "import static org.junit.Assert.fail;" in text
+
+
+def test_junit413_detected_from_pom(tmp_path: Path) -> None:
+    (tmp_path / "pom.xml").write_text("<dependency><artifactId>junit</artifactId>\n<version>4.13.2</version>")
+    assert junit4_supports_assert_throws(tmp_path)
+    (tmp_path / "pom.xml").write_text("<dependency><artifactId>junit</artifactId><version>4.12</version>")
+    assert not junit4_supports_assert_throws(tmp_path)
+    assert junit4_supports_assert_throws(tmp_path, "x = assertThrows(A.class, () -> f());")
+
+
+def test_testng_order_is_actual_expected(engine: OracleEngine) -> None:
+    source = java(STACK_TEST.format(imports="import org.testng.annotations.Test;"))
+    assert "assertEquals((int) top, 4);" in top_oracles(engine, source)["pushPop"]
+    assert style_for(Flavour.TESTNG).expected_first is False
+
+
+def test_assertion_style_setting_overrides_flavour(index) -> None:
+    engine = OracleEngine(index, settings=EngineSettings(assertion_style="junit5"))
+    source = java(STACK_TEST.format(imports="import org.junit.Test;"))
+    assert (
+        top_oracles(engine, source)["popEmpty"][0]
+        == "assertThrows(EmptyStackException.class, () -> s.pop());"
+    )
+
+
+def test_reassigned_local_falls_back_to_try_catch(engine: OracleEngine) -> None:
+    source = java(
+        """
+        package org.example.stack;
+        import org.junit.jupiter.api.Test;
+        class StackTest {
+            @Test void t() {
+                Stack<Integer> s = new Stack<>();
+                s = new Stack<>();
+                s.pop();
+            }
+        }
+        """
+    )
+    assert top_oracles(engine, source)["t"][0].startswith("try {")
+
+
+def test_edit_inserted_after_last_statement_with_indentation(engine: OracleEngine) -> None:
+    source = java(
+        """
+        import org.junit.jupiter.api.Test;
+        import static org.junit.jupiter.api.Assertions.assertTrue;
+        class T {
+        \t@Test void t() {
+        \t\tboolean b = "x".isEmpty();
+        \t}
+        }
+        """
+    )
+    edit = engine.suggest(source).tests[0].suggestions[0].edits[0]
+    assert edit.new_text == "\n\t\tassertTrue(b);"
+    assert edit.start == edit.end == (4, 28)
+
+
+def test_imports_go_after_package_when_file_has_none(engine: OracleEngine) -> None:
+    source = java(
+        """
+        package p;
+
+        @org.junit.jupiter.api.Test
+        class T { @org.junit.jupiter.api.Test void t() { int n = "ab".length(); } }
+        """
+    )
+    text = apply_edits(source, engine.suggest(source).top_edits())
+    assert text.startswith("package p;\n\nimport static org.junit.jupiter.api.Assertions.assertEquals;\n")
