@@ -1,0 +1,68 @@
+"""The workspace index: declarations, Javadoc facts, incremental refresh, project roots."""
+
+import os
+from pathlib import Path
+
+from oracular.java.workspace import WorkspaceIndex, is_test_path, project_root
+
+from .conftest import EXAMPLE
+
+
+def test_index_records_javadoc_throws_and_constants(index: WorkspaceIndex) -> None:
+    stack = index.resolve("org.example.stack.Stack")
+    assert stack is not None and stack.type_params == ("T",) and not stack.is_test
+    pop = stack.methods_named("pop")[0]
+    assert pop.return_type == "T"
+    assert pop.javadoc.returns and pop.javadoc.throws[0].simple == "EmptyStackException"
+    assert "EmptyStackException" in pop.thrown_in_body
+    assert stack.fields["DEFAULT_CAPACITY"].is_constant
+
+
+def test_refresh_is_incremental(tmp_path: Path) -> None:
+    src = tmp_path / "src" / "main" / "java"
+    src.mkdir(parents=True)
+    a = src / "A.java"
+    a.write_text("class A { int one() { return 1; } }")
+    (src / "B.java").write_text("class B { }")
+    index = WorkspaceIndex([tmp_path])
+    first = index.refresh()
+    assert (first.files, first.parsed) == (2, 2)
+    assert index.refresh().parsed == 0
+    a.write_text("class A { int one() { return 1; } int two() { return 2; } }")
+    os.utime(a, ns=(a.stat().st_mtime_ns + 10**9, a.stat().st_mtime_ns + 10**9))
+    second = index.refresh()
+    assert second.parsed == 1
+    assert [m.name for m in index.resolve("A").methods] == ["one", "two"]
+    (src / "B.java").unlink()
+    third = index.refresh()
+    assert third.removed == 1 and index.resolve("B") is None
+
+
+def test_index_skips_build_output_and_survives_bad_files(tmp_path: Path) -> None:
+    (tmp_path / "target").mkdir()
+    (tmp_path / "target" / "Gen.java").write_text("class Gen { }")
+    (tmp_path / "Bad.java").write_bytes(b"\xff\xfe class Bad {")
+    index = WorkspaceIndex([tmp_path])
+    stats = index.refresh()
+    assert index.resolve("Gen") is None
+    assert stats.files == 1  # Bad.java is read leniently: broken code is indexed, not fatal
+
+
+def test_project_root_and_test_paths() -> None:
+    assert project_root(EXAMPLE / "src" / "test" / "java" / "org" / "example" / "stack" / "StackTest.java") == EXAMPLE
+    assert is_test_path(Path("x/src/test/java/p/Anything.java"))
+    assert is_test_path(Path("FooTest.java")) and is_test_path(Path("TestFoo.java"))
+    assert not is_test_path(Path("x/src/main/java/p/Foo.java"))
+
+
+def test_resolve_prefers_imports_then_package(tmp_path: Path) -> None:
+    for pkg in ("a", "b"):
+        (tmp_path / pkg).mkdir()
+        (tmp_path / pkg / "Thing.java").write_text(f"package {pkg}; public class Thing {{ }}")
+    index = WorkspaceIndex([tmp_path])
+    index.refresh()
+    from oracular.java.declarations import Import
+
+    assert index.resolve("Thing", "a").qualified_name == "a.Thing"
+    assert index.resolve("Thing", "a", [Import("b.Thing", False, False)]).qualified_name == "b.Thing"
+    assert index.resolve("Thing", "c", [Import("b", False, True)]).qualified_name == "b.Thing"
