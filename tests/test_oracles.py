@@ -149,3 +149,27 @@ def test_oracle_name_rules() -> None:
         and not is_oracle_call("failure")
         and not is_oracle_call("checkNotNull")
     )
+
+
+def test_static_helper_class_and_static_import(tmp_path) -> None:
+    tests_dir = tmp_path / "src" / "test" / "java" / "p"
+    tests_dir.mkdir(parents=True)
+    (tests_dir / "TestUtils.java").write_text(
+        "package p; public final class TestUtils {\n"
+        "  public static void checkFile(Object f) { if (f == null) { org.junit.Assert.fail(); } }\n"
+        "  public static void close(Object f) { }\n"
+        "}"
+    )
+    test_file = tests_dir / "UsesHelpersTest.java"
+    test_file.write_text(
+        "package p; import org.junit.jupiter.api.Test; import static p.TestUtils.checkFile;\n"
+        "class UsesHelpersTest {\n"
+        "  @Test void qualified() { TestUtils.checkFile(1); }\n"
+        "  @Test void imported() { checkFile(1); }\n"
+        "  @Test void notAnOracle() { TestUtils.close(1); }\n"
+        "}"
+    )
+    index = WorkspaceIndex([tmp_path])
+    index.refresh()
+    names = oracle_free_names(OracleEngine(index), load_source(test_file))
+    assert names == ["notAnOracle"]

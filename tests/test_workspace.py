@@ -49,7 +49,10 @@ def test_index_skips_build_output_and_survives_bad_files(tmp_path: Path) -> None
 
 
 def test_project_root_and_test_paths() -> None:
-    assert project_root(EXAMPLE / "src" / "test" / "java" / "org" / "example" / "stack" / "StackTest.java") == EXAMPLE
+    assert (
+        project_root(EXAMPLE / "src" / "test" / "java" / "org" / "example" / "stack" / "StackTest.java")
+        == EXAMPLE
+    )
     assert is_test_path(Path("x/src/test/java/p/Anything.java"))
     assert is_test_path(Path("FooTest.java")) and is_test_path(Path("TestFoo.java"))
     assert not is_test_path(Path("x/src/main/java/p/Foo.java"))

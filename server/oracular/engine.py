@@ -7,7 +7,6 @@ Everything the CLI and the language server show comes from here, through two cal
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -21,9 +20,9 @@ from oracular.candidates.values import (
     load_global_dictionary,
     local_values,
 )
-from oracular.java.declarations import ClassInfo, FileDeclarations, MethodInfo, extract, method_info
+from oracular.java.declarations import ClassInfo, FileDeclarations, extract, method_info
 from oracular.java.junit import Flavour, TestMethod, file_flavour, find_test_methods
-from oracular.java.oracles import OracleEvidence, find_oracle
+from oracular.java.oracles import HelperScope, OracleEvidence, find_oracle
 from oracular.java.prefix import FocalMethod, PrefixAnalysis, analyse_prefix
 from oracular.java.source import SourceText
 from oracular.java.types import TypeEnv
@@ -187,13 +186,6 @@ class OracleEngine:
             scope += list(self.index.superclasses(cls))
         return scope
 
-    def _helper_scope(self, classes: Iterable[ClassInfo]) -> dict[str, list[MethodInfo]]:
-        scope: dict[str, list[MethodInfo]] = {}
-        for cls in classes:
-            for method in cls.methods:
-                scope.setdefault(method.name, []).append(method)
-        return scope
-
     def analyse(self, source: SourceText) -> FileAnalysis:
         """Which tests have no oracle. Cheap: parsing and tree walks only."""
         path = str(source.path) if source.path else ""
@@ -204,7 +196,9 @@ class OracleEngine:
             if test.is_incomplete:
                 statuses.append(TestStatus(test, None, True))
                 continue
-            scope = self._helper_scope(self._class_scope(decls, test.class_name))
+            scope = HelperScope(
+                self._class_scope(decls, test.class_name), self.index, decls.package, decls.imports
+            )
             evidence = find_oracle(
                 method_info(test.node), scope, self.settings.extra_assertion_methods, test.expected_exception
             )

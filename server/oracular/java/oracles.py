@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from oracular.java.declarations import MethodInfo
+from oracular.java.declarations import ClassInfo, Import, MethodInfo
+from oracular.java.workspace import WorkspaceIndex
 
 _ORACLE_NAME = re.compile(r"^(assert|fail|verify|expect|check)([A-Z_]\w*)?$")
 ORACLE_NAMES = frozenset(
@@ -85,3 +86,45 @@ def find_oracle(
                     next_frontier.append((helper, via))
         frontier = next_frontier
     return None
+
+
+@dataclass
+class HelperScope(Mapping[str, list[MethodInfo]]):
+    """The helpers a test's calls may reach, resolved lazily.
+
+    Bare names reach methods of the test's class chain (``classes``) or a statically imported
+    helper; ``Class.name`` reaches a static method of a workspace class (suites keep shared
+    assertions in ``TestUtils``-style classes). Resolving by name across the whole workspace
+    would wrongly clear tests that merely call ``close()`` or ``get()``.
+    """
+
+    classes: list[ClassInfo]
+    index: WorkspaceIndex
+    package: str = ""
+    imports: list[Import] = field(default_factory=list)
+    _cache: dict[str, list[MethodInfo]] = field(default_factory=dict, repr=False)
+
+    def __getitem__(self, key: str) -> list[MethodInfo]:
+        if key not in self._cache:
+            self._cache[key] = self._resolve(key)
+        return self._cache[key]
+
+    def _resolve(self, key: str) -> list[MethodInfo]:
+        owner_name, _, name = key.rpartition(".")
+        if owner_name:
+            owner = self.index.resolve(owner_name, self.package, self.imports)
+            return owner.methods_named(name) if owner is not None else []
+        found = [m for cls in self.classes for m in cls.methods_named(name)]
+        for imp in self.imports:
+            if imp.is_static and (imp.simple == name or imp.is_wildcard):
+                owner_name = imp.name if imp.is_wildcard else imp.name.rpartition(".")[0]
+                owner = self.index.resolve(owner_name)
+                if owner is not None:
+                    found += owner.methods_named(name)
+        return found
+
+    def __iter__(self):
+        return iter(self._cache)
+
+    def __len__(self) -> int:
+        return len(self._cache)
