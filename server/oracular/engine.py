@@ -7,11 +7,11 @@ Everything the CLI and the language server show comes from here, through two cal
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from oracular.candidates.grammar import Candidate, build_candidates
-from oracular.candidates.render import ImportLine, Renderer, TextEdit
+from oracular.candidates.render import ImportLine, RenderedOracle, Renderer, TextEdit
 from oracular.candidates.style import AssertionStyle, junit4_supports_assert_throws, style_for
 from oracular.candidates.values import (
     Value,
@@ -70,11 +70,19 @@ class FileAnalysis:
 @dataclass
 class Suggestion:
     rank: int
-    kind: str
-    oracle: str
     score: float
-    edits: list[TextEdit]
     candidate: Candidate
+    rendered: RenderedOracle
+    edits: list[TextEdit]
+    """The statement edit followed by the import edits it needs."""
+
+    @property
+    def kind(self) -> str:
+        return self.candidate.kind
+
+    @property
+    def oracle(self) -> str:
+        return self.rendered.oracle
 
     def to_json(self) -> dict:
         return {
@@ -96,8 +104,6 @@ class TestReport:
     suggestions: list[Suggestion]
     reason: str | None = None
     """Why nothing is suggested (empty body, no target), when that is the case."""
-    statement_edits: dict[int, TextEdit] = field(default_factory=dict, repr=False)
-    imports: dict[int, frozenset[ImportLine]] = field(default_factory=dict, repr=False)
 
     @property
     def line(self) -> int:
@@ -140,8 +146,8 @@ class FileReport:
         for report in self.tests:
             if report.abstained or not report.suggestions:
                 continue
-            edits.append(report.statement_edits[0])
-            imports |= report.imports[0]
+            edits.append(report.suggestions[0].rendered.statement_edit)
+            imports |= report.suggestions[0].rendered.imports
         if self.renderer is not None:
             edits = self.renderer.import_edits(imports) + edits
         return edits
@@ -281,13 +287,7 @@ class OracleEngine:
         for rank, i in enumerate(order):
             rendered = renderer.render(candidates[i], prefix, test.node)
             edits = [rendered.statement_edit, *renderer.import_edits(rendered.imports)]
-            report.suggestions.append(
-                Suggestion(
-                    rank + 1, candidates[i].kind, rendered.oracle, ranking.scores[i], edits, candidates[i]
-                )
-            )
-            report.statement_edits[rank] = rendered.statement_edit
-            report.imports[rank] = rendered.imports
+            report.suggestions.append(Suggestion(rank + 1, ranking.scores[i], candidates[i], rendered, edits))
         top = report.suggestions[0].score if report.suggestions else 0.0
         report.abstained = top < self.settings.abstain_below
         if report.abstained:

@@ -36,4 +36,4 @@ def run(args: argparse.Namespace) -> int:
         for status in engine.analyse(source).statuses:
             if status.oracle_free:
                 print(f"{path}:{status.test.line + 1} {status.test.class_name}.{status.test.name}")
-    return 1 if failures and not args.paths else 0
+    return 1 if failures else 0

@@ -65,9 +65,6 @@ class SourceText:
     def root(self) -> Node:
         return self.tree.root_node
 
-    def node_text(self, node: Node) -> str:
-        return self.data[node.start_byte : node.end_byte].decode("utf-8", "replace")
-
     def line_of(self, byte_offset: int) -> int:
         """0-based line containing ``byte_offset``."""
         return bisect.bisect_right(self._line_starts, byte_offset) - 1

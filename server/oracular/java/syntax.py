@@ -36,11 +36,6 @@ def walk_skipping_classes(node: Node) -> Iterator[Node]:
                 stack.append(child)
 
 
-def descendants_of_type(node: Node, *types: str) -> Iterator[Node]:
-    wanted = frozenset(types)
-    return (n for n in walk(node) if n.type in wanted)
-
-
 def statements(block: Node) -> list[Node]:
     """The statements directly inside a block, in order, without comments and braces."""
     return [c for c in block.named_children if c.type not in STATEMENT_SKIP]

@@ -27,8 +27,7 @@ INTEGRAL = ("byte", "short", "int", "long")
 FLOATING = ("float", "double")
 
 # Return types of common JDK methods, for receivers the workspace does not declare.
-# An int entry ``n`` means "the receiver's n-th type argument" (List<E>.get -> E).
-JDK_RETURNS: dict[str, str | int] = {
+JDK_RETURNS: dict[str, str] = {
     "size": "int", "length": "int", "indexOf": "int", "lastIndexOf": "int", "hashCode": "int",
     "compareTo": "int", "intValue": "int", "ordinal": "int", "count": "long", "longValue": "long",
     "doubleValue": "double", "floatValue": "float", "charAt": "char",
@@ -41,6 +40,8 @@ JDK_RETURNS: dict[str, str | int] = {
     "concat": "String", "repeat": "String", "getMessage": "String", "getSimpleName": "String",
     "toCharArray": "char[]", "getBytes": "byte[]",
 }  # fmt: skip
+# JDK methods returning one of the receiver's type arguments: its index, -1 for the last
+# (``List<E>.get`` -> E, ``Map<K, V>.get`` -> V).
 JDK_GENERIC_RETURNS: dict[str, int] = {"get": -1, "getFirst": 0, "getLast": 0, "peek": 0, "poll": 0,
                                        "pop": 0, "remove": -1, "next": 0, "orElse": 0, "orElseThrow": 0,
                                        "first": 0, "last": 0}  # fmt: skip
@@ -221,15 +222,12 @@ class TypeEnv:
     def _jdk_return(self, call: Node) -> str | None:
         name = syntax.call_name(call)
         if name in JDK_RETURNS:
-            value = JDK_RETURNS[name]
-            return value if isinstance(value, str) else None
+            return JDK_RETURNS[name]
         receiver = call.child_by_field_name("object")
         if name in JDK_GENERIC_RETURNS and receiver is not None:
             _, args = split_generic(self.type_of(receiver) or "")
             pick = JDK_GENERIC_RETURNS[name]
-            if pick == -1 and args:
-                return args[-1]
-            if pick >= 0 and len(args) > pick:
+            if -len(args) <= pick < len(args):
                 return args[pick]
         if re.match(r"^(is|has|can|should)[A-Z]", name):
             return "boolean"

@@ -10,7 +10,6 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from oracular.candidates.grammar import Candidate
-from oracular.java import syntax
 from oracular.java.prefix import FocalMethod, PrefixAnalysis
 
 
@@ -23,18 +22,6 @@ class OracleProblem:
     @property
     def focal(self) -> FocalMethod | None:
         return self.prefix.focal
-
-    def prefix_text(self) -> str:
-        return "\n".join(syntax.text(s) for s in self.prefix.statements)
-
-    def focal_context(self) -> str:
-        """Signature and Javadoc of the focal method: the unit's contract, never its body."""
-        if self.focal is None:
-            return ""
-        parts = [self.focal.signature]
-        if self.focal.method.javadoc is not None:
-            parts.append(self.focal.method.javadoc.render())
-        return "\n".join(parts)
 
 
 @dataclass
