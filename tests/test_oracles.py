@@ -173,3 +173,21 @@ def test_static_helper_class_and_static_import(tmp_path) -> None:
     index.refresh()
     names = oracle_free_names(OracleEngine(index), load_source(test_file))
     assert names == ["notAnOracle"]
+
+
+@pytest.mark.parametrize(
+    ("body", "has_oracle"),
+    [
+        ("new NullPointerTester().testAllPublicStaticMethods(A.class);", True),
+        (
+            "var npTester = new NullPointerTester(); npTester.testAllPublicConstructors(A.class);",
+            True,
+        ),
+        ("tester.test();", True),
+        ("runner.testConnection();", False),
+        ("tester.run();", False),
+    ],
+)
+def test_tester_objects_carry_the_oracle(engine: OracleEngine, body: str, has_oracle: bool) -> None:
+    source = java(f"import org.junit.jupiter.api.Test;\nclass T {{ @Test void t() {{ {body} }} }}")
+    assert oracle_free_names(engine, source) == ([] if has_oracle else ["t"])

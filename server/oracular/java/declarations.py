@@ -52,8 +52,8 @@ class MethodInfo:
     thrown_in_body: tuple[str, ...]
     line: int
     called: frozenset[str]
-    """Names of every method invoked in the body, plus ``Class.name`` for static-looking calls
-    (for helper-oracle resolution)."""
+    """Names of every method invoked in the body, plus ``receiver.name`` when the receiver is a
+    name or a ``new`` expression (for helper and tester-object oracle resolution)."""
     throws_assertion_error: bool
     type_params: tuple[str, ...] = ()
 
@@ -170,8 +170,10 @@ def body_facts(body: Node | None) -> tuple[tuple[str, ...], frozenset[str], bool
             name = syntax.call_name(node)
             called.add(name)
             receiver = node.child_by_field_name("object")
-            if receiver is not None and receiver.type == "identifier" and syntax.text(receiver)[:1].isupper():
-                called.add(f"{syntax.text(receiver)}.{name}")  # a static call: Helpers.check(...)
+            if receiver is not None and receiver.type == "identifier":
+                called.add(f"{syntax.text(receiver)}.{name}")  # Helpers.check(...), tester.test()
+            elif receiver is not None and receiver.type == "object_creation_expression":
+                called.add(f"{syntax.text(receiver.child_by_field_name('type'))}.{name}")
         elif node.type == "throw_statement":
             created = node.named_children[0] if node.named_children else None
             if created is not None and created.type == "object_creation_expression":

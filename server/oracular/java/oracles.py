@@ -25,6 +25,9 @@ ORACLE_NAMES = frozenset(
     }
 )  # fmt: skip
 _CHECK_NAME = re.compile(r"^check([A-Z]\w*)?$")
+_TESTER_CALL = re.compile(r"^\w*[Tt]ester(<[^>]*>)?\.test([A-Z]\w*)?$")
+"""Guava-testlib style tester objects (``new NullPointerTester().testAllPublicStaticMethods(...)``,
+``iteratorTester.test()``) carry the oracle inside them."""
 HELPER_DEPTH = 3
 
 
@@ -42,7 +45,7 @@ def is_oracle_call(name: str, extra: frozenset[str] = frozenset()) -> bool:
     ``check*`` only counts through helper resolution (``checkArgument`` from Guava is not an
     oracle), so it is excluded here.
     """
-    if name in extra or name in ORACLE_NAMES:
+    if name in extra or name in ORACLE_NAMES or _TESTER_CALL.match(name):
         return True
     return bool(_ORACLE_NAME.match(name)) and not _CHECK_NAME.match(name)
 
@@ -111,6 +114,8 @@ class HelperScope(Mapping[str, list[MethodInfo]]):
 
     def _resolve(self, key: str) -> list[MethodInfo]:
         owner_name, _, name = key.rpartition(".")
+        if owner_name[:1].islower():
+            return []  # an instance call: only Class.method names a helper we can follow
         if owner_name:
             owner = self.index.resolve(owner_name, self.package, self.imports)
             return owner.methods_named(name) if owner is not None else []
