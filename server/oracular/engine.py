@@ -7,7 +7,7 @@ Everything the CLI and the language server show comes from here, through two cal
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from oracular.candidates.grammar import Candidate, build_candidates
@@ -46,6 +46,8 @@ class TestStatus:
     test: TestMethod
     evidence: OracleEvidence | None
     incomplete: bool
+    classes: list[ClassInfo] = field(default_factory=list)
+    """The test's class, enclosing classes and their superclasses (see ``_class_scope``)."""
 
     @property
     def oracle_free(self) -> bool:
@@ -202,42 +204,38 @@ class OracleEngine:
             if test.is_incomplete:
                 statuses.append(TestStatus(test, None, True))
                 continue
-            scope = HelperScope(
-                self._class_scope(decls, test.class_name), self.index, decls.package, decls.imports
-            )
+            classes = self._class_scope(decls, test.class_name)
+            scope = HelperScope(classes, self.index, decls.package, decls.imports)
             evidence = find_oracle(
                 method_info(test.node), scope, self.settings.extra_assertion_methods, test.expected_exception
             )
-            statuses.append(TestStatus(test, evidence, False))
+            statuses.append(TestStatus(test, evidence, False, classes))
         return FileAnalysis(source, decls, statuses)
 
     # -- suggestions ------------------------------------------------------------------------
-    def style_for_file(self, decls: FileDeclarations, source: SourceText, flavour: Flavour) -> AssertionStyle:
+    def style_for(
+        self, decls: FileDeclarations, flavour: Flavour, junit4_assert_throws: bool
+    ) -> AssertionStyle:
         forced = self.settings.assertion_style
         if forced in ("junit4", "junit5") and flavour is not Flavour.JUNIT3:
             flavour = Flavour(forced)
         elif flavour is not Flavour.JUNIT3:
             flavour = file_flavour(decls.imports) or flavour
-        return style_for(
-            flavour, junit4_assert_throws=junit4_supports_assert_throws(self.project_root, source.text)
-        )
+        return style_for(flavour, junit4_assert_throws=junit4_assert_throws)
 
-    def _env(self, decls: FileDeclarations, test: TestMethod) -> TypeEnv:
+    def _env(self, decls: FileDeclarations, status: TestStatus) -> TypeEnv:
         env = TypeEnv(self.index, decls.package, decls.imports)
-        for cls in reversed(self._class_scope(decls, test.class_name)):
+        for cls in reversed(status.classes):
             env.fields.update({name: f.type for name, f in cls.fields.items()})
         return env
 
-    def _values(
-        self, prefix: PrefixAnalysis, decls: FileDeclarations, test: TestMethod
-    ) -> dict[str, list[Value]]:
+    def _values(self, prefix: PrefixAnalysis, status: TestStatus) -> dict[str, list[Value]]:
         dictionary = load_global_dictionary()
         test_constants = [
-            Value(name, f.type, "constant", i)
-            for i, (name, f) in enumerate(
-                (n, f) for cls in self._class_scope(decls, test.class_name) for n, f in cls.fields.items()
+            Value(name, f.type, "constant", rank)
+            for rank, (name, f) in enumerate(
+                (name, f) for cls in status.classes for name, f in cls.fields.items() if f.is_constant
             )
-            if f.is_constant
         ]
         classes = [prefix.focal.cls] if prefix.focal else []
         values_for: dict[str, list[Value]] = {}
@@ -265,11 +263,13 @@ class OracleEngine:
 
         return qualify
 
-    def suggest_test(self, analysis: FileAnalysis, status: TestStatus) -> tuple[TestReport, Renderer]:
+    def suggest_test(
+        self, analysis: FileAnalysis, status: TestStatus, junit4_assert_throws: bool = False
+    ) -> tuple[TestReport, Renderer]:
         source, decls, test = analysis.source, analysis.decls, status.test
-        env = self._env(decls, test)
+        env = self._env(decls, status)
         prefix = analyse_prefix(test.node, env, test.class_name)
-        style = self.style_for_file(decls, source, test.flavour)
+        style = self.style_for(decls, test.flavour, junit4_assert_throws)
         renderer = Renderer(
             source, style, decls.imports, decls.package, self._qualifier(prefix.focal if prefix else None)
         )
@@ -278,7 +278,7 @@ class OracleEngine:
                 test, None, 0.0, "Exception", True, [], reason="the test body is empty"
             ), renderer
         exceptions = prefix.focal.method.exception_types() if prefix.focal else []
-        candidates = build_candidates(prefix.targets, self._values(prefix, decls, test), exceptions)
+        candidates = build_candidates(prefix.targets, self._values(prefix, status), exceptions)
         ranking = self.ranker.rank(OracleProblem(test.name, prefix, candidates))
         order = sorted(range(len(candidates)), key=lambda i: -ranking.scores[i])[: self.settings.top_k]
         report = TestReport(
@@ -297,12 +297,14 @@ class OracleEngine:
     def suggest(self, source: SourceText, line: int | None = None) -> FileReport:
         """Ranked oracles for every oracle-free test (or the one containing 1-based ``line``)."""
         analysis = self.analyse(source)
+        # Read the build file once per document, not once per test.
+        junit4_assert_throws = junit4_supports_assert_throws(self.project_root, source.text)
         reports = []
         renderer = None
         for status in analysis.oracle_free:
             node = status.test.node
             if line is not None and not (node.start_point[0] + 1 <= line <= node.end_point[0] + 1):
                 continue
-            report, renderer = self.suggest_test(analysis, status)
+            report, renderer = self.suggest_test(analysis, status, junit4_assert_throws)
             reports.append(report)
         return FileReport(str(source.path or ""), reports, analysis, renderer)
