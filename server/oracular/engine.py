@@ -7,8 +7,11 @@ Everything the CLI and the language server show comes from here, through two cal
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from tree_sitter import Node
 
 from oracular.candidates.grammar import Candidate, build_candidates
 from oracular.candidates.render import ImportLine, RenderedOracle, Renderer, TextEdit
@@ -29,6 +32,10 @@ from oracular.java.types import TypeEnv
 from oracular.java.workspace import WorkspaceIndex
 from oracular.ranking.baseline import BaselineRanker
 from oracular.ranking.problem import OracleProblem, Ranker
+
+
+class RankingCancelled(Exception):
+    """Raised by :meth:`OracleEngine.suggest` when its caller no longer wants the result."""
 
 
 @dataclass(frozen=True)
@@ -229,8 +236,25 @@ class OracleEngine:
             env.fields.update({name: f.type for name, f in cls.fields.items()})
         return env
 
-    def _values(self, prefix: PrefixAnalysis, status: TestStatus) -> dict[str, list[Value]]:
-        dictionary = load_global_dictionary()
+    def prefix_for(
+        self, analysis: FileAnalysis, status: TestStatus, method: Node | None = None
+    ) -> PrefixAnalysis | None:
+        """Analyse ``method`` (default: the test itself) in the test's class scope.
+
+        Corpus mining passes a synthesised method (a developer's test cut before its oracle),
+        so that datasets are built by exactly the analysis the editor runs.
+        """
+        env = self._env(analysis.decls, status)
+        return analyse_prefix(method if method is not None else status.test.node, env, status.test.class_name)
+
+    def values_for(
+        self,
+        prefix: PrefixAnalysis,
+        status: TestStatus,
+        dictionary: dict[str, tuple[str, ...]] | None = None,
+    ) -> dict[str, list[Value]]:
+        """Expected values per target; ``dictionary`` overrides the shipped global dictionary."""
+        dictionary = load_global_dictionary() if dictionary is None else dictionary
         test_constants = [
             Value(name, f.type, "constant", rank)
             for rank, (name, f) in enumerate(
@@ -252,6 +276,10 @@ class OracleEngine:
             values_for[target.expression] = values
         return values_for
 
+    @staticmethod
+    def exception_types(prefix: PrefixAnalysis) -> list[str]:
+        return prefix.focal.method.exception_types() if prefix.focal else []
+
     def _qualifier(self, focal: FocalMethod | None):
         def qualify(simple: str) -> str | None:
             if focal is not None:
@@ -267,8 +295,7 @@ class OracleEngine:
         self, analysis: FileAnalysis, status: TestStatus, junit4_assert_throws: bool = False
     ) -> tuple[TestReport, Renderer]:
         source, decls, test = analysis.source, analysis.decls, status.test
-        env = self._env(decls, status)
-        prefix = analyse_prefix(test.node, env, test.class_name)
+        prefix = self.prefix_for(analysis, status)
         style = self.style_for(decls, test.flavour, junit4_assert_throws)
         renderer = Renderer(
             source, style, decls.imports, decls.package, self._qualifier(prefix.focal if prefix else None)
@@ -277,8 +304,9 @@ class OracleEngine:
             return TestReport(
                 test, None, 0.0, "Exception", True, [], reason="the test body is empty"
             ), renderer
-        exceptions = prefix.focal.method.exception_types() if prefix.focal else []
-        candidates = build_candidates(prefix.targets, self._values(prefix, status), exceptions)
+        candidates = build_candidates(
+            prefix.targets, self.values_for(prefix, status), self.exception_types(prefix)
+        )
         ranking = self.ranker.rank(OracleProblem(test.name, prefix, candidates))
         order = sorted(range(len(candidates)), key=lambda i: -ranking.scores[i])[: self.settings.top_k]
         report = TestReport(
@@ -294,14 +322,25 @@ class OracleEngine:
             report.reason = f"no confident oracle (best score {top:.2f} < {self.settings.abstain_below:.2f})"
         return report, renderer
 
-    def suggest(self, source: SourceText, line: int | None = None) -> FileReport:
-        """Ranked oracles for every oracle-free test (or the one containing 1-based ``line``)."""
+    def suggest(
+        self,
+        source: SourceText,
+        line: int | None = None,
+        cancelled: Callable[[], bool] | None = None,
+    ) -> FileReport:
+        """Ranked oracles for every oracle-free test (or the one containing 1-based ``line``).
+
+        ``cancelled`` is polled between tests, so an editor that has moved on to a newer version
+        of a large file stops paying for the old one (:class:`RankingCancelled` is raised).
+        """
         analysis = self.analyse(source)
         # Read the build file once per document, not once per test.
         junit4_assert_throws = junit4_supports_assert_throws(self.project_root, source.text)
         reports = []
         renderer = None
         for status in analysis.oracle_free:
+            if cancelled is not None and cancelled():
+                raise RankingCancelled
             node = status.test.node
             if line is not None and not (node.start_point[0] + 1 <= line <= node.end_point[0] + 1):
                 continue

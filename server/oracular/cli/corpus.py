@@ -1,0 +1,136 @@
+"""``oracular corpus fetch|mine|report``: build the training corpus from Debian source packages."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+from pathlib import Path
+
+from oracular.candidates.values import GLOBAL_DICTIONARY, models_dir
+from oracular.cli.common import error
+from oracular.corpus.fetch import default_cache_dir, fetch_packages
+from oracular.corpus.lists import CorpusLists, read_package_list
+from oracular.corpus.mine import DATASETS_DIR, mine_corpus
+from oracular.corpus.report import render_report
+
+
+def register(commands: argparse._SubParsersAction) -> None:
+    parser = commands.add_parser("corpus", help="fetch, mine and report on the training corpus")
+    jobs = parser.add_subparsers(dest="corpus_command", required=True, metavar="STEP")
+
+    fetch = jobs.add_parser("fetch", help="download and unpack the listed Debian source packages")
+    fetch.add_argument(
+        "--list",
+        type=Path,
+        action="append",
+        dest="lists",
+        metavar="FILE",
+        help="package list (repeatable; default: the shared train and dev lists)",
+    )
+    _common(fetch)
+    fetch.add_argument("--jobs", type=int, default=4, help="packages downloaded at once (default 4)")
+    fetch.add_argument("--json", action="store_true", help="print the per-package report as JSON")
+    fetch.set_defaults(run=run_fetch)
+
+    mine = jobs.add_parser("mine", help="mine the fetched packages into train/dev JSONL datasets")
+    _common(mine)
+    mine.add_argument(
+        "--out", type=Path, default=None, metavar="DIR", help="datasets folder (default: CACHE/datasets)"
+    )
+    mine.add_argument(
+        "--dictionary",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="where to write the global dictionary (default: the models folder's global_dictionary.json)",
+    )
+    mine.add_argument(
+        "--jobs", type=int, default=os.cpu_count() or 2, help="worker processes (default: all cores)"
+    )
+    mine.set_defaults(run=run_mine)
+
+    report = jobs.add_parser("report", help="write the corpus report (Markdown) from the mined statistics")
+    _common(report)
+    report.add_argument(
+        "--out", type=Path, default=None, metavar="DIR", help="datasets folder (default: CACHE/datasets)"
+    )
+    report.add_argument(
+        "-o", "--output", type=Path, default=None, metavar="FILE", help="write here instead of stdout"
+    )
+    report.set_defaults(run=run_report)
+
+
+def _common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--cache",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="corpus cache (default: $ORACULAR_CACHE or ~/.cache/oracular)",
+    )
+    parser.add_argument("--lists-dir", type=Path, default=None, metavar="DIR", help=argparse.SUPPRESS)
+    parser.add_argument("-q", "--quiet", action="store_true", help="no progress bars")
+
+
+def _setup_logging(quiet: bool) -> None:
+    logging.basicConfig(level=logging.WARNING if quiet else logging.INFO, format="%(message)s")
+
+
+def _cache(args: argparse.Namespace) -> Path:
+    return (args.cache or default_cache_dir()).expanduser()
+
+
+def _lists(args: argparse.Namespace) -> CorpusLists:
+    return CorpusLists.load(args.lists_dir)
+
+
+def run_fetch(args: argparse.Namespace) -> int:
+    _setup_logging(args.quiet)
+    try:
+        if args.lists:
+            names = [name for path in args.lists for name in read_package_list(path)]
+        else:
+            lists = _lists(args)
+            names = lists.train + lists.dev
+    except (OSError, ValueError) as exc:
+        error(str(exc))
+        return 2
+    report = fetch_packages(names, _cache(args), jobs=args.jobs, progress=not args.quiet)
+    print(report.to_json() if args.json else report.summary())
+    return 0
+
+
+def run_mine(args: argparse.Namespace) -> int:
+    _setup_logging(args.quiet)
+    try:
+        lists = _lists(args)
+    except (OSError, ValueError) as exc:
+        error(str(exc))
+        return 2
+    cache = _cache(args)
+    if not (cache / "src").is_dir():
+        error(f"nothing fetched in {cache}: run 'oracular corpus fetch' first")
+        return 2
+    dictionary = args.dictionary or models_dir() / GLOBAL_DICTIONARY
+    report = mine_corpus(lists, cache, args.out, dictionary, jobs=args.jobs, progress=not args.quiet)
+    print(report.summary())
+    print(f"global dictionary written to {dictionary}")
+    return 0
+
+
+def run_report(args: argparse.Namespace) -> int:
+    stats_path = (args.out or _cache(args) / DATASETS_DIR) / "stats.json"
+    try:
+        stats = json.loads(stats_path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        error(f"cannot read {stats_path} ({exc}): run 'oracular corpus mine' first")
+        return 2
+    text = render_report(stats)
+    if args.output is None:
+        print(text, end="")
+    else:
+        args.output.write_text(text, encoding="utf-8")
+        print(f"report written to {args.output}")
+    return 0

@@ -1,0 +1,278 @@
+"""Read a developer's oracle statement into one canonical form the grammar's candidates share.
+
+Why this module exists: the same oracle is written many ways (``Assert.assertEquals("msg", 5L,
+x)``, ``assertThat(x).isEqualTo(5)``, ``assertThat(x, is(5))``, TestNG's ``(actual, expected)``
+order), and the corpus statistics ("is the developer's oracle in our candidate set?") are only
+meaningful if both sides are compared in one form: JUnit 5 argument order, no qualifier, no
+message, no float delta, no ``L``/``f``/``d`` suffixes, and ``assertEquals(true, x)`` read as
+``assertTrue(x)``. Everything here is a pure function over tree-sitter nodes.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from tree_sitter import Node
+
+from oracular.candidates.grammar import Candidate
+from oracular.java import syntax
+from oracular.java.junit import Flavour
+from oracular.java.oracles import is_oracle_call
+from oracular.java.types import LITERAL_TYPES
+
+GRAMMAR_FORMS = frozenset(
+    {"assertTrue", "assertFalse", "assertNull", "assertNotNull", "assertEquals", "assertArrayEquals"}
+)
+"""The assertion methods the candidate grammar can produce."""
+UNARY = frozenset({"assertTrue", "assertFalse", "assertNull", "assertNotNull"})
+BINARY = frozenset(
+    {
+        "assertEquals", "assertNotEquals", "assertSame", "assertNotSame", "assertArrayEquals",
+        "assertIterableEquals", "assertLinesMatch",
+    }
+)  # fmt: skip
+ASSERTJ_UNARY = {
+    "isTrue": "assertTrue",
+    "isFalse": "assertFalse",
+    "isNull": "assertNull",
+    "isNotNull": "assertNotNull",
+}
+HAMCREST_UNARY = {"nullValue": "assertNull", "notNullValue": "assertNotNull"}
+FAIL_NAMES = frozenset({"fail", "failBecauseExceptionWasNotThrown", "shouldHaveThrown"})
+
+_LITERAL_OR_SPACE = re.compile(r"\"(?:\\.|[^\"\\])*\"|'(?:\\.|[^'\\])*'|\s+")
+_NUMBER_SUFFIX = re.compile(
+    r"\b((?:0[xX][0-9a-fA-F_]+)|(?:\d[\d_]*\.?\d*(?:[eE][+-]?\d+)?)|(?:\.\d+))[lLfFdD]\b"
+)
+
+
+def canonical_expression(text: str) -> str:
+    """Whitespace outside literals removed and numeric suffixes dropped: a comparison key."""
+    parts: list[str] = []
+    last = 0
+    for match in _LITERAL_OR_SPACE.finditer(text):
+        parts.append(_NUMBER_SUFFIX.sub(r"\1", text[last : match.start()]))
+        token = match.group()
+        if not token.isspace():
+            parts.append(token)
+        last = match.end()
+    parts.append(_NUMBER_SUFFIX.sub(r"\1", text[last:]))
+    return "".join(parts)
+
+
+@dataclass(frozen=True)
+class GroundTruth:
+    """A developer's assertion in canonical form."""
+
+    method: str
+    """``assertEquals``..., or the unmapped entry point (``assertThat``) for other forms."""
+    actual: str
+    expected: str | None
+    family: str
+    """How it was written: the JUnit/TestNG method, ``assertThat (AssertJ)`` or ``assertThat (Hamcrest)``."""
+    simple_expected: bool
+    """The expected value is a literal, a name or a constant (what the value dictionaries hold)."""
+    actual_is_call: bool = False
+    """The asserted value is a method call, which a prefix can end with as a bare statement."""
+
+    @property
+    def text(self) -> str:
+        if self.expected is None:
+            return f"{self.method}({self.actual})"
+        return f"{self.method}({self.expected}, {self.actual})"
+
+    @property
+    def key(self) -> str:
+        return canonical_expression(self.text)
+
+    @property
+    def in_grammar(self) -> bool:
+        """Whether the grammar can express this oracle at all (TOGA's RQ1 "covered")."""
+        if self.method not in GRAMMAR_FORMS:
+            return False
+        return self.expected is None or self.simple_expected
+
+
+def candidate_text(candidate: Candidate) -> str:
+    """A candidate in the same canonical form as :attr:`GroundTruth.text`."""
+    if candidate.kind == "exception":
+        return f"assertThrows({candidate.exception}.class)"
+    target = candidate.target.expression if candidate.target else ""
+    if candidate.expected is None:
+        return f"{candidate.assertion}({target})"
+    return f"{candidate.assertion}({candidate.expected.text}, {target})"
+
+
+def _args(call: Node) -> list[Node]:
+    args = call.child_by_field_name("arguments")
+    return list(args.named_children) if args is not None else []
+
+
+def call_chain(expression: Node) -> list[Node]:
+    """``a(x).b().c(y)`` as ``[a, b, c]`` (innermost call first); ``[]`` if not a call."""
+    chain = []
+    node: Node | None = expression
+    while node is not None and node.type == "method_invocation":
+        chain.append(node)
+        node = node.child_by_field_name("object")
+    return chain[::-1]
+
+
+def statement_call(statement: Node) -> Node | None:
+    """The call a statement consists of: ``f(...);`` or ``T v = f(...);``."""
+    if statement.type == "expression_statement" and statement.named_children:
+        expr = statement.named_children[0]
+        return expr if expr.type == "method_invocation" else None
+    if statement.type == "local_variable_declaration":
+        declarators = statement.children_by_field_name("declarator")
+        value = declarators[-1].child_by_field_name("value") if declarators else None
+        return value if value is not None and value.type == "method_invocation" else None
+    return None
+
+
+def is_oracle_statement(statement: Node, extra: frozenset[str] = frozenset()) -> bool:
+    """A statement whose call chain contains an assertion entry point (``verify``, AssertJ...)."""
+    call = statement_call(statement)
+    return call is not None and any(is_oracle_call(syntax.call_name(c), extra) for c in call_chain(call))
+
+
+def _is_stringish(node: Node) -> bool:
+    if node.type in ("string_literal", "text_block", "lambda_expression"):
+        return True
+    if node.type == "binary_expression":
+        return any(_is_stringish(c) for c in node.named_children)
+    return node.type == "method_invocation" and syntax.call_name(node) in ("format", "toString", "formatted")
+
+
+def _is_simple_value(node: Node) -> bool:
+    kind = node.type
+    if kind in LITERAL_TYPES or kind == "identifier":
+        return True
+    if kind == "unary_expression":
+        return syntax.text(node)[:1] in "-+" and all(_is_simple_value(c) for c in node.named_children)
+    if kind == "field_access":
+        return all(c.type in ("identifier", "field_access") for c in node.named_children)
+    return False
+
+
+def _boolean_or_null(node: Node) -> str | None:
+    text = syntax.text(node)
+    if text in ("true", "Boolean.TRUE"):
+        return "assertTrue"
+    if text in ("false", "Boolean.FALSE"):
+        return "assertFalse"
+    if text == "null":
+        return "assertNull"
+    return None
+
+
+def _make(method: str, actual: Node, expected: Node | None, family: str) -> GroundTruth:
+    is_call = actual.type == "method_invocation"
+    if method == "assertEquals" and expected is not None:
+        collapsed = _boolean_or_null(expected)
+        if collapsed is not None:
+            return GroundTruth(collapsed, syntax.text(actual), None, family, True, is_call)
+    return GroundTruth(
+        method,
+        syntax.text(actual),
+        syntax.text(expected) if expected is not None else None,
+        family,
+        expected is None or _is_simple_value(expected),
+        is_call,
+    )
+
+
+def _message_first(flavour: Flavour, call: Node) -> bool:
+    """JUnit 3/4 put the message first; JUnit 5 and TestNG last. The qualifier overrides the file."""
+    qualifier = syntax.text(call.child_by_field_name("object")).rsplit(".", 1)[-1]
+    if qualifier == "Assertions":
+        return False
+    if qualifier in ("Assert", "TestCase") and "testng" not in syntax.text(
+        call.child_by_field_name("object")
+    ):
+        return flavour is not Flavour.TESTNG
+    return flavour in (Flavour.JUNIT3, Flavour.JUNIT4)
+
+
+def _standard(call: Node, flavour: Flavour) -> GroundTruth | None:
+    name = syntax.call_name(call)
+    args = _args(call)
+    if name in UNARY:
+        if not args:
+            return None
+        first = _message_first(flavour, call) and len(args) >= 2
+        return _make(name, args[1] if first else args[0], None, name)
+    if name not in BINARY or len(args) < 2:
+        return None
+    if _message_first(flavour, call):
+        if len(args) == 4 or (len(args) == 3 and _is_stringish(args[0])):
+            args = args[1:]
+        expected, actual = args[0], args[1]
+    else:
+        expected, actual = args[0], args[1]
+        if flavour is Flavour.TESTNG and syntax.text(call.child_by_field_name("object")) != "Assertions":
+            expected, actual = actual, expected
+    return _make(name, actual, expected, name)
+
+
+def _assertj(chain: list[Node]) -> GroundTruth | None:
+    root = chain[0]
+    args = _args(root)
+    if len(args) != 1:
+        return None
+    if len(chain) == 2:
+        check = syntax.call_name(chain[1])
+        if check in ASSERTJ_UNARY and not _args(chain[1]):
+            return _make(ASSERTJ_UNARY[check], args[0], None, "assertThat (AssertJ)")
+        if check == "isEqualTo" and len(_args(chain[1])) == 1:
+            return _make("assertEquals", args[0], _args(chain[1])[0], "assertThat (AssertJ)")
+    return GroundTruth("assertThat", syntax.text(args[0]), None, "assertThat (AssertJ)", False)
+
+
+def _hamcrest(call: Node) -> GroundTruth | None:
+    args = _args(call)
+    if len(args) == 3:
+        args = args[1:]
+    if len(args) != 2:
+        return None
+    actual, matcher = args
+    # Peel is(...) wrappers: is(equalTo(x)) == is(x) == equalTo(x).
+    while matcher.type == "method_invocation" and syntax.call_name(matcher) == "is":
+        inner = _args(matcher)
+        if len(inner) != 1 or inner[0].type != "method_invocation":
+            break
+        matcher = inner[0]
+    name = syntax.call_name(matcher) if matcher.type == "method_invocation" else ""
+    inner = _args(matcher) if matcher.type == "method_invocation" else []
+    family = "assertThat (Hamcrest)"
+    if name in HAMCREST_UNARY and not inner:
+        return _make(HAMCREST_UNARY[name], actual, None, family)
+    if name == "not" and len(inner) == 1 and syntax.text(inner[0]).endswith("nullValue()"):
+        return _make("assertNotNull", actual, None, family)
+    if name in ("is", "equalTo") and len(inner) == 1:
+        return _make("assertEquals", actual, inner[0], family)
+    return GroundTruth("assertThat", syntax.text(actual), None, family, False)
+
+
+def normalise_assertion(statement: Node, flavour: Flavour) -> GroundTruth | None:
+    """The canonical oracle of an assertion statement, or ``None`` if it is not one.
+
+    Oracles outside the grammar's reach (``assertThat(list).contains(x)``, ``verify(...)``) are
+    returned with their entry point as ``method`` so that coverage statistics can count them.
+    """
+    call = statement_call(statement)
+    if call is None:
+        return None
+    chain = call_chain(call)
+    root = chain[0]
+    name = syntax.call_name(root)
+    if name == "assertThat":
+        return _hamcrest(root) if len(chain) == 1 else _assertj(chain)
+    if len(chain) == 1 and (name in UNARY or name in BINARY):
+        return _standard(root, flavour)
+    names = [syntax.call_name(c) for c in chain]
+    oracle = next((n for n in names if is_oracle_call(n)), None)
+    if oracle is None or oracle in FAIL_NAMES:
+        return None
+    return GroundTruth(oracle, syntax.text(call), None, oracle, False)
