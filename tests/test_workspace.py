@@ -69,3 +69,18 @@ def test_resolve_prefers_imports_then_package(tmp_path: Path) -> None:
     assert index.resolve("Thing", "a").qualified_name == "a.Thing"
     assert index.resolve("Thing", "a", [Import("b.Thing", False, False)]).qualified_name == "b.Thing"
     assert index.resolve("Thing", "c", [Import("b", False, True)]).qualified_name == "b.Thing"
+
+
+def test_test_roots_are_judged_below_the_index_root(tmp_path: Path) -> None:
+    """A project checked out under a folder named ``tests`` still has main code."""
+    root = tmp_path / "tests" / "project"
+    main = root / "src" / "main" / "java" / "Foo.java"
+    test = root / "src" / "test" / "java" / "FooTest.java"
+    for path, body in ((main, "class Foo {}"), (test, "class FooTest {}")):
+        path.parent.mkdir(parents=True)
+        path.write_text(body + "\n")
+    index = WorkspaceIndex([root])
+    index.refresh()
+    assert not index.is_test_file(main)
+    assert index.is_test_file(test)
+    assert index.resolve("Foo") is not None and not index.resolve("Foo").is_test

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from oracular.cli.common import engine_for, error
 from oracular.java.source import SourceError, load_source
-from oracular.java.workspace import is_test_path, iter_java_files
+from oracular.java.workspace import iter_java_files
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -25,7 +25,7 @@ def run(args: argparse.Namespace) -> int:
     engine = engine_for(args.paths)
     failures = 0
     for path in iter_java_files(args.paths):
-        if not args.all_files and not is_test_path(path) and path not in args.paths:
+        if not args.all_files and not engine.index.is_test_file(path) and path not in args.paths:
             continue
         try:
             source = load_source(path, lenient=True)

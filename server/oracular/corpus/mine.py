@@ -43,7 +43,7 @@ from oracular.corpus.normalise import candidate_text
 from oracular.corpus.samples import CATEGORIES, FileMiner, build_sample_candidates, ground_truth_labels
 from oracular.engine import OracleEngine
 from oracular.java.source import SourceError, load_source
-from oracular.java.workspace import WorkspaceIndex, is_test_path, iter_java_files
+from oracular.java.workspace import WorkspaceIndex, iter_java_files
 from oracular.ranking.baseline import BaselineRanker
 
 logger = logging.getLogger("oracular.corpus")
@@ -125,9 +125,9 @@ def mine_package(task: PackageTask) -> dict[str, Any]:
     tmp = task.samples_path.with_suffix(".tmp")
     with gzip.open(tmp, "wt", encoding="utf-8") as out:
         for path in iter_java_files([task.root]):
-            relative = path.relative_to(task.root)
-            if not is_test_path(relative):
+            if not index.is_test_file(path):
                 continue
+            relative = path.relative_to(task.root)
             stats["counts"]["test_files"] += 1
             try:
                 source = load_source(path, lenient=True)

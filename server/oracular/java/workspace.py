@@ -119,10 +119,18 @@ class WorkspaceIndex:
     def _parse_file(self, path: Path) -> FileDeclarations:
         text = decode_java(path.read_bytes(), lenient=True, name=str(path))
         decls = extract(parse_text(text, path, self._parser), str(path))
-        test = is_test_path(path)
+        test = self.is_test_file(path)
         for cls in decls.classes:
             cls.is_test = test
         return decls
+
+    def is_test_file(self, path: Path) -> bool:
+        """:func:`is_test_path` below the index root: a checkout under ``~/tests/`` is not all tests."""
+        path = path.resolve()
+        for root in self.roots:
+            if path.is_relative_to(root):
+                return is_test_path(path.relative_to(root))
+        return is_test_path(path)
 
     def _rebuild_lookup(self) -> None:
         self._by_simple = {}

@@ -1,0 +1,76 @@
+"""Normalising developers' oracles into the grammar's canonical form (JUnit 3/4/5, TestNG, AssertJ, Hamcrest).
+
+Why: every coverage figure in the corpus report, and every training label, is a comparison
+between a developer's assertion and a generated candidate; a form read wrongly is a wrong label.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from oracular.corpus.normalise import canonical_expression, normalise_assertion
+from oracular.java import syntax
+from oracular.java.junit import Flavour
+from tests.conftest import java
+
+
+def first_statement(line: str):
+    source = java(f"class T {{ void t() {{ {line} }} }}")
+    method = next(n for n in syntax.walk(source.root) if n.type == "method_declaration")
+    return syntax.statements(method.child_by_field_name("body"))[0]
+
+
+@pytest.mark.parametrize(
+    ("line", "flavour", "expected"),
+    [
+        ("assertEquals(5, x.size());", Flavour.JUNIT5, "assertEquals(5, x.size())"),
+        ('Assert.assertEquals("msg", 5L, x.size());', Flavour.JUNIT4, "assertEquals(5L, x.size())"),
+        ('assertEquals(5, x.size(), "msg");', Flavour.JUNIT5, "assertEquals(5, x.size())"),
+        ("assertEquals(0.5d, r, 0.001);", Flavour.JUNIT4, "assertEquals(0.5d, r)"),
+        ('assertEquals("m", 0.5, r, 0.001);', Flavour.JUNIT4, "assertEquals(0.5, r)"),
+        ("Assertions.assertEquals(true, s.isEmpty());", Flavour.JUNIT5, "assertTrue(s.isEmpty())"),
+        ("assertEquals(Boolean.FALSE, flag);", Flavour.JUNIT4, "assertFalse(flag)"),
+        ("assertEquals(null, s.peek());", Flavour.JUNIT4, "assertNull(s.peek())"),
+        ('assertTrue("not empty", s.isEmpty());', Flavour.JUNIT4, "assertTrue(s.isEmpty())"),
+        ('assertNotNull(s, "msg");', Flavour.JUNIT5, "assertNotNull(s)"),
+        ("assertEquals(s.size(), 3);", Flavour.TESTNG, "assertEquals(3, s.size())"),
+        ('Assert.assertEquals(s.size(), 3, "msg");', Flavour.TESTNG, "assertEquals(3, s.size())"),
+        ("assertThat(s.size()).isEqualTo(3);", Flavour.JUNIT5, "assertEquals(3, s.size())"),
+        ("assertThat(s.isEmpty()).isTrue();", Flavour.JUNIT5, "assertTrue(s.isEmpty())"),
+        ('assertThat(s.peek(), is("x"));', Flavour.JUNIT4, 'assertEquals("x", s.peek())'),
+        ('assertThat(s.peek(), is(equalTo("x")));', Flavour.JUNIT4, 'assertEquals("x", s.peek())'),
+        ("assertThat(s.peek(), nullValue());", Flavour.JUNIT4, "assertNull(s.peek())"),
+        ('assertThat("why", s.peek(), notNullValue());', Flavour.JUNIT4, "assertNotNull(s.peek())"),
+    ],
+)
+def test_normalised_forms(line: str, flavour: Flavour, expected: str) -> None:
+    truth = normalise_assertion(first_statement(line), flavour)
+    assert truth is not None
+    assert truth.text == expected
+
+
+def test_grammar_coverage_depends_on_form_and_expected_value() -> None:
+    covered = normalise_assertion(first_statement("assertEquals(Stack.MAX, s.size());"), Flavour.JUNIT5)
+    computed = normalise_assertion(first_statement("assertEquals(a.size() + 1, s.size());"), Flavour.JUNIT5)
+    same = normalise_assertion(first_statement("assertSame(a, b);"), Flavour.JUNIT5)
+    contains = normalise_assertion(first_statement("assertThat(list).contains(3);"), Flavour.JUNIT5)
+    assert covered is not None and covered.in_grammar
+    assert computed is not None and not computed.in_grammar
+    assert same is not None and not same.in_grammar
+    assert contains is not None and contains.method == "assertThat" and not contains.in_grammar
+    assert contains.family == "assertThat (AssertJ)"
+
+
+def test_other_oracles_are_counted_but_fail_and_plain_calls_are_not_assertions() -> None:
+    verify = normalise_assertion(first_statement("verify(mock).close();"), Flavour.JUNIT5)
+    assert verify is not None and verify.method == "verify" and not verify.in_grammar
+    assert normalise_assertion(first_statement('fail("boom");'), Flavour.JUNIT5) is None
+    assert normalise_assertion(first_statement("s.push(1);"), Flavour.JUNIT5) is None
+
+
+def test_canonical_expression_strips_suffixes_and_spaces_but_not_inside_literals() -> None:
+    assert canonical_expression("assertEquals( 5L , x.get( 1 ) )") == "assertEquals(5,x.get(1))"
+    assert canonical_expression("assertEquals(0.5f, r)") == canonical_expression("assertEquals(0.5, r)")
+    assert canonical_expression('assertEquals("a b 5L", s)') == 'assertEquals("a b 5L",s)'
+    assert canonical_expression("assertEquals(0xFFL, v)") == "assertEquals(0xFF,v)"
+    assert canonical_expression("assertEquals('x', c)") == "assertEquals('x',c)"
