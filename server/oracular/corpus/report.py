@@ -163,12 +163,16 @@ def render_report(stats: dict[str, Any]) -> str:
     rows = [[f"`{t}`", ", ".join(f"`{v}` ({n})" for v, n in values.items())] for t, values in frequent]
     out += _table(["type", "values"], rows)
 
-    slowest = sorted(stats["packages"].values(), key=lambda m: -m.get("elapsed_s", 0))[:5]
+    packages = list(stats["packages"].values())
+    slowest = sorted(packages, key=lambda m: -m.get("elapsed_s", 0))[:5]
+    remined = sum(1 for m in packages if not m.get("cached"))
+    worker_s = sum(m.get("elapsed_s", 0) for m in packages)
     out += [
         "## Run time",
         "",
-        f"Mining ({stats.get('jobs', '?')} worker processes) took {stats.get('elapsed_s', 0):.0f} s. "
-        "Slowest packages: "
+        f"This run took {stats.get('elapsed_s', 0):.0f} s with {stats.get('jobs', '?')} worker processes; "
+        f"{remined} of {len(packages)} packages were mined, the others reused the cache. Mining every "
+        f"package from scratch takes {worker_s:.0f} s of worker time (sum over packages). Slowest: "
         + ", ".join(f"{m['package']} {m.get('elapsed_s', 0):.0f} s" for m in slowest)
         + ".",
         "",
