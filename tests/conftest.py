@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from oracular.candidates.values import load_global_dictionary
 from oracular.engine import EngineSettings, OracleEngine
 from oracular.java.source import SourceText, load_source, parse_text
 from oracular.java.workspace import WorkspaceIndex
@@ -14,6 +15,10 @@ REPO = Path(__file__).resolve().parents[1]
 EXAMPLE = REPO / "examples" / "stack"
 EXAMPLE_TESTS = EXAMPLE / "src" / "test" / "java" / "org" / "example" / "stack"
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "java"
+TEST_DICTIONARY = load_global_dictionary(
+    Path(__file__).resolve().parent / "fixtures" / "global_dictionary.json"
+)
+"""Pinned, so golden candidate sets do not move when the shipped dictionary is re-mined."""
 
 
 @pytest.fixture(scope="session")
@@ -25,7 +30,12 @@ def index() -> WorkspaceIndex:
 
 @pytest.fixture
 def engine(index: WorkspaceIndex) -> OracleEngine:
-    return OracleEngine(index, settings=EngineSettings(top_k=64, abstain_below=0.0), project_root=EXAMPLE)
+    return OracleEngine(
+        index,
+        settings=EngineSettings(top_k=64, abstain_below=0.0),
+        project_root=EXAMPLE,
+        global_dictionary=TEST_DICTIONARY,
+    )
 
 
 def fixture_source(name: str) -> SourceText:

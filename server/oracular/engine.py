@@ -171,11 +171,14 @@ class OracleEngine:
         ranker: Ranker | None = None,
         settings: EngineSettings | None = None,
         project_root: Path | None = None,
+        global_dictionary: dict[str, tuple[str, ...]] | None = None,
     ) -> None:
         self.index = index or WorkspaceIndex()
         self.ranker = ranker or BaselineRanker()
         self.settings = settings or EngineSettings()
         self.project_root = project_root
+        self.global_dictionary = global_dictionary
+        """``None``: the shipped ``models/global_dictionary.json`` (re-mined with the corpus)."""
 
     # -- oracle detection -------------------------------------------------------------------
     def _junit3_bases(self, decls: FileDeclarations) -> frozenset[str]:
@@ -253,8 +256,11 @@ class OracleEngine:
         status: TestStatus,
         dictionary: dict[str, tuple[str, ...]] | None = None,
     ) -> dict[str, list[Value]]:
-        """Expected values per target; ``dictionary`` overrides the shipped global dictionary."""
-        dictionary = load_global_dictionary() if dictionary is None else dictionary
+        """Expected values per target; ``dictionary`` overrides the engine's global dictionary."""
+        if dictionary is None:
+            dictionary = self.global_dictionary
+        if dictionary is None:
+            dictionary = load_global_dictionary()
         test_constants = [
             Value(name, f.type, "constant", rank)
             for rank, (name, f) in enumerate(

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from oracular.candidates.values import load_global_dictionary
 from oracular.corpus.samples import FileMiner, FileSamples, build_sample_candidates, ground_truth_labels
 from oracular.engine import OracleEngine
 from oracular.java.source import load_source
 from oracular.java.workspace import WorkspaceIndex
+from tests.conftest import TEST_DICTIONARY
 
 CORPUS = Path(__file__).resolve().parents[1] / "fixtures" / "corpus"
 
@@ -105,7 +105,7 @@ def test_assertion_samples_are_cut_before_each_oracle(alpha: FileSamples) -> Non
 
 
 def test_ground_truth_is_found_among_engine_candidates(alpha: FileSamples) -> None:
-    dictionary = load_global_dictionary()
+    dictionary = TEST_DICTIONARY
     found = {}
     for sample in alpha.assertion:
         candidates = build_sample_candidates(sample, dictionary)
