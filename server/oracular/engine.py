@@ -23,7 +23,7 @@ from oracular.candidates.values import (
     load_global_dictionary,
     local_values,
 )
-from oracular.java.declarations import ClassInfo, FileDeclarations, extract, method_info
+from oracular.java.declarations import ClassInfo, FileDeclarations, MethodInfo, extract, method_info
 from oracular.java.junit import Flavour, TestMethod, file_flavour, find_test_methods
 from oracular.java.oracles import HelperScope, OracleEvidence, find_oracle
 from oracular.java.prefix import FocalMethod, PrefixAnalysis, analyse_prefix
@@ -208,6 +208,13 @@ class OracleEngine:
         """Which tests have no oracle. Cheap: parsing and tree walks only."""
         path = str(source.path) if source.path else ""
         decls = extract(source, path)
+        # ``extract`` already read every method body; reading each test's again cost about a
+        # fifth of the analysis (the editor re-analyses on every pause in typing).
+        extracted: dict[tuple[str, int], MethodInfo | None] = {}
+        for cls in decls.classes:
+            for info in cls.methods:
+                key = (info.name, info.line)
+                extracted[key] = None if key in extracted else info  # same name and line: ambiguous
         tests = find_test_methods(source, decls.imports, self._junit3_bases(decls))
         statuses = []
         for test in tests:
@@ -216,8 +223,9 @@ class OracleEngine:
                 continue
             classes = self._class_scope(decls, test.class_name)
             scope = HelperScope(classes, self.index, decls.package, decls.imports)
+            info = extracted.get((test.name, test.node.start_point[0])) or method_info(test.node)
             evidence = find_oracle(
-                method_info(test.node), scope, self.settings.extra_assertion_methods, test.expected_exception
+                info, scope, self.settings.extra_assertion_methods, test.expected_exception
             )
             statuses.append(TestStatus(test, evidence, False, classes))
         return FileAnalysis(source, decls, statuses)

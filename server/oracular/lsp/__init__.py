@@ -1,0 +1,14 @@
+"""Oracular's language server: a thin LSP layer over :mod:`oracular.engine`.
+
+One module per concern, so each feature reads on its own:
+
+- ``server``: the pygls server, protocol hardening and the document lifecycle;
+- ``settings``: editor settings, validated into :class:`~oracular.engine.EngineSettings`;
+- ``ranker``: the compute device and the ranker the engines share;
+- ``worker``: the analysis thread, with per-(uri, version) debouncing and cancellation;
+- ``documents``: one engine per build root and the cache of analyses per document version;
+- ``convert``: engine positions and edits as LSP types;
+- ``diagnostics``, ``code_actions``, ``inlay_hints``, ``hover``, ``commands``: the features.
+
+The engine is the only source of analysis: nothing here decides what an oracle is.
+"""

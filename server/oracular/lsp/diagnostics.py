@@ -1,0 +1,74 @@
+"""Diagnostics: one ``missing-oracle`` per oracle-free test, on the test's name.
+
+They are published whenever an analysis of the current version finishes (on open, after edits
+settle, on save), tagged with that version so a client can drop them if it has moved on.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from lsprotocol import types
+
+from oracular.engine import TestReport
+from oracular.lsp.convert import one_line
+from oracular.lsp.documents import Analysis
+
+if TYPE_CHECKING:
+    from oracular.lsp.server import OracularServer
+
+SOURCE = "oracular"
+CODE = "missing-oracle"
+
+
+def message(report: TestReport) -> str:
+    focal = f"focal method {report.focal.cls.name}.{report.focal.name}" if report.focal else "no focal method"
+    if report.abstained or not report.suggestions:
+        advice = report.reason or "no oracle to suggest"
+    else:
+        advice = f"suggested: {one_line(report.suggestions[0].oracle)}"
+    return f"{report.test.name} has no oracle ({focal}); {advice}"
+
+
+def diagnostic(
+    analysis: Analysis, report: TestReport, severity: types.DiagnosticSeverity
+) -> types.Diagnostic:
+    return types.Diagnostic(
+        range=analysis.name_range(report),
+        message=message(report),
+        severity=severity,
+        source=SOURCE,
+        code=CODE,
+    )
+
+
+class Publisher:
+    """Publishes the analysis of every test file, even when it is clean (that clears old ones).
+
+    Files that are not tests get nothing, unless they had diagnostics while they looked like
+    tests (someone removed the JUnit import): those are cleared once.
+    """
+
+    def __init__(self, server: OracularServer) -> None:
+        self._server = server
+        self._published: set[str] = set()
+
+    def publish(self, analysis: Analysis) -> None:
+        if analysis.report is None:
+            self.clear(analysis.uri)
+            return
+        severity = self._server.settings.diagnostic_severity
+        diagnostics = [diagnostic(analysis, report, severity) for report in analysis.tests]
+        self._published.add(analysis.uri)
+        self._server.text_document_publish_diagnostics(
+            types.PublishDiagnosticsParams(
+                uri=analysis.uri, version=analysis.version, diagnostics=diagnostics
+            )
+        )
+
+    def clear(self, uri: str) -> None:
+        if uri in self._published:
+            self._published.discard(uri)
+            self._server.text_document_publish_diagnostics(
+                types.PublishDiagnosticsParams(uri=uri, diagnostics=[])
+            )

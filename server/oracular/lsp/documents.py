@@ -1,0 +1,286 @@
+"""Engines per build root, and the analysis of each open document version.
+
+An :class:`Analysis` is the engine's :class:`~oracular.engine.FileReport` for one
+``(uri, version)``. Every feature reads it from here: diagnostics and inlay hints from the cache
+only, code actions and hover waiting for the current version when they must. Results for a
+version the editor has moved past are dropped, never cached or published.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+
+from lsprotocol import types
+
+from oracular.engine import EngineSettings, FileReport, OracleEngine, RankingCancelled, TestReport
+from oracular.java.junit import file_flavour
+from oracular.java.source import SourceError, SourceText, check_text, parse_text
+from oracular.java.workspace import RefreshStats, WorkspaceIndex, is_test_path, project_root
+from oracular.lsp import convert
+from oracular.lsp.convert import Point
+from oracular.lsp.ranker import LoadedRanker, load_ranker
+from oracular.lsp.worker import Job, Worker
+
+ProgressReport = Callable[[str], None]
+ProgressFactory = Callable[[str], AbstractAsyncContextManager[ProgressReport]]
+
+
+@dataclass(frozen=True)
+class OpenDocument:
+    """What the analysis needs of an editor buffer, read on the event loop."""
+
+    uri: str
+    version: int
+    text: str
+    path: Path | None
+    """``None`` for documents that are not files (``untitled:``)."""
+
+
+@dataclass
+class Analysis:
+    uri: str
+    version: int
+    report: FileReport | None
+    """``None`` when the server stays silent: not a test file, or not analysable (see ``problem``)."""
+    problem: str | None = None
+
+    @property
+    def tests(self) -> list[TestReport]:
+        """The oracle-free tests, in source order."""
+        return self.report.tests if self.report is not None else []
+
+    @property
+    def source(self) -> SourceText:
+        assert self.report is not None
+        return self.report.analysis.source
+
+    @cached_property
+    def _spans(self) -> list[tuple[TestReport, tuple[Point, Point], tuple[Point, Point]]]:
+        """Each test with the spans of its method and of its name, computed once per version:
+        editors ask about positions far more often than documents change."""
+        if self.report is None:
+            return []
+        position = self.source.position
+        return [
+            (
+                t,
+                (position(t.test.node.start_byte), position(t.test.node.end_byte)),
+                (position(t.test.name_node.start_byte), position(t.test.name_node.end_byte)),
+            )
+            for t in self.tests
+        ]
+
+    def name_range(self, test: TestReport) -> types.Range:
+        name = next(name for t, _, name in self._spans if t is test)
+        return convert.lsp_range(*name)
+
+    def tests_in(self, selection: types.Range) -> list[TestReport]:
+        """Oracle-free tests whose method overlaps ``selection`` (a cursor inside one, or its name)."""
+        wanted = (convert.point(selection.start), convert.point(selection.end))
+        return [t for t, method, _ in self._spans if convert.overlaps(method, wanted)]
+
+    def test_named_at(self, pos: types.Position) -> TestReport | None:
+        where = convert.point(pos)
+        return next((t for t, _, name in self._spans if convert.contains(name, where)), None)
+
+    def find(self, method: str, line: int) -> TestReport | None:
+        """The test called ``method`` whose name is on 1-based ``line``."""
+        return next((t for t in self.tests if t.test.name == method and t.line == line), None)
+
+
+def activates(path: Path | None, report: FileReport) -> bool:
+    """Test files: under a test source root (or named like a test), or importing a test framework."""
+    return (path is not None and is_test_path(path)) or file_flavour(
+        report.analysis.decls.imports
+    ) is not None
+
+
+def analyse(engine: OracleEngine, document: OpenDocument, cancelled: Callable[[], bool]) -> Analysis | None:
+    """The engine's report for one document version (on the worker thread); ``None`` if cancelled."""
+    name = str(document.path or document.uri)
+    try:
+        check_text(document.text, name)
+    except SourceError as exc:
+        return Analysis(document.uri, document.version, None, str(exc))
+    source = parse_text(document.text, document.path)
+    try:
+        report = engine.suggest(source, cancelled=cancelled)
+    except RankingCancelled:
+        return None
+    if not activates(document.path, report):
+        return Analysis(document.uri, document.version, None)
+    return Analysis(document.uri, document.version, report)
+
+
+def refresh_index(index: WorkspaceIndex) -> RefreshStats:
+    """Refresh ``index``, then keep what is alive out of the cyclic garbage collector.
+
+    The index is large and long-lived, and every full collection walked all of it again: that
+    doubled the 95th percentile of an analysis. Collecting first means no garbage is frozen;
+    index data has no reference cycles, so what a later refresh drops is still freed by
+    reference counting.
+    """
+    stats = index.refresh()
+    gc.collect()
+    gc.freeze()
+    return stats
+
+
+class Engines:
+    """One engine per build root, indexed on first use, all sharing one ranker and one settings.
+
+    Indexing and model loading report ``$/progress``: both can take seconds on a large project.
+    """
+
+    def __init__(self, worker: Worker, progress: ProgressFactory) -> None:
+        self._worker = worker
+        self._progress = progress
+        self._settings = EngineSettings()
+        self._loaded: asyncio.Future[LoadedRanker] | None = None
+        self._engines: dict[Path | None, asyncio.Task[OracleEngine]] = {}
+        self._roots: dict[Path, Path] = {}
+
+    def _ranker_future(self) -> asyncio.Future[LoadedRanker]:
+        if self._loaded is None:
+            self._loaded = asyncio.get_running_loop().create_future()
+        return self._loaded
+
+    async def load_ranker(self, device: str) -> LoadedRanker:
+        """Load the ranker for ``device`` and switch every engine to it."""
+        async with self._progress("Oracular: loading the ranker") as report:
+            loaded = await self._worker.run(load_ranker, device)
+            report(loaded.describe())
+        future = self._ranker_future()
+        if future.done():
+            self._loaded = future = asyncio.get_running_loop().create_future()
+        future.set_result(loaded)
+        await self._change_all(lambda engine: setattr(engine, "ranker", loaded.ranker))
+        return loaded
+
+    async def configure(self, settings: EngineSettings) -> None:
+        self._settings = settings
+        await self._change_all(lambda engine: setattr(engine, "settings", settings))
+
+    def _built(self, root: Path | None) -> OracleEngine | None:
+        task = self._engines.get(root)
+        if task is None or not task.done() or task.cancelled() or task.exception() is not None:
+            return None
+        return task.result()
+
+    async def _change_all(self, change: Callable[[OracleEngine], None]) -> None:
+        """Change every built engine on the worker thread, so no analysis sees half a change.
+
+        Engines still being built read the new ranker and settings when they are done.
+        """
+        engines = [engine for root in list(self._engines) if (engine := self._built(root)) is not None]
+        await self._worker.run(lambda: [change(engine) for engine in engines])
+
+    def root_of(self, path: Path | None) -> Path | None:
+        if path is None:
+            return None
+        directory = path.parent
+        if directory not in self._roots:
+            self._roots[directory] = project_root(path)
+        return self._roots[directory]
+
+    async def for_path(self, path: Path | None) -> OracleEngine:
+        """The engine for the build root around ``path`` (an empty index for non-file documents)."""
+        root = self.root_of(path)
+        task = self._engines.get(root)
+        if task is None or (task.done() and (task.cancelled() or task.exception() is not None)):
+            task = self._engines[root] = asyncio.ensure_future(self._build(root))  # (re)try
+        return await asyncio.shield(task)
+
+    async def _build(self, root: Path | None) -> OracleEngine:
+        index = WorkspaceIndex([root] if root is not None else [])
+        if root is not None:
+            async with self._progress(f"Oracular: indexing {root.name}") as report:
+                stats = await self._worker.run(refresh_index, index)
+                report(f"{stats.files} Java files")
+        loaded = await asyncio.shield(self._ranker_future())
+        return OracleEngine(index, loaded.ranker, self._settings, root)
+
+    async def refresh(self, path: Path) -> Path | None:
+        """Re-read changed files in the index covering ``path`` (after a save); its root, if built."""
+        root = self.root_of(path)
+        engine = self._built(root)
+        if engine is None:
+            return None
+        await self._worker.run(refresh_index, engine.index)
+        return root
+
+
+class Documents:
+    """The current analysis of each open document, computed on the worker, cached per version."""
+
+    def __init__(
+        self,
+        worker: Worker,
+        engines: Engines,
+        open_document: Callable[[str], OpenDocument | None],
+        on_analysis: Callable[[Analysis], None],
+    ) -> None:
+        self._worker = worker
+        self._engines = engines
+        self._open_document = open_document
+        self._on_analysis = on_analysis
+        self._cache: dict[str, Analysis] = {}
+
+    def cached(self, uri: str) -> Analysis | None:
+        """The analysis of the document's current version, if ready. Never waits."""
+        document = self._open_document(uri)
+        analysis = self._cache.get(uri)
+        if document is None or analysis is None or analysis.version != document.version:
+            return None
+        return analysis
+
+    def all_cached(self) -> list[Analysis]:
+        return [a for uri in list(self._cache) if (a := self.cached(uri)) is not None]
+
+    async def current(self, uri: str) -> Analysis | None:
+        """The analysis of the current version, computed now if needed; ``None`` if superseded."""
+        if (analysis := self.cached(uri)) is not None:
+            return analysis
+        document = self._open_document(uri)
+        if document is None:
+            return None
+        job = self._worker.pending(uri)
+        if job is None or job.version != document.version:
+            job = self._schedule(document, 0.0)
+        return await job.result()
+
+    def schedule(self, uri: str, delay: float) -> None:
+        """Analyse the document's current version after ``delay`` seconds of quiet."""
+        if (document := self._open_document(uri)) is not None:
+            self._schedule(document, delay)
+
+    def _schedule(self, document: OpenDocument, delay: float) -> Job[Analysis]:
+        return self._worker.schedule(
+            document.uri, document.version, delay, lambda job: self._compute(job, document)
+        )
+
+    async def _compute(self, job: Job[Analysis], document: OpenDocument) -> Analysis | None:
+        try:
+            engine = await self._engines.for_path(document.path)
+            analysis = await self._worker.run(analyse, engine, document, job.cancelled.is_set)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # an engine bug must cost one document version, not the server
+            problem = f"{document.path or document.uri}: internal error: {exc!r}"
+            analysis = Analysis(document.uri, document.version, None, problem)
+        current = self._open_document(document.uri)
+        if analysis is None or current is None or current.version != document.version:
+            return None
+        self._cache[document.uri] = analysis
+        self._on_analysis(analysis)
+        return analysis
+
+    def close(self, uri: str) -> None:
+        self._worker.cancel(uri)
+        self._cache.pop(uri, None)

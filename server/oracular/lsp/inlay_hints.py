@@ -1,0 +1,55 @@
+"""Inlay hints: the top oracle of each oracle-free test, shown after its last statement.
+
+Editors ask for hints on every scroll and keystroke, so hints come from the cache only and never
+wait for ranking. When a ranking finishes, the server asks the client to refresh them
+(``workspace/inlayHint/refresh``) if it can.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from lsprotocol import types
+
+from oracular.java import syntax
+from oracular.lsp.convert import contains, point, position, shorten
+from oracular.lsp.documents import Analysis
+
+if TYPE_CHECKING:
+    from oracular.lsp.server import OracularServer
+
+LABEL_WIDTH = 60
+
+
+def hints(analysis: Analysis, visible: types.Range) -> list[types.InlayHint]:
+    result = []
+    for report in analysis.tests:
+        body = report.test.body
+        statements = syntax.statements(body) if body is not None else []
+        if report.abstained or not report.suggestions or not statements:
+            continue
+        end = analysis.source.position(statements[-1].end_byte)
+        if not contains((point(visible.start), point(visible.end)), end):
+            continue
+        top = report.suggestions[0]
+        result.append(
+            types.InlayHint(
+                position=position(end),
+                label=shorten(top.oracle, LABEL_WIDTH),
+                padding_left=True,
+                tooltip=f"Oracular: suggested oracle for {report.test.name} (score {top.score:.2f}); "
+                "insert it with the quick fix on the test's name",
+            )
+        )
+    return result
+
+
+def register(server: OracularServer) -> None:
+    @server.feature(types.TEXT_DOCUMENT_INLAY_HINT)
+    def inlay_hint(params: types.InlayHintParams) -> list[types.InlayHint] | None:
+        if not server.settings.inlay_hints:
+            return None
+        analysis = server.documents.cached(params.text_document.uri)
+        if analysis is None:
+            return None
+        return hints(analysis, params.range)

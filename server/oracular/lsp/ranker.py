@@ -1,0 +1,50 @@
+"""The ranker the server's engines share, and the device it runs on.
+
+Only the documented baseline ranker exists today. It is plain Python with no weights, so it
+runs wherever the server does. The ``device`` setting is still resolved here, at the one place
+where a model is loaded, so that the neural rankers can plug in behind the same
+:class:`~oracular.ranking.problem.Ranker` interface without touching the server.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from oracular.ranking.baseline import BaselineRanker
+from oracular.ranking.problem import Ranker
+
+
+@dataclass(frozen=True)
+class LoadedRanker:
+    ranker: Ranker
+    device: str
+    """The device actually used: ``cpu`` or ``cuda``."""
+    note: str | None = None
+    """Why the requested device could not be used, for the user."""
+
+    def describe(self) -> str:
+        return f"{self.ranker.name} ranker on {self.device}"
+
+
+def resolve_device(requested: str) -> tuple[str, str | None]:
+    """``cpu``/``cuda`` for a requested ``auto``/``cpu``/``cuda``, and a note when downgraded.
+
+    torch is imported only when the answer depends on it: the import takes seconds.
+    """
+    if requested == "cpu":
+        return "cpu", None
+    try:
+        import torch
+    except ImportError as exc:  # a broken install must not stop the server
+        return "cpu", f"oracular.device is {requested!r} but torch cannot be imported ({exc}); using cpu"
+    if torch.cuda.is_available():
+        return "cuda", None
+    if requested == "cuda":
+        return "cpu", "oracular.device is 'cuda' but torch sees no CUDA GPU; using cpu"
+    return "cpu", None
+
+
+def load_ranker(requested_device: str) -> LoadedRanker:
+    """Load the ranker for ``requested_device`` (slow: call it off the event loop)."""
+    device, note = resolve_device(requested_device)
+    return LoadedRanker(BaselineRanker(), device, note)

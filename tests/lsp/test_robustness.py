@@ -1,0 +1,318 @@
+"""A misbehaving client gets LSP errors, never a dead or silent server; a long session does not
+leak; and the server also speaks TCP.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import time
+import uuid
+from collections.abc import Callable
+from concurrent.futures import Future
+from pathlib import Path
+
+import pytest
+from lsprotocol import types
+from pytest_lsp import client_capabilities
+
+from .conftest import (
+    SERVER_COMMAND,
+    STACK_TEST,
+    TIMEOUT_S,
+    RecordingClient,
+    apply_workspace_edit,
+    error_of,
+    full_range,
+    initialize,
+    make_client,
+    opened,
+)
+
+
+def send_raw(client: RecordingClient, body: bytes) -> None:
+    """Bytes straight onto the server's stdin, framed but otherwise unchecked."""
+    assert client._server is not None and client._server.stdin is not None
+    client._server.stdin.write(b"Content-Length: %d\r\n\r\n%s" % (len(body), body))
+
+
+async def raw_request(client: RecordingClient, method: str, params: object) -> object:
+    """A request pygls' typed client would refuse to send (its params do not fit the method)."""
+    msg_id = f"raw-{uuid.uuid4()}"
+    future: Future[object] = Future()
+    client.protocol._request_futures[msg_id] = future
+    send_raw(
+        client, json.dumps({"jsonrpc": "2.0", "id": msg_id, "method": method, "params": params}).encode()
+    )
+    return await asyncio.wait_for(asyncio.wrap_future(future), TIMEOUT_S)
+
+
+async def still_answers(client: RecordingClient, project: Path) -> None:
+    async with opened(client, project / STACK_TEST) as doc:
+        assert len(await doc.diagnostics()) == 6
+        hover = await client.text_document_hover_async(
+            types.HoverParams(text_document=doc.identifier, position=doc.position_of("testPushSize", 2))
+        )
+        assert hover is not None
+
+
+@pytest.mark.asyncio
+async def test_requests_before_initialize_and_after_shutdown(
+    vscode_client: RecordingClient, project: Path
+) -> None:
+    client = vscode_client
+    client.capabilities = types.ClientCapabilities()  # lets pytest-lsp send before initialize
+    hover = types.HoverParams(
+        text_document=types.TextDocumentIdentifier(uri=(project / STACK_TEST).as_uri()),
+        position=types.Position(line=0, character=0),
+    )
+    early = await error_of(client.text_document_hover_async(hover))
+    assert early.code == types.ErrorCodes.ServerNotInitialized
+    client.text_document_did_open(  # notifications before initialize are dropped
+        types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(
+                uri=hover.text_document.uri, language_id="java", version=1, text=""
+            )
+        )
+    )
+    await initialize(client, client.profile, project)
+    again = await error_of(
+        client.initialize_async(types.InitializeParams(capabilities=types.ClientCapabilities()))
+    )
+    assert again.code == types.ErrorCodes.InvalidRequest
+    await still_answers(client, project)
+    await client.shutdown_async(None)
+    late = await error_of(client.text_document_hover_async(hover))
+    assert late.code == types.ErrorCodes.InvalidRequest
+    client.exit(None)
+    assert client._server is not None
+    assert await asyncio.wait_for(client._server.wait(), 10) == 0
+    client.capabilities = None  # already shut down: the fixture must not do it again
+
+
+@pytest.mark.asyncio
+async def test_malformed_and_out_of_order_messages(vscode_client: RecordingClient, project: Path) -> None:
+    client = vscode_client
+    await initialize(client, client.profile, project)
+    uri = (project / STACK_TEST).as_uri()
+    # Params that do not fit the method.
+    for params in ({"bogus": 1}, [1, 2], {"textDocument": {"uri": 5}, "position": {"line": "x"}}):
+        bad = await error_of(raw_request(client, types.TEXT_DOCUMENT_HOVER, params))
+        assert (
+            bad.code == types.ErrorCodes.InvalidParams
+            and bad.message == "invalid params for textDocument/hover"
+        )
+    # Unknown methods, commands and code actions that are not ours.
+    unknown = await error_of(client.protocol.send_request_async("oracular/noSuchMethod", {}))
+    assert unknown.code == types.ErrorCodes.MethodNotFound
+    command = await error_of(
+        client.workspace_execute_command_async(types.ExecuteCommandParams(command="oracular.nope"))
+    )
+    assert command.code == types.ErrorCodes.InvalidParams
+    for data in (None, {"uri": uri}, {"uri": uri, "version": 1, "method": "x"}):
+        foreign = await error_of(client.code_action_resolve_async(types.CodeAction(title="x", data=data)))
+        assert foreign.code == types.ErrorCodes.InvalidParams
+    # Requests and edits for documents that were never opened.
+    nowhere = types.TextDocumentIdentifier(uri=(project / "src" / "NeverOpenedTest.java").as_uri())
+    assert (
+        await client.text_document_hover_async(
+            types.HoverParams(text_document=nowhere, position=types.Position(line=0, character=0))
+        )
+        is None
+    )
+    assert not await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=nowhere, range=full_range(""), context=types.CodeActionContext([])
+        )
+    )
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=nowhere.uri, version=7),
+            content_changes=[types.TextDocumentContentChangeWholeDocument(text="class X {}")],
+        )
+    )
+    client.text_document_did_close(types.DidCloseTextDocumentParams(text_document=nowhere))
+    # Bytes that are not JSON at all.
+    send_raw(client, b"{not json")
+    send_raw(client, b"[1, 2, 3]")
+    await still_answers(client, project)
+    assert any("not open" in m.message for m in client.log_messages)
+
+
+class RawSession:
+    """A minimal JSON-RPC peer on the server's stdio: for a soak, the client must cost less than
+    the server, and pytest-lsp's typed client costs more per request than the server does."""
+
+    def __init__(self, process: asyncio.subprocess.Process) -> None:
+        assert process.stdin is not None and process.stdout is not None
+        self.process, self.stdin, self.stdout = process, process.stdin, process.stdout
+
+    def send(self, method: str, params: object, msg_id: int | None = None) -> None:
+        message = {"jsonrpc": "2.0", "method": method, "params": params}
+        if msg_id is not None:
+            message["id"] = msg_id
+        body = json.dumps(message).encode()
+        self.stdin.write(b"Content-Length: %d\r\n\r\n%s" % (len(body), body))
+
+    async def receive(self) -> dict:
+        length = 0
+        while (line := await self.stdout.readline()) not in (b"\r\n", b""):
+            if line.lower().startswith(b"content-length:"):
+                length = int(line.split(b":")[1])
+        return json.loads(await self.stdout.readexactly(length))
+
+    async def until(self, predicate: Callable[[dict], bool]) -> dict:
+        while not predicate(message := await asyncio.wait_for(self.receive(), TIMEOUT_S)):
+            pass
+        return message
+
+
+@pytest.mark.asyncio
+async def test_soak_10k_requests_without_leaking(project: Path) -> None:
+    process = await asyncio.create_subprocess_exec(
+        *SERVER_COMMAND, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE
+    )
+    session = RawSession(process)
+    try:
+        options = {"oracular": {"device": "cpu"}}
+        session.send("initialize", {"capabilities": {}, "initializationOptions": options}, 0)
+        await session.until(lambda m: m.get("id") == 0)
+        session.send("initialized", {})
+        await session.until(lambda m: "ranker on" in m.get("params", {}).get("message", ""))
+        path = project / STACK_TEST
+        uri, text = path.as_uri(), path.read_text()
+        document = {"uri": uri, "languageId": "java", "version": 1, "text": text}
+        session.send("textDocument/didOpen", {"textDocument": document})
+        await session.until(lambda m: m.get("method") == "textDocument/publishDiagnostics")
+        line = text.splitlines().index("    void testPopOnEmptyStack() {")
+        name = {"line": line, "character": 10}
+        where = {"textDocument": {"uri": uri}}
+        requests = [
+            ("textDocument/hover", {**where, "position": name}),
+            (
+                "textDocument/inlayHint",
+                {**where, "range": {"start": {"line": 0, "character": 0}, "end": name}},
+            ),
+            (
+                "textDocument/codeAction",
+                {**where, "range": {"start": name, "end": name}, "context": {"diagnostics": []}},
+            ),
+        ]
+
+        async def burst(first: int, count: int) -> None:
+            for start in range(first, first + count, 500):  # 500 in flight at a time
+                for msg_id in range(start, start + 500):
+                    session.send(*requests[msg_id % 3], msg_id)
+                answered = [await session.until(lambda m: "id" in m) for _ in range(500)]
+                assert all(m.get("result") for m in answered), next(
+                    m for m in answered if not m.get("result")
+                )
+
+        def rss_kib() -> int:
+            status = Path(f"/proc/{process.pid}/status").read_text()
+            return int(re.search(r"VmRSS:\s+(\d+) kB", status).group(1))  # type: ignore[union-attr]
+
+        await burst(1, 1000)  # warm up: caches, allocator arenas
+        before = rss_kib()
+        started = time.perf_counter()
+        await burst(1001, 10_000)
+        elapsed = time.perf_counter() - started
+        after = rss_kib()
+        session.send("shutdown", None, 0)
+        await session.until(lambda m: m.get("id") == 0)
+        session.send("exit", None)
+        assert await asyncio.wait_for(process.wait(), TIMEOUT_S) == 0
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+    print(f"soak: 10000 requests in {elapsed:.1f} s; server RSS {before} -> {after} KiB")
+    assert after - before < 16 * 1024, f"server RSS grew from {before} to {after} KiB"
+
+
+@pytest.mark.asyncio
+async def test_serves_over_tcp(project: Path) -> None:
+    server = await asyncio.create_subprocess_exec(
+        *SERVER_COMMAND, "--tcp", "127.0.0.1:0", "--log-level", "info", stderr=asyncio.subprocess.PIPE
+    )
+    client = make_client()
+    try:
+        assert server.stderr is not None
+        port = None
+        while port is None:
+            line = (await asyncio.wait_for(server.stderr.readline(), 15)).decode()
+            assert line, "the server exited before listening"
+            if match := re.search(r"Serving on \('127\.0\.0\.1', (\d+)\)", line):
+                port = int(match.group(1))
+        drain = asyncio.ensure_future(server.stderr.read())  # keep the pipe from filling up
+        await client.start_tcp("127.0.0.1", port)
+        await initialize(client, "neovim", project)
+        await still_answers(client, project)
+        await client.shutdown_async(None)
+        client.exit(None)
+        assert await asyncio.wait_for(server.wait(), 10) == 0
+        drain.cancel()
+    finally:
+        if server.returncode is None:
+            server.kill()
+            await server.wait()
+        await client.stop()
+
+
+def test_serve_rejects_a_bad_tcp_address(capsys: pytest.CaptureFixture[str]) -> None:
+    from oracular.cli.main import main
+
+    with pytest.raises(SystemExit) as exit_info:
+        main(["serve", "--tcp", "localhost"])
+    assert exit_info.value.code == 2
+    assert "expected HOST:PORT" in capsys.readouterr().err
+
+
+@pytest.mark.asyncio
+async def test_a_client_with_no_optional_capabilities(vscode_client: RecordingClient, project: Path) -> None:
+    """Eager edits without ``documentChanges``, plain-text hover, progress as log lines."""
+    client = vscode_client
+    await initialize(client, "bare", project, capabilities=types.ClientCapabilities())
+    async with opened(client, project / STACK_TEST) as doc:
+        await doc.diagnostics()
+        assert "Oracular: indexing stack: 6 Java files" in [m.message for m in client.log_messages]
+        cursor = doc.position_of("s.push(a);")
+        actions = await client.text_document_code_action_async(
+            types.CodeActionParams(
+                text_document=doc.identifier,
+                range=types.Range(start=cursor, end=cursor),
+                context=types.CodeActionContext(diagnostics=[]),
+            )
+        )
+        first = (actions or [])[0]
+        assert isinstance(first, types.CodeAction) and first.data is None and first.edit is not None
+        assert "assertTrue(empty);" in apply_workspace_edit(doc, first.edit)
+        hover = await client.text_document_hover_async(
+            types.HoverParams(text_document=doc.identifier, position=doc.position_of("testPushSize", 2))
+        )
+    assert hover is not None and isinstance(hover.contents, types.MarkupContent)
+    assert hover.contents.kind == types.MarkupKind.PlainText
+
+
+@pytest.mark.asyncio
+async def test_eager_edits_carry_the_version(vscode_client: RecordingClient, project: Path) -> None:
+    """VS Code without ``codeAction/resolve``: the edit comes at once, pinned to the version."""
+    capabilities = client_capabilities("visual-studio-code")
+    assert capabilities.text_document is not None and capabilities.text_document.code_action is not None
+    capabilities.text_document.code_action.resolve_support = None
+    await initialize(vscode_client, "visual-studio-code", project, capabilities=capabilities)
+    async with opened(vscode_client, project / STACK_TEST) as doc:
+        doc.change(doc.text + "\n")
+        await doc.diagnostics()
+        actions = await vscode_client.text_document_code_action_async(
+            types.CodeActionParams(
+                text_document=doc.identifier,
+                range=full_range(doc.text),
+                context=types.CodeActionContext(diagnostics=[], only=[types.CodeActionKind.Source]),
+            )
+        )
+    (action,) = actions or []
+    assert isinstance(action, types.CodeAction) and action.edit is not None
+    (change,) = action.edit.document_changes or []
+    assert isinstance(change, types.TextDocumentEdit) and change.text_document.version == 2
