@@ -305,14 +305,35 @@ class OracleEngine:
 
         return qualify
 
+    def renderer_for(
+        self,
+        analysis: FileAnalysis,
+        flavour: Flavour,
+        junit4_assert_throws: bool = False,
+        focal: FocalMethod | None = None,
+    ) -> Renderer:
+        """A renderer for one test of ``analysis``: its framework's style, exception imports via ``focal``."""
+        decls = analysis.decls
+        style = self.style_for(decls, flavour, junit4_assert_throws)
+        return Renderer(analysis.source, style, decls.imports, decls.package, self._qualifier(focal))
+
     def suggest_test(
-        self, analysis: FileAnalysis, status: TestStatus, junit4_assert_throws: bool = False
+        self,
+        analysis: FileAnalysis,
+        status: TestStatus,
+        junit4_assert_throws: bool = False,
+        method: Node | None = None,
     ) -> tuple[TestReport, Renderer]:
-        source, decls, test = analysis.source, analysis.decls, status.test
-        prefix = self.prefix_for(analysis, status)
-        style = self.style_for(decls, test.flavour, junit4_assert_throws)
-        renderer = Renderer(
-            source, style, decls.imports, decls.package, self._qualifier(prefix.focal if prefix else None)
+        """Ranked oracles for one test; ``method`` replaces its body (see :meth:`prefix_for`).
+
+        A ``method`` parsed from a copy of the document cut after some statement keeps that
+        statement's byte offsets, so the edits still apply to the real document (the quality
+        checks rank oracles for a call's discarded result this way).
+        """
+        test = status.test
+        prefix = self.prefix_for(analysis, status, method)
+        renderer = self.renderer_for(
+            analysis, test.flavour, junit4_assert_throws, prefix.focal if prefix else None
         )
         if prefix is None:
             return TestReport(

@@ -1,0 +1,456 @@
+"""What every quality check needs to know about one test file, computed once per document.
+
+The checks ask the same questions: which calls are assertions, which values reach them, and how
+a fix is spelled in this file's framework. Assertions are recognised by the engine's own oracle
+names and asserting helpers (:mod:`oracular.java.oracles`), so a check never disagrees with the
+"has an oracle" verdict; types and locals come from the engine's prefix analysis; fixes are
+rendered by the engine's :class:`Renderer`.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from functools import cached_property, lru_cache
+from pathlib import Path
+
+from tree_sitter import Node
+
+from oracular.candidates.render import Renderer
+from oracular.candidates.style import junit4_supports_assert_throws
+from oracular.corpus.normalise import FAIL_NAMES, call_chain, canonical_expression
+from oracular.engine import FileAnalysis, OracleEngine, TestStatus
+from oracular.java import syntax
+from oracular.java.declarations import MethodInfo
+from oracular.java.junit import TestMethod
+from oracular.java.oracles import HelperScope, find_oracle, is_oracle_call
+from oracular.java.prefix import FocalMethod, PrefixAnalysis
+from oracular.java.source import SourceError, SourceText, load_source
+from oracular.java.types import LITERAL_TYPES, TypeEnv
+from oracular.quality.finding import Finding, Fix, Severity
+
+PREFIX_LENGTH = 12
+"""How much of a long string input must show up in an asserted string to count as checked."""
+MIN_SUBSTRING = 3
+"""A string input counts as checked when it occurs inside an asserted string, but only from this
+length on: ``"a"`` occurs in nearly every string. (A ``char`` has no other way to show up.)"""
+
+
+def name_of(node: Node | None) -> str | None:
+    """The variable a name expression denotes: ``x`` or ``this.x`` -> ``x``; anything else ``None``."""
+    if node is None:
+        return None
+    if node.type == "identifier":
+        return syntax.text(node)
+    if node.type == "field_access" and syntax.text(node.child_by_field_name("object")) == "this":
+        return syntax.text(node.child_by_field_name("field"))
+    return None
+
+
+def is_literal(node: Node) -> bool:
+    """A literal, a negated numeric literal included (``-1`` parses as a unary expression)."""
+    if node.type == "unary_expression" and syntax.text(node)[:1] in ("-", "+") and node.named_children:
+        return node.named_children[-1].type in LITERAL_TYPES
+    return node.type in LITERAL_TYPES
+
+
+def is_fail(node: Node) -> bool:
+    """A statement-level "this line must not be reached": ``fail(...)``, ``assertTrue(false)``..."""
+    if node.type == "throw_statement":
+        return "AssertionError" in syntax.text(node) or "AssertionFailedError" in syntax.text(node)
+    if node.type != "method_invocation":
+        return False
+    name = syntax.call_name(node)
+    if name in FAIL_NAMES:
+        return True
+    args = node.child_by_field_name("arguments")
+    last = syntax.text(args.named_children[-1]) if args is not None and args.named_children else ""
+    return (name, last) in (("assertTrue", "false"), ("assertFalse", "true"))
+
+
+def contains_fail(node: Node | None) -> bool:
+    return node is not None and any(is_fail(n) for n in syntax.walk_skipping_classes(node))
+
+
+class ParsedFile:
+    """A workspace file's tree, for the method bodies the index does not keep."""
+
+    def __init__(self, source: SourceText) -> None:
+        self.source = source
+        self.declarations: dict[tuple[int, str], Node] = {
+            (n.start_point[0], syntax.text(n.child_by_field_name("name"))): n
+            for n in syntax.walk(source.root)
+            if n.type in ("method_declaration", "constructor_declaration")
+        }
+        """Methods and constructors by (0-based line, name), as :class:`MethodInfo` locates them."""
+
+
+@lru_cache(maxsize=64)
+def _parsed(path: str, mtime_ns: int) -> ParsedFile | None:
+    try:
+        return ParsedFile(load_source(Path(path), lenient=True))
+    except SourceError:
+        return None
+
+
+def parsed_file(path: str) -> ParsedFile | None:
+    """A workspace file, parsed once per modification."""
+    try:
+        return _parsed(path, Path(path).stat().st_mtime_ns)
+    except OSError:
+        return None
+
+
+def within(node: Node, outer: Node) -> bool:
+    return outer.start_byte <= node.start_byte and node.end_byte <= outer.end_byte
+
+
+@dataclass
+class Reach:
+    """The values some assertions check, followed back through the test's variables.
+
+    A name is *whole* when its value itself reaches an assertion (an argument, an operand, or a
+    value stored into a whole name), *observed* when only calls on it do (``e.toString()``):
+    then only what those calls return is checked. That distinction is what tells an unused
+    input (``e.setFirstName("John")`` with only ``e.toString()`` asserted) from a used one.
+    """
+
+    whole: set[str] = field(default_factory=set)
+    observed: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
+    keyed: dict[str, bool] = field(default_factory=dict)
+    """Whether every call observing a name passes arguments (``getRowKey(0)``, ``get(k)``): such
+    calls read one entry, while ``getMean()`` or ``size()`` may summarise every input."""
+    literals: set[str] = field(default_factory=set)
+    strings: list[str] = field(default_factory=list)
+
+    @property
+    def observed_methods(self) -> set[str]:
+        return {m for methods in self.observed.values() for m in methods}
+
+    def checks(self, name: str) -> bool:
+        return name in self.whole or name in self.observed
+
+    def mentions(self, literal: Node) -> bool:
+        """Whether a literal's value occurs in the checked values (equal, or inside a string).
+
+        Inside a string, escapes are ignored (a rendering may escape ``\\r``) and only the start
+        of a long value is looked for (a rendering may truncate it).
+        """
+        text = canonical_expression(syntax.text(literal))
+        if text in self.literals:
+            return True
+        content = (text[1:-1] if text[:1] in "\"'" else text).replace("\\", "")[:PREFIX_LENGTH]
+        long_enough = len(content) >= MIN_SUBSTRING or literal.type == "character_literal"
+        return long_enough and any(content in s.replace("\\", "") for s in self.strings)
+
+
+def _role(expression: Node) -> str | None:
+    """How a name expression is used: ``None`` as a whole value, else the member called on it."""
+    parent = expression.parent
+    if parent is None:
+        return None
+    if parent.type == "method_invocation" and _same(parent.child_by_field_name("object"), expression):
+        return syntax.call_name(parent)
+    if parent.type == "field_access" and _same(parent.child_by_field_name("object"), expression):
+        return syntax.text(parent.child_by_field_name("field"))
+    return None
+
+
+def _same(a: Node | None, b: Node) -> bool:
+    return a is not None and a.start_byte == b.start_byte and a.end_byte == b.end_byte and a.type == b.type
+
+
+def is_member_name(node: Node) -> bool:
+    """An identifier that names a method or a field of something else, not a variable."""
+    parent = node.parent
+    if parent is None:
+        return False
+    if parent.type == "method_invocation":
+        return _same(parent.child_by_field_name("name"), node)
+    # ``this.x`` is handled at the field_access
+    return parent.type == "field_access" and _same(parent.child_by_field_name("field"), node)
+
+
+def flows_in(body: Node) -> dict[str, list[Node]]:
+    """For each variable, the expressions whose values are stored into it.
+
+    Declarations and assignments store their right-hand side. A call statement ``v.m(args)``
+    stores its arguments into ``v`` (``list.add(x)``) and, since a static reading cannot tell
+    which way data goes, ``v`` into its plain-name arguments (``parser.printHelpOn(sink)``).
+    """
+    flows: dict[str, list[Node]] = defaultdict(list)
+    for node in syntax.walk_skipping_classes(body):
+        if node.type == "variable_declarator":
+            value = node.child_by_field_name("value")
+            if value is not None:
+                flows[syntax.text(node.child_by_field_name("name"))].append(value)
+        elif node.type == "assignment_expression":
+            key = name_of(node.child_by_field_name("left"))
+            right = node.child_by_field_name("right")
+            if key is not None and right is not None:
+                flows[key].append(right)
+        elif node.type == "enhanced_for_statement":
+            value = node.child_by_field_name("value")
+            if value is not None:
+                flows[syntax.text(node.child_by_field_name("name"))].append(value)
+        elif node.type == "method_invocation" and node.parent is not None:
+            receiver = node.child_by_field_name("object")
+            key = name_of(receiver)
+            args = node.child_by_field_name("arguments")
+            if key is None or args is None or node.parent.type != "expression_statement":
+                continue
+            flows[key].append(args)
+            for arg in args.named_children:
+                name = name_of(arg)
+                if name is not None and receiver is not None:
+                    flows[name].append(receiver)
+    return flows
+
+
+def reach(roots: list[Node], flows: dict[str, list[Node]], seeds: Iterable[str] = ()) -> Reach:
+    """Everything ``roots`` (assertion expressions) check, through :func:`flows_in`.
+
+    ``seeds`` are variables checked whole without appearing in the roots (fields an asserting
+    helper reads).
+    """
+    result = Reach()
+    pending = list(roots)
+    for name in seeds:
+        result.whole.add(name)
+        pending += flows.get(name, [])
+    seen: set[tuple[int, int]] = set()
+    while pending:
+        root = pending.pop()
+        if (root.start_byte, root.end_byte) in seen:
+            continue
+        seen.add((root.start_byte, root.end_byte))
+        for node in syntax.walk_skipping_classes(root):
+            # A root that is a plain name is a value stored somewhere checked: whole.
+            member = _role(node) if node is not root else None
+            if is_literal(node):
+                if (
+                    node.parent is not None
+                    and node.parent.type == "unary_expression"
+                    and is_literal(node.parent)
+                ):
+                    continue  # the sign belongs to it: ``-1`` was recorded whole
+                text = canonical_expression(syntax.text(node))
+                result.literals.add(text)
+                if node.type in ("string_literal", "text_block"):
+                    result.strings.append(text.strip('"'))
+                continue
+            if node.type == "identifier" and is_member_name(node):
+                continue
+            key = name_of(node)
+            if key is None:
+                continue
+            if member is not None:
+                result.observed[key].add(member)
+                parent = node.parent
+                args = parent.child_by_field_name("arguments") if parent is not None else None
+                has_args = (
+                    parent is not None
+                    and parent.type == "method_invocation"
+                    and bool(args is not None and args.named_children)
+                )
+                result.keyed[key] = result.keyed.get(key, True) and has_args
+            elif key not in result.whole:
+                result.whole.add(key)
+                pending += flows.get(key, [])
+    return result
+
+
+@dataclass
+class TestContext:
+    """One complete, non-empty test with what the checks read from it."""
+
+    status: TestStatus
+    prefix: PrefixAnalysis
+    """The engine's analysis of the whole body: locals, their types, reassigned names."""
+    assertions: list[Node]
+    """The outermost assertion expressions, in source order (nested ones belong to them)."""
+    helper_fields: dict[tuple[int, int], set[str]] = field(default_factory=dict)
+    """Per asserting-helper call (by byte range): the test class's fields the helper asserts on
+    (``assertHelpLines(...)`` checking ``sink.toString()``)."""
+
+    @property
+    def test(self) -> TestMethod:
+        return self.status.test
+
+    @property
+    def name(self) -> str:
+        return self.status.test.name
+
+    @property
+    def env(self) -> TypeEnv:
+        return self.prefix.env
+
+    @property
+    def statements(self) -> list[Node]:
+        """The body's top-level statements."""
+        return self.prefix.statements
+
+    @property
+    def has_oracle(self) -> bool:
+        return self.status.evidence is not None
+
+    @cached_property
+    def flows(self) -> dict[str, list[Node]]:
+        body = self.test.body
+        assert body is not None  # complete tests have one
+        return flows_in(body)
+
+    @cached_property
+    def reach(self) -> Reach:
+        """What all the test's assertions check together."""
+        return self.reach_of(self.assertions)
+
+    def reach_of(self, assertions: list[Node]) -> Reach:
+        seeds = set().union(*(self.helper_fields.get((a.start_byte, a.end_byte), ()) for a in assertions))
+        return reach(assertions, self.flows, seeds)
+
+    def is_variable(self, name: str) -> bool:
+        """A local, a parameter or a field, not a class name."""
+        return self.env.variable_type(name) is not None
+
+    @cached_property
+    def links(self) -> dict[str, set[str]]:
+        """Variables that exchange data in some statement, either way (undirected :attr:`flows`)."""
+        links: dict[str, set[str]] = defaultdict(set)
+        for name, nodes in self.flows.items():
+            for node in nodes:
+                for inner in syntax.walk_skipping_classes(node):
+                    other = name_of(inner)
+                    if other is not None and other != name and not is_member_name(inner):
+                        links[name].add(other)
+                        links[other].add(name)
+        return links
+
+    def connected(self, names: list[str]) -> set[str]:
+        """``names`` and every variable linked to them, transitively (class names stop the walk)."""
+        found = {n for n in names if self.is_variable(n)}
+        pending = list(found)
+        while pending:
+            for other in self.links.get(pending.pop(), ()):
+                if other not in found and self.is_variable(other):
+                    found.add(other)
+                    pending.append(other)
+        return found
+
+    def asserts_in(self, node: Node) -> bool:
+        return any(within(a, node) or within(node, a) for a in self.assertions)
+
+    @cached_property
+    def throws_by_design(self) -> bool:
+        """The whole body is expected to throw: ``@Test(expected=...)`` or an ``ExpectedException`` rule."""
+        if self.test.expected_exception:
+            return True
+        body = self.test.body
+        return body is not None and any(
+            n.type == "method_invocation"
+            and syntax.call_name(n) == "expect"
+            and name_of(n.child_by_field_name("object")) is not None
+            for n in syntax.walk_skipping_classes(body)
+        )
+
+
+class FileContext:
+    """One analysed document: its tests' contexts, renderers and finding construction."""
+
+    def __init__(self, engine: OracleEngine, analysis: FileAnalysis, fixes: bool = True) -> None:
+        self.engine = engine
+        self.analysis = analysis
+        self.source = analysis.source
+        self.fixes = fixes
+        """Whether checks should build quick fixes (a batch scan only wants the findings)."""
+        self.junit4_assert_throws = junit4_supports_assert_throws(engine.project_root, self.source.text)
+        self._helpers: dict[tuple[str, str], list[MethodInfo]] = {}
+        self.tests: list[TestContext] = []
+        for status in analysis.statuses:
+            if status.incomplete or status.test.body is None:
+                continue
+            prefix = engine.prefix_for(analysis, status)
+            if prefix is None:
+                continue
+            scope = HelperScope(status.classes, engine.index, analysis.decls.package, analysis.decls.imports)
+            context = TestContext(status, prefix, [])
+            self._find_assertions(context, scope)
+            self.tests.append(context)
+
+    @property
+    def checked(self) -> list[TestContext]:
+        """Tests that have an oracle: the ones whose oracle's quality is in question.
+
+        Oracle-free tests already get the engine's ``missing-oracle`` diagnostic.
+        """
+        return [t for t in self.tests if t.has_oracle]
+
+    # -- assertions ---------------------------------------------------------------------
+    def _find_assertions(self, context: TestContext, scope: HelperScope) -> None:
+        """Fill ``context.assertions`` (outermost first, not looking inside one) and helper fields."""
+        body = context.test.body
+        assert body is not None
+        stack = [body]
+        while stack:
+            node = stack.pop()
+            if node.type in ("class_body", "class_declaration", "interface_declaration"):
+                continue
+            helpers = self._asserting_helpers(node, context.status, scope)
+            if helpers or self._is_oracle(node):
+                context.assertions.append(node)
+                read = {c.split(".", 1)[0] for h in helpers for c in h.called if "." in c}
+                context.helper_fields[(node.start_byte, node.end_byte)] = read & context.env.fields.keys()
+                continue
+            stack.extend(reversed(node.children))
+
+    def _is_oracle(self, node: Node) -> bool:
+        """``assert``, or a call chain with an assertion entry point (``assertThat(x).isTrue()``)."""
+        if node.type == "assert_statement":
+            return True
+        extra = self.engine.settings.extra_assertion_methods
+        return node.type == "method_invocation" and any(
+            is_oracle_call(syntax.call_name(c), extra) for c in call_chain(node)
+        )
+
+    def _asserting_helpers(self, node: Node, status: TestStatus, scope: HelperScope) -> list[MethodInfo]:
+        """The helper declarations a call may reach that assert (as the engine follows helpers)."""
+        if node.type != "method_invocation":
+            return []
+        receiver = node.child_by_field_name("object")
+        name = syntax.call_name(node)
+        if receiver is not None:
+            if receiver.type != "identifier":
+                return []
+            name = f"{syntax.text(receiver)}.{name}"
+        key = (status.test.class_name, name)
+        if key not in self._helpers:
+            extra = self.engine.settings.extra_assertion_methods
+            self._helpers[key] = [h for h in scope[name] if find_oracle(h, scope, extra) is not None]
+        return self._helpers[key]
+
+    # -- output -------------------------------------------------------------------------
+    def renderer(self, test: TestMethod, focal: FocalMethod | None = None) -> Renderer:
+        return self.engine.renderer_for(self.analysis, test.flavour, self.junit4_assert_throws, focal)
+
+    def finding(
+        self,
+        code: str,
+        severity: Severity,
+        message: str,
+        start: Node,
+        end: Node | None = None,
+        test: str | None = None,
+        fixes: list[Fix] | tuple[Fix, ...] = (),
+    ) -> Finding:
+        """A finding spanning ``start`` to ``end`` (default: ``start`` alone)."""
+        last = end if end is not None else start
+        return Finding(
+            code,
+            severity,
+            message,
+            self.source.position(start.start_byte),
+            self.source.position(last.end_byte),
+            test,
+            tuple(fixes),
+        )
