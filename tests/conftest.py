@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -10,6 +11,10 @@ from oracular.candidates.values import load_global_dictionary
 from oracular.engine import EngineSettings, OracleEngine
 from oracular.java.source import SourceText, load_source, parse_text
 from oracular.java.workspace import WorkspaceIndex
+
+# Expected outputs (golden files, CLI and LSP tests) are the baseline ranker's; the shipped model
+# is exercised by tests/models. Servers started by tests inherit this.
+os.environ.setdefault("ORACULAR_RANKER", "baseline")
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLE = REPO / "examples" / "stack"

@@ -30,7 +30,7 @@ from oracular.java.prefix import FocalMethod, PrefixAnalysis, analyse_prefix
 from oracular.java.source import SourceText
 from oracular.java.types import TypeEnv
 from oracular.java.workspace import WorkspaceIndex
-from oracular.ranking.baseline import BaselineRanker
+from oracular.models.ranker import default_ranker
 from oracular.ranking.problem import OracleProblem, Ranker
 
 
@@ -174,11 +174,19 @@ class OracleEngine:
         global_dictionary: dict[str, tuple[str, ...]] | None = None,
     ) -> None:
         self.index = index or WorkspaceIndex()
-        self.ranker = ranker or BaselineRanker()
+        self.ranker = ranker or default_ranker()
         self.settings = settings or EngineSettings()
         self.project_root = project_root
         self.global_dictionary = global_dictionary
         """``None``: the shipped ``models/global_dictionary.json`` (re-mined with the corpus)."""
+
+    @property
+    def ranker_fallback(self) -> str | None:
+        """Why oracles are ranked by the baseline heuristic instead of the neural model, if they are.
+
+        ``None`` when the model ranks (or is still loading), or when the caller chose the ranker.
+        """
+        return getattr(self.ranker, "fallback_reason", None)
 
     # -- oracle detection -------------------------------------------------------------------
     def _junit3_bases(self, decls: FileDeclarations) -> frozenset[str]:
@@ -368,6 +376,9 @@ class OracleEngine:
         ``cancelled`` is polled between tests, so an editor that has moved on to a newer version
         of a large file stops paying for the old one (:class:`RankingCancelled` is raised).
         """
+        preload = getattr(self.ranker, "preload", None)
+        if preload is not None:
+            preload()  # a model loads in the background while the file is analysed
         analysis = self.analyse(source)
         # Read the build file once per document, not once per test.
         junit4_assert_throws = junit4_supports_assert_throws(self.project_root, source.text)

@@ -1,16 +1,15 @@
 """The ranker the server's engines share, and the device it runs on.
 
-Only the documented baseline ranker exists today. It is plain Python with no weights, so it
-runs wherever the server does. The ``device`` setting is still resolved here, at the one place
-where a model is loaded, so that the neural rankers can plug in behind the same
-:class:`~oracular.ranking.problem.Ranker` interface without touching the server.
+The shipped neural model when its weights are present (it loads lazily, in the background),
+else the documented baseline. The ``device`` setting is resolved here so that a downgrade
+(``cuda`` asked, no GPU) reaches the user as a message instead of an error.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from oracular.ranking.baseline import BaselineRanker
+from oracular.models.ranker import default_ranker
 from oracular.ranking.problem import Ranker
 
 
@@ -47,4 +46,4 @@ def resolve_device(requested: str) -> tuple[str, str | None]:
 def load_ranker(requested_device: str) -> LoadedRanker:
     """Load the ranker for ``requested_device`` (slow: call it off the event loop)."""
     device, note = resolve_device(requested_device)
-    return LoadedRanker(BaselineRanker(), device, note)
+    return LoadedRanker(default_ranker(device), device, note)

@@ -1,0 +1,145 @@
+"""``oracular eval``: the neural oracles and the baseline on dev, side by side, as Markdown.
+
+Both rankers answer the same problems, rebuilt by the engine from the corpus sources (see
+:mod:`oracular.models.evaluation`); the output is what ``docs/eval.md`` holds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+from pathlib import Path
+
+from oracular.cli.common import error
+from oracular.cli.train import add_data_arguments, data_dir
+from oracular.corpus.fetch import default_cache_dir
+from oracular.models.layout import default_model_dir, weights_present
+
+
+def register(commands: argparse._SubParsersAction) -> None:
+    parser = commands.add_parser("eval", help="evaluate the neural oracles against the baseline (Markdown)")
+    parser.add_argument("--split", choices=("dev", "train"), default="dev")
+    add_data_arguments(parser)
+    parser.add_argument(
+        "--cache",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="corpus cache holding the mined packages in src/ (default: $ORACULAR_CACHE, ~/.cache/oracular)",
+    )
+    parser.add_argument(
+        "--dictionary",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="the global dictionary the datasets were mined with (default: the models folder's)",
+    )
+    parser.add_argument("--model", type=Path, default=None, metavar="DIR", help="default: the shipped model")
+    parser.add_argument("--limit", type=int, default=None, metavar="N", help="samples per dataset (seeded)")
+    parser.add_argument("--seed", type=int, default=13)
+    parser.add_argument("-o", "--output", type=Path, default=None, metavar="FILE", help="instead of stdout")
+    parser.set_defaults(run=run)
+
+
+def _positive_rate(path: Path) -> float | None:
+    from oracular.models.data import read_samples
+
+    if not path.is_file():
+        return None
+    samples = read_samples(path)
+    return sum(bool(s["label"]) for s in samples) / len(samples) if samples else None
+
+
+def run(args: argparse.Namespace) -> int:
+    logging.basicConfig(level=logging.WARNING, format="%(message)s")
+    from oracular.candidates.values import GLOBAL_DICTIONARY, load_global_dictionary, models_dir
+    from oracular.engine import EngineSettings
+    from oracular.models.data import dataset_path, read_samples
+    from oracular.models.evaluation import (
+        coin_metrics,
+        evaluate_ranker,
+        exception_outcome,
+        markdown,
+        never_throws_metrics,
+        replay,
+    )
+    from oracular.models.inference import DeviceUnavailable, load_model
+    from oracular.models.store import load_config, size_bytes
+    from oracular.ranking.baseline import BaselineRanker
+
+    data, progress = data_dir(args), not args.quiet
+    paths = {kind: dataset_path(data, args.split, kind) for kind in ("exception", "assertion")}
+    if missing := [str(p) for p in paths.values() if not p.is_file()]:
+        error(f"missing {', '.join(missing)}: run 'oracular corpus mine' first")
+        return 2
+    samples = {kind: read_samples(path, args.limit, args.seed) for kind, path in paths.items()}
+    sources = (args.cache or default_cache_dir()).expanduser() / "src"
+    dictionary = load_global_dictionary(args.dictionary or models_dir() / GLOBAL_DICTIONARY)
+    replayed = {kind: replay(s, sources, dictionary, progress) for kind, s in samples.items()}
+    pairs = {
+        kind: [(s, p) for s, p in zip(samples[kind], replayed[kind].problems, strict=True) if p is not None]
+        for kind in samples
+    }
+    throwing = sum(bool(s["label"]) for s, _ in pairs["exception"])
+    header: dict[str, object] = {
+        "split": args.split,
+        "exception samples": f"{len(pairs['exception'])} ({throwing} throwing)",
+        "assertion samples": len(pairs["assertion"]),
+    }
+    for kind, result in replayed.items():
+        for reason, count in sorted(result.failures.items()):
+            header[f"{kind} samples not replayed ({reason})"] = count
+
+    results = []
+    model_dir = args.model or default_model_dir()
+    if weights_present(model_dir):
+        try:
+            model = load_model(model_dir, args.device)
+        except DeviceUnavailable as exc:
+            error(str(exc))
+            return 2
+        config = load_config(model_dir)
+        header["model"] = (
+            f"{model_dir} ({size_bytes(model_dir) / 1e6:.1f} MB, stages {', '.join(config.stages)})"
+        )
+        header["device"] = model.device
+        results.append(
+            evaluate_ranker(
+                "neural",
+                model,
+                pairs["exception"],
+                pairs["assertion"],
+                model.calibration.exception_threshold,
+                model.calibration.abstain_below,
+                progress,
+            )
+        )
+    else:
+        header["model"] = f"none in {model_dir}: baseline only"
+    results.append(
+        evaluate_ranker(
+            "baseline",
+            BaselineRanker(),
+            pairs["exception"],
+            pairs["assertion"],
+            0.5,
+            EngineSettings().abstain_below,
+            progress,
+        )
+    )
+
+    outcomes = [exception_outcome(s, 0.0, "") for s, _ in pairs["exception"]]
+    rate = _positive_rate(dataset_path(data, "train", "exception"))
+    if rate is None:
+        rate = sum(o.throws for o in outcomes) / max(1, len(outcomes))
+    reference = {
+        f"weighted coin (p={rate:.3f})": coin_metrics(rate, outcomes),
+        "never throws": never_throws_metrics(outcomes),
+    }
+    text = markdown(results, reference, header)
+    if args.output is None:
+        print(text, end="")
+    else:
+        args.output.write_text(text, encoding="utf-8")
+        print(f"evaluation written to {args.output}")
+    return 0

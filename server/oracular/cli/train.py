@@ -1,0 +1,145 @@
+"""``oracular train exception|ranker|all``: fine-tune the neural oracles on the mined corpus.
+
+torch and the model code are imported only when the command runs: every other sub-command
+(``scan`` above all) must start without paying for them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+from pathlib import Path
+
+from oracular.cli.common import error
+from oracular.corpus.fetch import default_cache_dir
+from oracular.corpus.mine import DATASETS_DIR
+from oracular.models.layout import default_model_dir
+
+
+def register(commands: argparse._SubParsersAction) -> None:
+    parser = commands.add_parser(
+        "train",
+        help="train the exception classifier and/or the assertion ranker",
+        description="Train a stage of the neural oracles (both share one encoder), calibrate on dev, save.",
+    )
+    parser.add_argument("stage", choices=("exception", "ranker", "all"))
+    add_data_arguments(parser)
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="model folder, continued if it holds one (default: the models folder's oracles/)",
+    )
+    parser.add_argument("--limit", type=int, default=None, metavar="N", help="train samples per dataset")
+    parser.add_argument("--dev-limit", type=int, default=1000, metavar="N", help="dev samples per dataset")
+    parser.add_argument("--epochs", type=int, default=1)
+    parser.add_argument("--max-steps", type=int, default=None, metavar="N")
+    parser.add_argument("--batch-size", type=int, default=16, metavar="N")
+    parser.add_argument("--lr", type=float, default=5e-5, help="encoder learning rate (heads: --head-lr)")
+    parser.add_argument("--head-lr", type=float, default=1e-3)
+    parser.add_argument(
+        "--train-candidates",
+        type=int,
+        default=16,
+        metavar="N",
+        help="candidates per assertion sample in training: the correct ones plus sampled wrong ones",
+    )
+    parser.add_argument(
+        "--rehearse",
+        type=float,
+        default=0.3,
+        metavar="F",
+        help="fraction of an earlier-trained stage's data replayed (default 0.3)",
+    )
+    parser.add_argument(
+        "--target-precision",
+        type=float,
+        default=0.8,
+        metavar="P",
+        help="top-1 precision the abstention threshold is chosen for on dev",
+    )
+    parser.add_argument("--no-split-identifiers", action="store_true", help="feed identifiers unsplit")
+    parser.add_argument("--max-context", type=int, default=256, metavar="N", help="context tokens")
+    parser.add_argument(
+        "--cross-layers",
+        type=int,
+        default=None,
+        metavar="K",
+        help="top encoder layers in which candidates attend to the context (default: all; fewer: faster)",
+    )
+    parser.add_argument(
+        "--precision",
+        choices=("auto", "bf16", "fp32"),
+        default="auto",
+        help="auto: bfloat16 autocast on a GPU that supports it, float32 on a CPU",
+    )
+    parser.add_argument("--train-embeddings", action="store_true", help="also fine-tune word embeddings")
+    parser.add_argument("--seed", type=int, default=13)
+    parser.set_defaults(run=run)
+
+
+def add_data_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--data``, ``--device`` and ``-q``: shared with ``oracular eval``."""
+    parser.add_argument(
+        "--data",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="datasets folder from 'oracular corpus mine' (default: CACHE/datasets)",
+    )
+    parser.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto")
+    parser.add_argument("-q", "--quiet", action="store_true", help="no progress bars")
+
+
+def data_dir(args: argparse.Namespace) -> Path:
+    return (args.data or default_cache_dir() / DATASETS_DIR).expanduser()
+
+
+def run(args: argparse.Namespace) -> int:
+    logging.basicConfig(level=logging.WARNING if args.quiet else logging.INFO, format="%(message)s")
+    from oracular.models.data import dataset_path
+    from oracular.models.inference import DeviceUnavailable
+    from oracular.models.inputs import InputSettings
+    from oracular.models.training import TrainSettings, train
+
+    data = data_dir(args)
+    kinds = {"exception": ["exception"], "ranker": ["assertion"], "all": ["exception", "assertion"]}[
+        args.stage
+    ]
+    missing = [p for k in kinds for p in (dataset_path(data, "train", k), dataset_path(data, "dev", k))]
+    missing = [p for p in missing if not p.is_file()]
+    if missing:
+        error(f"missing {', '.join(map(str, missing))}: run 'oracular corpus mine' first")
+        return 2
+    settings = TrainSettings(
+        stage=args.stage,
+        data=data,
+        out=args.out or default_model_dir(),
+        device=args.device,
+        limit=args.limit,
+        dev_limit=args.dev_limit,
+        epochs=args.epochs,
+        max_steps=args.max_steps,
+        batch_size=args.batch_size,
+        lr=args.lr,
+        head_lr=args.head_lr,
+        train_candidates=args.train_candidates,
+        rehearse=args.rehearse,
+        target_precision=args.target_precision,
+        seed=args.seed,
+        train_embeddings=args.train_embeddings,
+        cross_layers=args.cross_layers,
+        precision=args.precision,
+        inputs=InputSettings(split_identifiers=not args.no_split_identifiers, max_context=args.max_context),
+        progress=not args.quiet,
+    )
+    try:
+        result = train(settings)
+    except DeviceUnavailable as exc:
+        error(str(exc))
+        return 2
+    print(f"saved {result.directory} after {result.steps} steps in {result.seconds:.0f} s")
+    print(json.dumps({"calibration": result.calibration.to_json(), "dev": result.dev}, indent=1))
+    return 0

@@ -1,0 +1,313 @@
+"""Dev metrics for any ranker, next to the baselines, as a Markdown table.
+
+How the rankers are measured: every dev sample is *replayed* through the engine. Its package is
+indexed from the corpus cache, its file analysed, its cut prefix analysed exactly as the miner did
+(:meth:`OracleEngine.prefix_for`), and its candidates built as the editor builds them. Each ranker
+then answers the real :class:`OracleProblem` through :meth:`Ranker.rank`, so the figures measure
+what a user gets (input formatting from live tree-sitter nodes included), and the neural model
+and the baseline heuristic are compared on exactly the same problems. A sample whose replayed
+candidates differ from the mined ones (stale cache or changed analysis code) is counted and
+skipped for every ranker alike.
+
+Assertion figures use ALL assertion samples as the denominator, including those whose ground
+truth is not among the candidates (a ranker cannot get those right), plus top-1 on the covered
+ones. Abstention is reported as precision when answering only the most confident fraction of
+tests, which compares rankers whose scores live on different scales.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from collections import defaultdict
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tqdm import tqdm
+
+from oracular.candidates.grammar import build_candidates
+from oracular.corpus.normalise import candidate_text
+from oracular.corpus.samples import parse_method
+from oracular.engine import OracleEngine
+from oracular.java.source import SourceError, load_source
+from oracular.java.workspace import WorkspaceIndex
+from oracular.ranking.baseline import BaselineRanker
+from oracular.ranking.problem import OracleProblem, Ranker
+
+logger = logging.getLogger("oracular.eval")
+
+COVERAGES = (1.0, 0.8, 0.6, 0.4, 0.2)
+
+
+@dataclass(frozen=True)
+class AssertionOutcome:
+    rank: int | None
+    """1-based rank of the best-ranked correct candidate; ``None`` when none is a candidate."""
+    top_score: float
+
+
+@dataclass(frozen=True)
+class ExceptionOutcome:
+    throws: bool
+    probability: float
+    type_correct: bool | None
+    """For a throwing sample: whether the predicted type is the thrown one."""
+
+
+def assertion_outcome(scores: Sequence[float], labels: Iterable[int]) -> AssertionOutcome:
+    """Ranked as the engine ranks: by descending score, ties in candidate order."""
+    correct = set(labels)
+    order = sorted(range(len(scores)), key=lambda i: -scores[i])
+    rank = next((r for r, i in enumerate(order, start=1) if i in correct), None)
+    return AssertionOutcome(rank, scores[order[0]] if order else 0.0)
+
+
+def exception_outcome(sample: dict[str, Any], probability: float, predicted_type: str) -> ExceptionOutcome:
+    thrown = sample.get("exception")
+    type_correct = None
+    if sample["label"] and thrown:
+        type_correct = predicted_type.rsplit(".", 1)[-1] == thrown.rsplit(".", 1)[-1]
+    return ExceptionOutcome(bool(sample["label"]), probability, type_correct)
+
+
+# -- metrics -------------------------------------------------------------------------------
+def _ratio(a: float, b: float) -> float:
+    return a / b if b else 0.0
+
+
+def classification(tp: float, fp: float, fn: float, tn: float) -> dict[str, float]:
+    precision, recall = _ratio(tp, tp + fp), _ratio(tp, tp + fn)
+    return {
+        "accuracy": _ratio(tp + tn, tp + fp + fn + tn),
+        "precision": precision,
+        "recall": recall,
+        "f1": _ratio(2 * precision * recall, precision + recall),
+    }
+
+
+def exception_metrics(outcomes: Sequence[ExceptionOutcome], threshold: float) -> dict[str, float | None]:
+    predicted = [o.probability >= threshold for o in outcomes]
+    tp = sum(p and o.throws for p, o in zip(predicted, outcomes, strict=True))
+    fp = sum(p and not o.throws for p, o in zip(predicted, outcomes, strict=True))
+    fn = sum(not p and o.throws for p, o in zip(predicted, outcomes, strict=True))
+    metrics = classification(tp, fp, fn, len(outcomes) - tp - fp - fn)
+    typed = [
+        o.type_correct for p, o in zip(predicted, outcomes, strict=True) if p and o.type_correct is not None
+    ]
+    metrics["type_accuracy"] = _ratio(sum(typed), len(typed)) if typed else None
+    metrics["threshold"] = threshold
+    return metrics
+
+
+def coin_metrics(rate: float, outcomes: Sequence[ExceptionOutcome]) -> dict[str, float]:
+    """Expected figures of a coin that says "throws" with the train positive ``rate``."""
+    n = len(outcomes)
+    positives = sum(o.throws for o in outcomes)
+    return classification(
+        rate * positives, rate * (n - positives), (1 - rate) * positives, (1 - rate) * (n - positives)
+    )
+
+
+def never_throws_metrics(outcomes: Sequence[ExceptionOutcome]) -> dict[str, float]:
+    positives = sum(o.throws for o in outcomes)
+    return classification(0, 0, positives, len(outcomes) - positives)
+
+
+def assertion_metrics(outcomes: Sequence[AssertionOutcome], threshold: float | None = None) -> dict[str, Any]:
+    n = len(outcomes)
+    covered = [o for o in outcomes if o.rank is not None]
+    ranked = sorted(outcomes, key=lambda o: -o.top_score)
+    at_coverage = []
+    for coverage in COVERAGES:
+        k = max(1, math.ceil(coverage * n)) if n else 0
+        answered = ranked[:k]
+        at_coverage.append(
+            {
+                "coverage": coverage,
+                "threshold": answered[-1].top_score if answered else 0.0,
+                "precision": _ratio(sum(o.rank == 1 for o in answered), len(answered)),
+            }
+        )
+    metrics: dict[str, Any] = {
+        "samples": n,
+        "covered": len(covered),
+        "top1": _ratio(sum(o.rank == 1 for o in outcomes), n),
+        "top5": _ratio(sum(o.rank is not None and o.rank <= 5 for o in outcomes), n),
+        "top1_covered": _ratio(sum(o.rank == 1 for o in covered), len(covered)),
+        "at_coverage": at_coverage,
+    }
+    if threshold is not None:
+        answered = [o for o in outcomes if o.top_score >= threshold]
+        metrics["at_threshold"] = {
+            "threshold": threshold,
+            "coverage": _ratio(len(answered), n),
+            "precision": _ratio(sum(o.rank == 1 for o in answered), len(answered)),
+        }
+    return metrics
+
+
+# -- replaying dev samples through the engine ----------------------------------------------
+@dataclass
+class Replay:
+    """Rebuilt problems, aligned with the samples; ``None`` where a sample could not be rebuilt."""
+
+    problems: list[OracleProblem | None] = field(default_factory=list)
+    failures: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+
+
+def replay(
+    samples: Sequence[dict[str, Any]],
+    sources: Path,
+    dictionary: dict[str, tuple[str, ...]],
+    progress: bool = True,
+) -> Replay:
+    """The engine's :class:`OracleProblem` for each sample, from ``<sources>/<package>/<file>``."""
+    result = Replay([None] * len(samples))
+    by_package: dict[str, list[int]] = defaultdict(list)
+    for i, sample in enumerate(samples):
+        by_package[sample["package"]].append(i)
+    bar = tqdm(total=len(samples), desc="replay", unit="sample", disable=not progress)
+    for package, indices in by_package.items():
+        root = sources / package
+        if not root.is_dir():
+            result.failures["package not in the corpus cache"] += len(indices)
+            bar.update(len(indices))
+            continue
+        index = WorkspaceIndex([root])
+        index.refresh()
+        engine = OracleEngine(index, ranker=BaselineRanker(), project_root=root)  # never asked to rank
+        by_file: dict[str, list[int]] = defaultdict(list)
+        for i in indices:
+            by_file[samples[i]["file"]].append(i)
+        for file, file_indices in by_file.items():
+            for i, problem in _replay_file(
+                engine, root / file, [samples[j] for j in file_indices], dictionary, result
+            ):
+                result.problems[file_indices[i]] = problem
+            bar.update(len(file_indices))
+    bar.close()
+    return result
+
+
+def _replay_file(
+    engine: OracleEngine, path: Path, samples: list[dict[str, Any]], dictionary: dict, result: Replay
+) -> Iterator[tuple[int, OracleProblem]]:
+    try:
+        analysis = engine.analyse(load_source(path, lenient=True))
+    except (OSError, SourceError, RecursionError, ValueError):
+        result.failures["source file unreadable"] += len(samples)
+        return
+    for i, sample in enumerate(samples):
+        number = int(sample["test"].removeprefix("test"))
+        if (
+            not 0 < number <= len(analysis.statuses)
+            or analysis.statuses[number - 1].test.line + 1 != sample["line"]
+        ):
+            result.failures["test not found at its line"] += 1
+            continue
+        status = analysis.statuses[number - 1]
+        prefix = engine.prefix_for(analysis, status, parse_method(sample["prefix"]))
+        if prefix is None:
+            result.failures["empty prefix"] += 1
+            continue
+        candidates = build_candidates(
+            prefix.targets, engine.values_for(prefix, status, dictionary), engine.exception_types(prefix)
+        )
+        expected = sample.get("candidates")
+        if (expected is not None and [candidate_text(c) for c in candidates] != expected) or (
+            engine.exception_types(prefix) != sample.get("exceptions", [])
+        ):
+            result.failures["candidates differ from the mined ones"] += 1
+            continue
+        yield i, OracleProblem(sample["test"], prefix, candidates)
+
+
+# -- running rankers and reporting ----------------------------------------------------------
+@dataclass
+class RankerResult:
+    name: str
+    exception: dict[str, float | None]
+    assertion: dict[str, Any]
+
+
+def evaluate_ranker(
+    name: str,
+    ranker: Ranker,
+    exception_samples: Sequence[tuple[dict[str, Any], OracleProblem]],
+    assertion_samples: Sequence[tuple[dict[str, Any], OracleProblem]],
+    exception_threshold: float,
+    abstain_below: float | None,
+    progress: bool = True,
+) -> RankerResult:
+    exceptions = []
+    for sample, problem in tqdm(exception_samples, desc=f"{name}: exception", disable=not progress):
+        ranking = ranker.rank(problem)
+        exceptions.append(exception_outcome(sample, ranking.exception_probability, ranking.exception_type))
+    assertions = []
+    for sample, problem in tqdm(assertion_samples, desc=f"{name}: assertion", disable=not progress):
+        assertions.append(assertion_outcome(ranker.rank(problem).scores, sample["labels"]))
+    return RankerResult(
+        name, exception_metrics(exceptions, exception_threshold), assertion_metrics(assertions, abstain_below)
+    )
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def _row(*cells: str) -> str:
+    return "| " + " | ".join(cells) + " |"
+
+
+def _at(cell: dict[str, float] | None) -> str:
+    if cell is None:
+        return "n/a"
+    answered = f"{_pct(cell['coverage'])} answered, " if "coverage" in cell else ""
+    return f"{_pct(cell['precision'])} ({answered}score >= {cell['threshold']:.3f})"
+
+
+def markdown(
+    results: Sequence[RankerResult],
+    reference: dict[str, dict[str, float]],
+    header: dict[str, Any],
+) -> str:
+    """The dev report: exception stage, assertion stage, precision per abstention level."""
+    lines = [f"# Oracle evaluation ({header['split']} split)", ""]
+    lines += [f"- {key}: {value}" for key, value in header.items() if key != "split"]
+    columns = ("accuracy", "precision", "recall", "f1")
+    lines += ["", "## Exception stage", ""]
+    lines += [_row("ranker", "accuracy", "precision", "recall", "F1", "type accuracy"), _row(*["---"] * 6)]
+    rows = [(f"{r.name} (threshold {r.exception['threshold']:.2f})", r.exception) for r in results]
+    for name, m in [*rows, *reference.items()]:
+        type_accuracy = _pct(m["type_accuracy"]) if m.get("type_accuracy") is not None else "n/a"
+        lines.append(_row(name, *(_pct(m[c]) for c in columns), type_accuracy))
+    lines += [
+        "",
+        "Type accuracy: the thrown type is predicted, among throwing samples predicted to throw.",
+        "",
+        "## Assertion stage",
+        "",
+        _row("ranker", "top-1 (all)", "top-5 (all)", "top-1 (covered)"),
+        _row(*["---"] * 4),
+    ]
+    for r in results:
+        m = r.assertion
+        lines.append(_row(r.name, _pct(m["top1"]), _pct(m["top5"]), _pct(m["top1_covered"])))
+    if results:
+        m = results[0].assertion
+        lines += [
+            "",
+            f"All: {m['samples']} assertion samples. Covered: the {m['covered']} whose developer oracle "
+            "is among the candidates.",
+        ]
+    lines += ["", "### Top-1 precision when answering only the most confident tests", ""]
+    lines += [_row("answered", *(r.name for r in results)), _row(*["---"] * (len(results) + 1))]
+    for level, coverage in enumerate(COVERAGES):
+        cells = [
+            {k: v for k, v in r.assertion["at_coverage"][level].items() if k != "coverage"} for r in results
+        ]
+        lines.append(_row(_pct(coverage), *(_at(c) for c in cells)))
+    lines.append(_row("own threshold", *(_at(r.assertion.get("at_threshold")) for r in results)))
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,131 @@
+"""A loaded model answering the engine: one test, all its candidates, the context encoded once.
+
+Why the device rules: on a GPU the weights run in half precision; on a CPU the Linear layers
+(most of the compute) are dynamically quantised to int8, which made ranking a test about 1.6x
+faster end to end on a VNNI-capable Xeon (``bench/model_bench.py --no-quantise``) and keeps the
+ranking (the unit tests check that the order survives it).
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+from typing import ClassVar
+
+import torch
+from torch import nn
+
+from oracular.corpus.normalise import candidate_text
+from oracular.corpus.samples import focal_context
+from oracular.java import syntax
+from oracular.models.calibration import Calibration, Prediction, predict
+from oracular.models.inputs import Encoded, InputFormatter
+from oracular.models.network import OracleNetwork, pad_candidates
+from oracular.models.store import load
+from oracular.ranking.problem import OracleProblem, Ranking
+
+CHUNK = 16
+"""Candidates scored per forward pass at inference (see :meth:`LoadedModel.predict`)."""
+CPU_THREADS = 1
+"""torch threads for CPU inference. An editor's machine is busy (the editor, builds, the server):
+on a shared 2-core CPU, two threads made the dev p95 15x worse than one (each step waits for
+the slower thread), while one thread kept it under 130 ms (``bench/model_bench.py --threads``)."""
+
+
+class DeviceUnavailable(RuntimeError):
+    """``cuda`` was asked for explicitly and torch sees no CUDA device."""
+
+
+def select_device(requested: str = "auto") -> str:
+    """``auto`` -> ``cuda`` when torch sees a GPU, else ``cpu``; ``cuda`` without one is an error."""
+    if requested not in ("auto", "cpu", "cuda"):
+        raise ValueError(f"unknown device {requested!r} (auto, cpu or cuda)")
+    if requested == "cpu":
+        return "cpu"
+    if torch.cuda.is_available():
+        return "cuda"
+    if requested == "cuda":
+        raise DeviceUnavailable("cuda was requested but torch sees no CUDA device")
+    return "cpu"
+
+
+def quantise(network: nn.Module) -> nn.Module:
+    """int8 dynamic quantisation of every ``nn.Linear`` (weights int8, activations quantised per call)."""
+    from torch.ao.quantization import quantize_dynamic
+
+    with warnings.catch_warnings():
+        # torch.ao is deprecated in favour of torchao, which is not a dependency; it still works.
+        warnings.simplefilter("ignore", DeprecationWarning)
+        warnings.simplefilter("ignore", UserWarning)
+        return quantize_dynamic(network, {nn.Linear}, dtype=torch.qint8)
+
+
+def problem_inputs(problem: OracleProblem) -> tuple[list[str], dict | None, list[str]]:
+    """The three texts :meth:`InputFormatter.encode` takes, read from a live engine problem."""
+    statements = [syntax.text(s) for s in problem.prefix.statements]
+    return statements, focal_context(problem.focal), [candidate_text(c) for c in problem.candidates]
+
+
+@dataclass
+class LoadedModel:
+    """The model, ready to rank (a :class:`~oracular.ranking.problem.Ranker` in its own right)."""
+
+    name: ClassVar[str] = "neural"
+    network: nn.Module
+    formatter: InputFormatter
+    calibration: Calibration
+    device: str
+
+    @classmethod
+    def from_network(
+        cls, network: OracleNetwork, formatter: InputFormatter, calibration: Calibration, device: str
+    ) -> LoadedModel:
+        network.eval()
+        prepared = network.to("cuda").half() if device == "cuda" else quantise(network)
+        return cls(prepared, formatter, calibration, device)
+
+    def predict(self, encoded: Encoded, is_exception: list[bool]) -> Prediction:
+        """The context once, then the candidates shortest first, in chunks padded on their own.
+
+        Chunking by length matters on a CPU: padding 64 candidates to the longest one (often a
+        long string literal) would do up to twice the work for nothing. Scores do not depend on
+        how candidates are batched.
+        """
+        ids = torch.tensor([encoded.context], device=self.device)
+        lengths = [len(c) for c in encoded.candidates]
+        order = sorted(range(len(lengths)), key=lengths.__getitem__)
+        logits = torch.zeros(len(order))
+        with torch.inference_mode():
+            context, exception = self.network.encode(ids, torch.ones_like(ids, dtype=torch.bool))
+            for start in range(0, len(order), CHUNK):
+                chunk = order[start : start + CHUNK]
+                group = [[encoded.candidates[i] for i in chunk]]
+                candidate_ids, mask = pad_candidates(group, self.formatter.pad_id)
+                scores = self.network.score(context, candidate_ids.to(self.device), mask.to(self.device))
+                logits[chunk] = scores[0].float().cpu()
+        flags = torch.tensor(is_exception, dtype=torch.bool)
+        return predict(float(exception[0]), logits, flags, self.calibration)
+
+    def rank(self, problem: OracleProblem) -> Ranking:
+        statements, focal, texts = problem_inputs(problem)
+        prediction = self.predict(
+            self.formatter.encode(statements, focal, texts),
+            [c.kind == "exception" for c in problem.candidates],
+        )
+        index = prediction.exception_index
+        exception_type = problem.candidates[index].exception if index is not None else None
+        return Ranking(prediction.exception_probability, exception_type or "Exception", prediction.scores)
+
+
+def load_model(directory: Path, device: str = "auto", cpu_threads: int | None = CPU_THREADS) -> LoadedModel:
+    """Load shipped weights for inference on ``device`` (``auto``, ``cpu`` or ``cuda``).
+
+    On a CPU this sets torch's (process-wide) thread count to ``cpu_threads`` unless ``None``.
+    """
+    network, config, tokenizer = load(directory)
+    formatter = InputFormatter(tokenizer, config.inputs)
+    device = select_device(device)
+    if device == "cpu" and cpu_threads is not None:
+        torch.set_num_threads(cpu_threads)
+    return LoadedModel.from_network(network, formatter, config.calibration, device)

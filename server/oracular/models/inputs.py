@@ -1,0 +1,123 @@
+"""What the model reads: one formatting of a test for training and for the editor alike.
+
+Why one module: a model is only as good as the match between the inputs it was trained on and
+the ones it later sees. Mined samples (JSON texts) and the engine's live problems (tree-sitter
+nodes) are both reduced to the same three things, the prefix statements' texts, the focal
+context (:func:`oracular.corpus.samples.focal_context`) and the candidates' canonical texts
+(:func:`oracular.corpus.normalise.candidate_text`), and formatted here by the same code.
+
+Choices, each for a reason:
+- The test's name is not part of the input. Mining renames every test ``testN`` so that a name
+  cannot leak its oracle (``testPopThrowsOnEmpty``); the editor's tests keep their developer
+  names, so the only consistent choice is to leave names out.
+- MiniLM's WordPiece vocabulary is uncased English and splits ``assertEquals`` into
+  ``assert ##e ##qual ##s``. Identifiers are split into words first (``assert equals``,
+  ``max value``). It is a setting, recorded with the weights, so its effect can be measured on dev.
+- Truncation keeps what predicts the oracle: the END of the prefix (the statements nearest to
+  the oracle; TOGA cut the end instead) and the head of the focal context, which starts with the
+  signature and the exceptions, then the Javadoc with its ``@throws`` clauses first.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from tokenizers import Tokenizer
+
+_IDENTIFIER = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+
+
+@dataclass(frozen=True)
+class InputSettings:
+    """How texts become token ids; saved with the weights because the model depends on it."""
+
+    split_identifiers: bool = True
+    max_context: int = 256
+    """Context tokens in all: ``[CLS] prefix [SEP] focal [SEP]``."""
+    max_focal: int = 96
+    max_candidate: int = 32
+    """Candidate tokens including the closing ``[SEP]``."""
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class Encoded:
+    """One test as token ids: its context once, and each candidate on its own."""
+
+    context: list[int]
+    candidates: list[list[int]]
+
+
+def split_identifier(word: str) -> str:
+    """``parseHTTPResponse`` -> ``parse HTTP Response``; ``MAX_VALUE`` -> ``MAX VALUE``."""
+    return " ".join(part for piece in word.split("_") for part in _CAMEL.split(piece) if part)
+
+
+def split_identifiers(text: str) -> str:
+    """Every identifier in ``text`` split into words (literals too: harmless, often helpful)."""
+    return _IDENTIFIER.sub(lambda m: split_identifier(m.group()), text)
+
+
+def prefix_text(statements: Sequence[str]) -> str:
+    return "\n".join(statements)
+
+
+def focal_text(focal: dict[str, Any] | None) -> str:
+    """Signature and exceptions first, then the Javadoc with its ``@throws`` lines first."""
+    if focal is None:
+        return "no focal method"
+    parts = [f"{focal['class']}.{focal['method']}: {focal['signature']}"]
+    if focal.get("exception_types"):
+        parts.append("throws " + ", ".join(focal["exception_types"]))
+    lines = [line for line in (focal.get("javadoc") or "").splitlines() if line.strip()]
+    parts += sorted(lines, key=lambda line: not line.startswith("@throws"))
+    return "\n".join(parts)
+
+
+class InputFormatter:
+    """Formats and tokenises tests; the one place that knows the input layout."""
+
+    def __init__(self, tokenizer: Tokenizer, settings: InputSettings) -> None:
+        self.tokenizer = tokenizer
+        self.settings = settings
+        self.cls_id = self._special("[CLS]")
+        self.sep_id = self._special("[SEP]")
+        self.pad_id = self._special("[PAD]")
+
+    def _special(self, token: str) -> int:
+        token_id = self.tokenizer.token_to_id(token)
+        if token_id is None:
+            raise ValueError(f"the tokenizer has no {token} token")
+        return token_id
+
+    def _ids(self, texts: Sequence[str]) -> list[list[int]]:
+        if self.settings.split_identifiers:
+            texts = [split_identifiers(t) for t in texts]
+        return [e.ids for e in self.tokenizer.encode_batch(list(texts), add_special_tokens=False)]
+
+    def encode(
+        self, statements: Sequence[str], focal: dict[str, Any] | None, candidates: Sequence[str]
+    ) -> Encoded:
+        """``[CLS] prefix-tail [SEP] focal-head [SEP]`` and ``candidate [SEP]`` for each candidate."""
+        s = self.settings
+        prefix_ids, focal_ids, *candidate_ids = self._ids(
+            [prefix_text(statements), focal_text(focal), *candidates]
+        )
+        focal_ids = focal_ids[: s.max_focal]
+        budget = s.max_context - 3 - len(focal_ids)
+        prefix_ids = prefix_ids[-budget:] if budget > 0 else []
+        context = [self.cls_id, *prefix_ids, self.sep_id, *focal_ids, self.sep_id]
+        return Encoded(context, [self._candidate(ids) for ids in candidate_ids])
+
+    def _candidate(self, ids: list[int]) -> list[int]:
+        """Too long (a long string literal): keep both ends, where the method and the target are."""
+        room = self.settings.max_candidate - 1
+        if len(ids) > room:
+            ids = ids[: (room + 1) // 2] + ids[len(ids) - room // 2 :]
+        return [*ids, self.sep_id]

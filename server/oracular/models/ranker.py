@@ -1,0 +1,131 @@
+"""The engine's ranker: the neural model when its weights are shipped, else the baseline, said once.
+
+Why the loading is lazy and in the background: importing torch and loading the weights takes
+seconds, and most engine users never rank (``oracular scan``, corpus mining, an editor that only
+shows diagnostics at first). Nothing is loaded until :meth:`NeuralRanker.preload` (which the
+engine calls when a suggestion is asked for, before it parses, so loading overlaps the analysis)
+or the first :meth:`NeuralRanker.rank`, which waits for the load to finish so that answers never
+switch rankers half-way through a file.
+
+This module imports neither torch nor the model code at import time (the engine imports it).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+from concurrent.futures import Future
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from oracular.models.layout import default_model_dir, weights_present
+from oracular.ranking.baseline import BaselineRanker
+from oracular.ranking.problem import OracleProblem, Ranker, Ranking
+
+if TYPE_CHECKING:
+    from oracular.models.inference import LoadedModel
+
+logger = logging.getLogger("oracular.models")
+
+_warned: set[str] = set()
+_warned_lock = threading.Lock()
+
+
+def _warn_once(reason: str) -> None:
+    with _warned_lock:
+        if reason in _warned:
+            return
+        _warned.add(reason)
+    logger.warning("%s", reason)
+
+
+class NeuralRanker:
+    """Ranks with the two-stage neural model in ``directory``; falls back to the baseline."""
+
+    def __init__(self, directory: Path, device: str = "auto") -> None:
+        self.directory = directory
+        self.requested_device = device
+        self._baseline = BaselineRanker()
+        self._lock = threading.Lock()
+        self._future: Future[LoadedModel | None] | None = None
+        self._reason: str | None = None
+        if not weights_present(directory):
+            self._reason = (
+                f"no neural model in {directory} (train one with 'oracular train'); "
+                "ranking with the baseline heuristic"
+            )
+
+    @property
+    def name(self) -> str:
+        return "baseline" if self._reason else "neural"
+
+    @property
+    def fallback_reason(self) -> str | None:
+        """Why the baseline ranks instead of the model (``None``: the model, or not known yet)."""
+        return self._reason
+
+    @property
+    def device(self) -> str | None:
+        """The device the loaded model runs on; ``None`` before loading or when falling back."""
+        model = self._loaded_now()
+        return model.device if model is not None else None
+
+    @property
+    def abstain_below(self) -> float | None:
+        """The model's abstention threshold, chosen on dev for a stated precision (once loaded)."""
+        model = self._loaded_now()
+        return model.calibration.abstain_below if model is not None else None
+
+    def preload(self) -> None:
+        """Start loading in a background thread (once); returns at once."""
+        with self._lock:
+            if self._future is not None or self._reason is not None:
+                return
+            future: Future[LoadedModel | None] = Future()
+            self._future = future
+        threading.Thread(target=self._load, args=(future,), name="oracular-model-load", daemon=True).start()
+
+    def _load(self, future: Future[LoadedModel | None]) -> None:
+        try:
+            from oracular.models.inference import load_model
+
+            model = load_model(self.directory, self.requested_device)
+        except Exception as exc:  # a broken model must degrade to the baseline, never stop the engine
+            self._reason = f"cannot load the neural model from {self.directory} ({type(exc).__name__}: {exc}); ranking with the baseline heuristic"  # noqa: E501
+            future.set_result(None)
+            return
+        logger.info("neural oracle model loaded from %s on %s", self.directory, model.device)
+        future.set_result(model)
+
+    def _loaded_now(self) -> LoadedModel | None:
+        future = self._future
+        return future.result() if future is not None and future.done() else None
+
+    def wait(self) -> LoadedModel | None:
+        """The loaded model (loading it if needed), or ``None`` when falling back."""
+        self.preload()
+        future = self._future
+        model = future.result() if future is not None else None
+        if model is None and self._reason:
+            _warn_once(self._reason)
+        return model
+
+    def rank(self, problem: OracleProblem) -> Ranking:
+        model = self.wait()
+        return model.rank(problem) if model is not None else self._baseline.rank(problem)
+
+
+RANKER_ENV = "ORACULAR_RANKER"
+"""Set to ``baseline`` to rank with the baseline heuristic even when a model is shipped."""
+
+
+def default_ranker(device: str = "auto", directory: Path | None = None) -> Ranker:
+    """The engine's ranker when none is given: the shipped model (lazily), else the baseline.
+
+    ``$ORACULAR_RANKER=baseline`` chooses the baseline outright (a choice, so no fallback
+    warning): for comparisons, and for tests whose expected output is the baseline's.
+    """
+    if os.environ.get(RANKER_ENV, "").strip().lower() == "baseline":
+        return BaselineRanker()
+    return NeuralRanker(directory or default_model_dir(), device)

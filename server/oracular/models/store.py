@@ -1,0 +1,112 @@
+"""Shipped weights: one folder with fp16 safetensors, a JSON config and the tokenizer files.
+
+Why fp16 on disk: it halves the download (the shared MiniLM encoder is ~45 MB instead of ~90 MB)
+at no measurable cost in ranking, and the weights are widened again when loaded (CPU) or kept in
+half precision (CUDA). Everything that shapes the model's inputs or outputs (architecture, input
+settings, calibration, thresholds) travels in ``config.json`` with the weights, so a model can
+never be used with settings it was not trained or calibrated for.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from safetensors.torch import load_file, save_file
+from tokenizers import Tokenizer
+from transformers import BertConfig
+
+from oracular.models.backbone import copy_tokenizer, load_tokenizer
+from oracular.models.calibration import Calibration
+from oracular.models.inputs import InputSettings
+from oracular.models.layout import CONFIG_FILE, WEIGHTS_FILE
+from oracular.models.network import OracleNetwork
+
+FORMAT = 1
+_ARCHITECTURE = (
+    "vocab_size", "hidden_size", "num_hidden_layers", "num_attention_heads", "intermediate_size",
+    "max_position_embeddings", "type_vocab_size", "layer_norm_eps", "hidden_dropout_prob",
+    "attention_probs_dropout_prob", "pad_token_id",
+)  # fmt: skip
+
+
+@dataclass
+class ModelConfig:
+    encoder: dict[str, Any]
+    cross_layers: int | None = None
+    """Top layers in which candidates attend to the context (``None``: all; see the network)."""
+    inputs: InputSettings = field(default_factory=InputSettings)
+    calibration: Calibration = field(default_factory=Calibration)
+    stages: list[str] = field(default_factory=list)
+    """The stages trained so far (``exception``, ``ranker``); a later run keeps both trained."""
+    metadata: dict[str, Any] = field(default_factory=dict)
+    """Data, sizes, seeds, dev metrics: what the model card is written from."""
+
+    @classmethod
+    def for_encoder(cls, config: BertConfig, **kwargs: Any) -> ModelConfig:
+        return cls({name: getattr(config, name) for name in _ARCHITECTURE}, **kwargs)
+
+    def bert_config(self) -> BertConfig:
+        return BertConfig(**self.encoder)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT,
+            "encoder": self.encoder,
+            "cross_layers": self.cross_layers,
+            "inputs": self.inputs.to_json(),
+            "calibration": self.calibration.to_json(),
+            "stages": self.stages,
+            "metadata": self.metadata,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> ModelConfig:
+        if data.get("format") != FORMAT:
+            raise ValueError(f"unsupported model format {data.get('format')!r} (expected {FORMAT})")
+        return cls(
+            data["encoder"],
+            data.get("cross_layers"),
+            InputSettings(**data["inputs"]),
+            Calibration.from_json(data["calibration"]),
+            list(data.get("stages", [])),
+            dict(data.get("metadata", {})),
+        )
+
+
+def save(
+    directory: Path, network: OracleNetwork, config: ModelConfig, tokenizer_source: Path | None = None
+) -> None:
+    """Write weights (fp16), config and tokenizer files; ``tokenizer_source`` defaults to the backbone's."""
+    directory.mkdir(parents=True, exist_ok=True)
+    state = {
+        name: (tensor.half() if tensor.is_floating_point() else tensor).detach().cpu().contiguous()
+        for name, tensor in network.state_dict().items()
+    }
+    save_file(state, str(directory / WEIGHTS_FILE), metadata={"format": str(FORMAT)})
+    (directory / CONFIG_FILE).write_text(json.dumps(config.to_json(), indent=1) + "\n", encoding="utf-8")
+    if tokenizer_source != directory:
+        copy_tokenizer(directory, tokenizer_source)
+
+
+def load_config(directory: Path) -> ModelConfig:
+    return ModelConfig.from_json(json.loads((directory / CONFIG_FILE).read_text(encoding="utf-8")))
+
+
+def load(directory: Path) -> tuple[OracleNetwork, ModelConfig, Tokenizer]:
+    """The network in float32 on the CPU (in eval mode), its config and its tokenizer."""
+    config = load_config(directory)
+    network = OracleNetwork(config.bert_config(), config.cross_layers)
+    state = {
+        name: t.float() if t.is_floating_point() else t
+        for name, t in load_file(str(directory / WEIGHTS_FILE)).items()
+    }
+    network.load_state_dict(state)
+    network.eval()
+    return network, config, load_tokenizer(directory)
+
+
+def size_bytes(directory: Path) -> int:
+    return sum(p.stat().st_size for p in directory.iterdir() if p.is_file())

@@ -1,0 +1,498 @@
+"""Training the two stages on the mined corpus, then calibrating them on dev.
+
+Why the stages share one encoder, and what a stage run does: both stages read the same context,
+and one encoder keeps the shipped weights under 60 MB and the editor's latency to one context
+pass. ``oracular train exception`` trains the encoder with the exception head (throws or not,
+weighted against the class imbalance, plus which documented type); ``oracular train ranker``
+trains it with the candidate scorer (softmax cross-entropy over a test's assertion candidates,
+several correct ones allowed); ``all`` does both at once. A run continues from the model already
+in ``--out``; a stage trained earlier but not named now is *rehearsed* on a fraction of its data,
+so moving the shared encoder for one stage does not silently break the other.
+
+After training, everything that turns raw outputs into decisions is fitted on dev (Platt scaling,
+the exception threshold, the assertion temperature, the abstention threshold for a stated
+precision) and saved with the weights, with the dev figures for the model card.
+
+Reproducible: data subsets, shuffling, candidate sampling and initialisation all follow ``seed``.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import platform
+import random
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import torch
+import torch.nn.functional as F
+from torch import Tensor
+from tqdm import tqdm
+from transformers import BertConfig
+
+from oracular.models import store
+from oracular.models.backbone import load_tokenizer, pretrained_config, pretrained_state
+from oracular.models.calibration import (
+    Calibration,
+    abstention_threshold,
+    best_f1_threshold,
+    exception_probability,
+    fit_platt,
+    fit_temperature,
+    listwise_nll,
+    predict,
+)
+from oracular.models.data import Example, assertion_example, dataset_path, exception_example, read_samples
+from oracular.models.evaluation import (
+    ExceptionOutcome,
+    assertion_metrics,
+    assertion_outcome,
+    exception_metrics,
+)
+from oracular.models.inference import select_device
+from oracular.models.inputs import InputFormatter, InputSettings
+from oracular.models.layout import weights_present
+from oracular.models.network import OracleNetwork, collate
+
+logger = logging.getLogger("oracular.train")
+
+STAGES = {"exception": ("exception",), "ranker": ("ranker",), "all": ("exception", "ranker")}
+MAX_POS_WEIGHT = 50.0
+
+
+@dataclass
+class TrainSettings:
+    stage: str
+    """``exception``, ``ranker`` or ``all``."""
+    data: Path
+    out: Path
+    device: str = "auto"
+    limit: int | None = None
+    """Training samples per dataset (a seeded random subset); ``None``: all."""
+    dev_limit: int | None = 1000
+    """Dev samples per dataset used for calibration and the dev figures."""
+    epochs: int = 1
+    max_steps: int | None = None
+    batch_size: int = 16
+    lr: float = 5e-5
+    head_lr: float = 1e-3
+    warmup: float = 0.06
+    train_candidates: int = 16
+    """Candidates per assertion sample in training: the correct ones plus sampled wrong ones."""
+    rehearse: float = 0.3
+    target_precision: float = 0.8
+    inputs: InputSettings = field(default_factory=InputSettings)
+    seed: int = 13
+    cross_layers: int | None = None
+    """Top encoder layers in which candidates attend to the context (``None``: all); fresh models only."""
+    train_embeddings: bool = False
+    """Also fine-tune the word embeddings (slower on CPU; rarely worth it)."""
+    precision: str = "auto"
+    """``auto`` (bfloat16 autocast on a GPU that has it, float32 on a CPU, where autocast measured
+    slower), ``bf16`` or ``fp32``."""
+    encoder_config: BertConfig | None = None
+    """A fresh, randomly initialised encoder of this shape instead of pretrained MiniLM (tests)."""
+    progress: bool = True
+
+
+@dataclass
+class TrainResult:
+    directory: Path
+    steps: int
+    seconds: float
+    calibration: Calibration
+    dev: dict[str, Any]
+
+
+@dataclass
+class Scored:
+    example: Example
+    exception_logit: float
+    logits: Tensor
+
+
+def _autocast_dtype(precision: str, device: str) -> torch.dtype | None:
+    """bfloat16 for autocast, or ``None`` for plain float32."""
+    if precision not in ("auto", "bf16", "fp32"):
+        raise ValueError(f"unknown precision {precision!r} (auto, bf16 or fp32)")
+    if precision == "bf16" or (precision == "auto" and device == "cuda" and torch.cuda.is_bf16_supported()):
+        return torch.bfloat16
+    return None
+
+
+def seed_everything(seed: int) -> None:
+    random.seed(seed)
+    torch.manual_seed(seed)
+
+
+@contextmanager
+def _log_to(path: Path) -> Iterator[None]:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handler = logging.FileHandler(path, encoding="utf-8")
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
+    logger.addHandler(handler)
+    previous = logger.level
+    logger.setLevel(logging.INFO)
+    try:
+        yield
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(previous)
+        handler.close()
+
+
+def initial_network(settings: TrainSettings) -> tuple[OracleNetwork, store.ModelConfig, Any]:
+    """Continue the model in ``--out``, else start from pretrained MiniLM (or a random test encoder)."""
+    if weights_present(settings.out):
+        network, config, tokenizer = store.load(settings.out)
+        if config.inputs != settings.inputs:
+            logger.warning("continuing %s: keeping its input settings %s", settings.out, config.inputs)
+        return network, config, tokenizer
+    if settings.encoder_config is not None:
+        network = OracleNetwork(settings.encoder_config, settings.cross_layers)
+    else:
+        network = OracleNetwork(pretrained_config(), settings.cross_layers)
+        wanted = network.bert.state_dict()
+        pretrained = {k: v for k, v in pretrained_state().items() if k in wanted}
+        network.bert.load_state_dict(pretrained, strict=True)
+    if settings.inputs.max_context + settings.inputs.max_candidate > network.config.max_position_embeddings:
+        raise ValueError("max context + candidate tokens exceed the encoder's positions")
+    config = store.ModelConfig.for_encoder(
+        network.config, cross_layers=network.bert.cross_layers, inputs=settings.inputs
+    )
+    return network, config, load_tokenizer()
+
+
+def _train_samples(settings: TrainSettings, kind: str) -> list[dict[str, Any]]:
+    """Training samples of one kind; for assertions only those with the answer among the candidates."""
+    keep = (lambda s: bool(s["labels"])) if kind == "assertion" else None
+    return read_samples(dataset_path(settings.data, "train", kind), settings.limit, settings.seed, keep)
+
+
+def _dev_examples(settings: TrainSettings, kind: str, formatter: InputFormatter) -> list[Example]:
+    """Dev examples with every candidate (calibration and figures need the full sets)."""
+    samples = read_samples(dataset_path(settings.data, "dev", kind), settings.dev_limit, settings.seed)
+    make = exception_example if kind == "exception" else assertion_example
+    return [make(s, formatter) for s in samples]
+
+
+def _train_examples(
+    kind: str,
+    samples: Sequence[dict[str, Any]],
+    formatter: InputFormatter,
+    settings: TrainSettings,
+    rng: random.Random,
+) -> list[Example]:
+    """Encoded per batch, so each epoch samples fresh wrong candidates and memory holds only JSON."""
+    if kind == "exception":
+        return [exception_example(s, formatter) for s in samples]
+    return [assertion_example(s, formatter, settings.train_candidates, rng) for s in samples]
+
+
+def _exception_flags(examples: Sequence[Example], count: int) -> Tensor:
+    """(B, count) bool: which candidate slots hold an exception candidate."""
+    out = torch.zeros((len(examples), count), dtype=torch.bool)
+    for b, e in enumerate(examples):
+        out[b, : len(e.is_exception)] = torch.tensor(e.is_exception, dtype=torch.bool)
+    return out
+
+
+def _label_mask(examples: Sequence[Example], count: int) -> Tensor:
+    """(B, count) bool: which candidate slots hold a correct candidate."""
+    out = torch.zeros((len(examples), count), dtype=torch.bool)
+    for b, e in enumerate(examples):
+        out[b, e.labels] = True
+    return out
+
+
+def batch_loss(
+    network: OracleNetwork, examples: Sequence[Example], pad_id: int, pos_weight: float, device: str
+) -> Tensor:
+    """The loss of a homogeneous batch: exception samples, or assertion samples."""
+    batch = collate([e.encoded for e in examples], pad_id).to(device)
+    exception_logits, logits = network(batch)
+    count = logits.shape[1]
+    present = batch.candidate_present
+    is_exception = _exception_flags(examples, count).to(device)
+    labels = _label_mask(examples, count).to(device)
+    logits = logits.float()
+    if examples[0].throws is None:
+        return listwise_nll(logits, present & ~is_exception, labels).mean()
+    throws = torch.tensor([bool(e.throws) for e in examples], dtype=torch.float32, device=device)
+    loss = F.binary_cross_entropy_with_logits(
+        exception_logits.float(), throws, pos_weight=torch.tensor(pos_weight, device=device)
+    )
+    typed = throws.bool() & labels.any(-1)
+    if typed.any():
+        loss = loss + listwise_nll(logits, present & is_exception, labels)[typed].mean()
+    return loss
+
+
+def score(
+    network: OracleNetwork,
+    examples: Sequence[Example],
+    pad_id: int,
+    device: str,
+    batch_size: int,
+    dtype: torch.dtype | None = None,
+    progress: bool = False,
+    desc: str = "score",
+) -> list[Scored]:
+    """Raw outputs for every example, all candidates, in eval mode (``dtype``: autocast)."""
+    network.eval()
+    scored = []
+    with (
+        torch.inference_mode(),
+        torch.autocast(device, dtype=dtype or torch.bfloat16, enabled=dtype is not None),
+    ):
+        for chunk in _bucketed(list(examples), batch_size, random.Random(0), _example_cost, shuffle=False):
+            batch = collate([e.encoded for e in chunk], pad_id).to(device)
+            exception_logits, logits = network(batch)
+            for b, e in enumerate(chunk):
+                count = len(e.encoded.candidates)
+                scored.append(Scored(e, float(exception_logits[b]), logits[b, :count].float().cpu()))
+    return scored
+
+
+def _example_cost(example: Example) -> tuple[int, int]:
+    candidates = example.encoded.candidates
+    return max((len(c) for c in candidates), default=0), len(example.encoded.context)
+
+
+def _sample_cost(sample: dict[str, Any]) -> tuple[int, int]:
+    """A proxy for an unencoded sample's padded size: its longest candidate, then its prefix."""
+    return max((len(c) for c in sample.get("candidates", [])), default=0), len(sample["prefix"])
+
+
+def _bucketed(
+    items: list[Any], size: int, rng: random.Random, cost: Callable[[Any], Any], shuffle: bool = True
+) -> list[list[Any]]:
+    """Batches of items of similar size, so padding wastes little (on a CPU, most of a step).
+
+    Shuffled, then sorted by ``cost`` within pools of 50 batches: the batches stay a random mix
+    of the data while each one holds neighbours in size.
+    """
+    order = rng.sample(items, len(items)) if shuffle else items
+    pool = size * 50
+    batches = []
+    for start in range(0, len(order), pool):
+        chunk = sorted(order[start : start + pool], key=cost)
+        batches += [chunk[i : i + size] for i in range(0, len(chunk), size)]
+    return batches
+
+
+def calibrate(
+    exceptions: Sequence[Scored], assertions: Sequence[Scored], target_precision: float
+) -> tuple[Calibration, dict[str, Any]]:
+    """Fit the calibration on dev outputs and measure the calibrated model there."""
+    logits = torch.tensor([s.exception_logit for s in exceptions])
+    throws = [bool(s.example.throws) for s in exceptions]
+    scale, bias = fit_platt(logits, torch.tensor(throws))
+    calibration = Calibration(exception_scale=scale, exception_bias=bias, target_precision=target_precision)
+    probabilities = exception_probability(logits, calibration).tolist() if exceptions else []
+    calibration.exception_threshold = best_f1_threshold(probabilities, throws)
+
+    width = max((len(s.logits) for s in assertions), default=1)
+    padded = torch.zeros((len(assertions), width))
+    present = torch.zeros((len(assertions), width), dtype=torch.bool)
+    for i, s in enumerate(assertions):
+        padded[i, : len(s.logits)] = s.logits
+        present[i, : len(s.logits)] = True
+    examples = [s.example for s in assertions]
+    group = present & ~_exception_flags(examples, width)
+    calibration.temperature = fit_temperature(padded, group, _label_mask(examples, width))
+
+    outcomes = [
+        assertion_outcome(
+            predict(s.exception_logit, s.logits, torch.tensor(s.example.is_exception), calibration).scores,
+            s.example.labels,
+        )
+        for s in assertions
+    ]
+    calibration.abstain_below = abstention_threshold(
+        [o.top_score for o in outcomes], [o.rank == 1 for o in outcomes], target_precision
+    )
+    exception_outcomes = []
+    for s, p in zip(exceptions, probabilities, strict=True):
+        index = predict(
+            s.exception_logit, s.logits, torch.tensor(s.example.is_exception), calibration
+        ).exception_index
+        type_correct = (
+            (index in s.example.labels) if s.example.throws and s.example.sample.get("exception") else None
+        )
+        exception_outcomes.append(ExceptionOutcome(bool(s.example.throws), p, type_correct))
+    dev = {
+        "exception": exception_metrics(exception_outcomes, calibration.exception_threshold),
+        "assertion": assertion_metrics(outcomes, calibration.abstain_below),
+        "exception_samples": len(exceptions),
+        "exception_positive": sum(throws),
+    }
+    return calibration, dev
+
+
+def _optimiser(
+    network: OracleNetwork, settings: TrainSettings, total_steps: int
+) -> tuple[torch.optim.Optimizer, torch.optim.lr_scheduler.LambdaLR]:
+    """AdamW (heads learn faster than the pretrained encoder), linear warm-up then linear decay."""
+    network.bert.embeddings.word_embeddings.weight.requires_grad_(settings.train_embeddings)
+    encoder = [p for p in network.bert.parameters() if p.requires_grad]
+    heads = [*network.exception_head.parameters(), *network.candidate_head.parameters()]
+    optimiser = torch.optim.AdamW(
+        [{"params": encoder, "lr": settings.lr}, {"params": heads, "lr": settings.head_lr}], weight_decay=0.01
+    )
+    warmup = max(1, int(settings.warmup * total_steps))
+
+    def factor(step: int) -> float:
+        if step < warmup:
+            return (step + 1) / warmup
+        return max(0.0, (total_steps - step) / max(1, total_steps - warmup))
+
+    return optimiser, torch.optim.lr_scheduler.LambdaLR(optimiser, factor)
+
+
+def _fit(
+    network: OracleNetwork,
+    data: dict[str, list[dict[str, Any]]],
+    formatter: InputFormatter,
+    settings: TrainSettings,
+    device: str,
+    dtype: torch.dtype | None,
+    rng: random.Random,
+) -> int:
+    """The training loop over homogeneous batches of each kind, shuffled together; returns the steps."""
+    exceptions = data.get("exception", [])
+    positives = sum(bool(s["label"]) for s in exceptions)
+    pos_weight = min(MAX_POS_WEIGHT, (len(exceptions) - positives) / positives) if positives else 1.0
+    logger.info("exception pos_weight %.2f (%d of %d throwing)", pos_weight, positives, len(exceptions))
+    per_epoch = sum(math.ceil(len(v) / settings.batch_size) for v in data.values())
+    total = per_epoch * settings.epochs
+    if settings.max_steps is not None:
+        total = min(total, settings.max_steps)
+    optimiser, schedule = _optimiser(network, settings, total)
+    step = 0
+    network.train()
+    with tqdm(total=total, desc=f"train {settings.stage}", unit="step", disable=not settings.progress) as bar:
+        for epoch in range(1, settings.epochs + 1):
+            batches = [
+                (kind, chunk)
+                for kind, samples in data.items()
+                for chunk in _bucketed(samples, settings.batch_size, rng, _sample_cost)
+            ]
+            rng.shuffle(batches)
+            for kind, chunk in batches:
+                if step >= total:
+                    return step
+                examples = _train_examples(kind, chunk, formatter, settings, rng)
+                with torch.autocast(device, dtype=dtype or torch.bfloat16, enabled=dtype is not None):
+                    loss = batch_loss(network, examples, formatter.pad_id, pos_weight, device)
+                optimiser.zero_grad(set_to_none=True)
+                loss.backward()
+                torch.nn.utils.clip_grad_norm_(network.parameters(), 1.0)
+                optimiser.step()
+                schedule.step()
+                step += 1
+                bar.update()
+                bar.set_postfix(loss=f"{loss.item():.3f}", epoch=epoch)
+                if step % 50 == 0:
+                    logger.info("step %d/%d epoch %d loss %.4f", step, total, epoch, loss.item())
+    return step
+
+
+def train(settings: TrainSettings) -> TrainResult:
+    """Train ``settings.stage``, calibrate on dev, and save to ``settings.out``."""
+    if settings.stage not in STAGES:
+        raise ValueError(f"unknown stage {settings.stage!r} (exception, ranker or all)")
+    start = time.monotonic()
+    with _log_to(settings.out / "train.log"):
+        seed_everything(settings.seed)
+        device = select_device(settings.device)
+        dtype = _autocast_dtype(settings.precision, device)
+        network, config, tokenizer = initial_network(settings)
+        network.to(device)
+        formatter = InputFormatter(tokenizer, config.inputs)
+        named = set(STAGES[settings.stage])
+        rehearsed = set(config.stages) - named
+        logger.info(
+            "training %s on %s (device %s, %s, seed %d); rehearsing %s",
+            sorted(named),
+            settings.data,
+            device,
+            "bfloat16 autocast" if dtype else "float32",
+            settings.seed,
+            sorted(rehearsed) or "nothing",
+        )
+
+        rng = random.Random(settings.seed)
+        data: dict[str, list[dict[str, Any]]] = {}
+        for stage, kind in (("exception", "exception"), ("ranker", "assertion")):
+            if stage in named or stage in rehearsed:
+                samples = _train_samples(settings, kind)
+                if stage in rehearsed:
+                    samples = rng.sample(samples, math.ceil(settings.rehearse * len(samples)))
+                data[kind] = samples
+                logger.info(
+                    "train %s: %d samples%s", kind, len(samples), " (rehearsal)" if stage in rehearsed else ""
+                )
+        steps = _fit(network, data, formatter, settings, device, dtype, rng)
+
+        calibration, dev = calibrate(
+            *(
+                score(
+                    network,
+                    _dev_examples(settings, kind, formatter),
+                    formatter.pad_id,
+                    device,
+                    settings.batch_size,
+                    dtype,
+                    settings.progress,
+                    f"dev {kind}",
+                )
+                for kind in ("exception", "assertion")
+            ),
+            settings.target_precision,
+        )
+        logger.info("calibration: %s", calibration)
+        logger.info("dev: %s", dev)
+        if calibration.abstain_below >= 1.0:
+            logger.warning(
+                "dev top-1 precision never reaches %.2f: the model will abstain almost always",
+                settings.target_precision,
+            )
+        seconds = time.monotonic() - start
+        config.calibration = calibration
+        config.stages = sorted(set(config.stages) | named)
+        run = {
+            k: str(v) if isinstance(v, Path) else v
+            for k, v in asdict(settings).items()
+            if k not in ("encoder_config", "inputs")
+        }
+        config.metadata = {
+            **config.metadata,
+            f"last_{settings.stage}_run": {
+                "settings": run,
+                "train_samples": {k: len(v) for k, v in data.items()},
+                "steps": steps,
+                "seconds": round(seconds),
+                "device": device,
+                "torch": torch.__version__,
+                "machine": platform.machine(),
+            },
+            "dev": dev,
+        }
+        network.cpu()
+        store.save(settings.out, network, config)
+        if set(config.stages) != {"exception", "ranker"}:
+            logger.warning("%s holds a model with only %s trained", settings.out, config.stages)
+        logger.info(
+            "saved %s (%.1f MB) after %d steps in %.0f s",
+            settings.out,
+            store.size_bytes(settings.out) / 1e6,
+            steps,
+            seconds,
+        )
+        return TrainResult(settings.out, steps, seconds, calibration, dev)

@@ -1,0 +1,130 @@
+"""The network: pretrained weights load into it unchanged, and the cached-context pass is exact.
+
+Why: the speed of the ranker rests on one claim, that encoding the context once and running
+each candidate against its cached keys/values is the same computation as a cross-encoder whose
+context cannot see the candidate. These tests check that claim against Hugging Face's own
+``BertModel``, and that batching (many candidates, many contexts, padding) changes nothing.
+"""
+
+from __future__ import annotations
+
+import pytest
+import torch
+from transformers import BertModel
+
+from oracular.models.calibration import Calibration, predict
+from oracular.models.inference import CHUNK, LoadedModel
+from oracular.models.inputs import InputFormatter
+from oracular.models.network import OracleNetwork, collate
+
+from .conftest import STACK_CANDIDATES, STACK_FOCAL, STACK_STATEMENTS, tiny_config, tiny_network
+
+
+def test_encoder_parameters_are_bert_models() -> None:
+    network = tiny_network()
+    reference = BertModel(tiny_config(), add_pooling_layer=False)
+    assert set(network.bert.state_dict()) == set(reference.state_dict())
+
+
+def test_cached_context_pass_equals_a_masked_cross_encoder(formatter: InputFormatter) -> None:
+    network = tiny_network()
+    reference = BertModel(tiny_config(), add_pooling_layer=False).eval()
+    reference.load_state_dict(network.bert.state_dict())
+    batch = collate([formatter.encode(STACK_STATEMENTS, STACK_FOCAL, STACK_CANDIDATES[:1])], formatter.pad_id)
+    with torch.no_grad():
+        context = network.bert.encode_context(batch.context_ids, batch.context_mask)
+        candidate = network.bert.encode_candidates(context, batch.candidate_ids, batch.candidate_mask)[0, 0]
+        ids = torch.cat([batch.context_ids[0], batch.candidate_ids[0, 0]])[None]
+        n, total = batch.context_ids.shape[1], ids.shape[1]
+        token_types = torch.zeros_like(ids)
+        token_types[0, n:] = 1
+        mask = torch.ones(total, total, dtype=torch.bool)
+        mask[:n, n:] = False  # the context does not see the candidate
+        expected = reference(
+            input_ids=ids, token_type_ids=token_types, attention_mask=mask[None, None]
+        ).last_hidden_state
+    assert torch.allclose(context.hidden[0], expected[0, :n], atol=1e-5)
+    assert torch.allclose(candidate, expected[0, n:], atol=1e-5)
+
+
+def test_without_crossing_layers_a_candidate_is_encoded_on_its_own(formatter: InputFormatter) -> None:
+    torch.manual_seed(0)
+    network = OracleNetwork(tiny_config(), cross_layers=0).eval()
+    reference = BertModel(tiny_config(), add_pooling_layer=False).eval()
+    reference.load_state_dict(network.bert.state_dict())
+    batch = collate([formatter.encode(STACK_STATEMENTS, STACK_FOCAL, STACK_CANDIDATES[:1])], formatter.pad_id)
+    with torch.no_grad():
+        context = network.bert.encode_context(batch.context_ids, batch.context_mask)
+        candidate = network.bert.encode_candidates(context, batch.candidate_ids, batch.candidate_mask)[0, 0]
+        ids = batch.candidate_ids[0]
+        n = batch.context_ids.shape[1]
+        positions = torch.arange(n, n + ids.shape[1])[None]
+        expected = reference(input_ids=ids, token_type_ids=torch.ones_like(ids), position_ids=positions)
+    assert torch.allclose(candidate, expected.last_hidden_state[0], atol=1e-5)
+
+
+def test_crossing_layers_are_bounded() -> None:
+    with pytest.raises(ValueError, match="cross_layers"):
+        OracleNetwork(tiny_config(), cross_layers=3)
+
+
+@pytest.mark.parametrize("cross_layers", [None, 1])
+def test_chunked_inference_scores_as_one_pass(formatter: InputFormatter, cross_layers: int | None) -> None:
+    torch.manual_seed(0)
+    network = OracleNetwork(tiny_config(), cross_layers).eval()
+    candidates = [f"assertEquals({'x' * (i % 7)}{i}, s.size())" for i in range(CHUNK * 2 + 3)]
+    encoded = formatter.encode(STACK_STATEMENTS, STACK_FOCAL, candidates)
+    model = LoadedModel(network, formatter, Calibration(), "cpu")
+    prediction = model.predict(encoded, [False] * len(candidates))
+    with torch.no_grad():
+        exception, scores = network(collate([encoded], formatter.pad_id))
+    expected = predict(
+        float(exception[0]), scores[0], torch.zeros(len(candidates), dtype=torch.bool), Calibration()
+    )
+    assert prediction.scores == pytest.approx(expected.scores, abs=1e-6)
+
+
+def test_all_candidates_in_one_pass_score_as_one_at_a_time(formatter: InputFormatter) -> None:
+    network = tiny_network()
+    together = collate([formatter.encode(STACK_STATEMENTS, STACK_FOCAL, STACK_CANDIDATES)], formatter.pad_id)
+    with torch.no_grad():
+        exception, scores = network(together)
+        for i, candidate in enumerate(STACK_CANDIDATES):
+            alone = collate([formatter.encode(STACK_STATEMENTS, STACK_FOCAL, [candidate])], formatter.pad_id)
+            exception_alone, score = network(alone)
+            assert torch.allclose(score[0, 0], scores[0, i], atol=1e-5)
+            assert torch.allclose(exception_alone, exception, atol=1e-5)
+
+
+def test_contexts_batched_with_padding_score_as_alone(formatter: InputFormatter) -> None:
+    network = tiny_network()
+    short = formatter.encode(STACK_STATEMENTS[:1], None, STACK_CANDIDATES[:2])
+    long = formatter.encode(STACK_STATEMENTS, STACK_FOCAL, STACK_CANDIDATES)
+    with torch.no_grad():
+        exceptions, scores = network(collate([short, long], formatter.pad_id))
+        for b, encoded in enumerate((short, long)):
+            exception, alone = network(collate([encoded], formatter.pad_id))
+            assert torch.allclose(exceptions[b], exception[0], atol=1e-5)
+            assert torch.allclose(scores[b, : len(encoded.candidates)], alone[0], atol=1e-5)
+
+
+def test_a_test_without_candidates_still_gets_an_exception_logit(formatter: InputFormatter) -> None:
+    batch = collate([formatter.encode(STACK_STATEMENTS, None, [])], formatter.pad_id)
+    with torch.no_grad():
+        exception, scores = tiny_network()(batch)
+    assert exception.shape == (1,) and torch.isfinite(exception).all()
+    assert not batch.candidate_present.any() and torch.isfinite(scores).all()
+
+
+@pytest.mark.parametrize("cross_layers", [0, 1, None])
+def test_padding_slots_keep_outputs_and_gradients_finite(
+    formatter: InputFormatter, cross_layers: int | None
+) -> None:
+    torch.manual_seed(0)
+    network = OracleNetwork(tiny_config(), cross_layers).train()
+    few = formatter.encode(STACK_STATEMENTS[:1], None, STACK_CANDIDATES[:1])
+    many = formatter.encode(STACK_STATEMENTS, STACK_FOCAL, STACK_CANDIDATES)
+    exception, scores = network(collate([few, many], formatter.pad_id))
+    (exception.sum() + scores[0, :1].sum() + scores[1].sum()).backward()
+    assert torch.isfinite(scores).all()
+    assert all(torch.isfinite(p.grad).all() for p in network.parameters() if p.grad is not None)
