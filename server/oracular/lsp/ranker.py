@@ -28,19 +28,19 @@ class LoadedRanker:
 def resolve_device(requested: str) -> tuple[str, str | None]:
     """``cpu``/``cuda`` for a requested ``auto``/``cpu``/``cuda``, and a note when downgraded.
 
-    torch is imported only when the answer depends on it: the import takes seconds.
+    The model code (and torch, whose import takes seconds) is imported only when the answer
+    depends on it; the choice itself is the models' own :func:`select_device`.
     """
     if requested == "cpu":
         return "cpu", None
     try:
-        import torch
+        from oracular.models.inference import DeviceUnavailable, select_device
     except ImportError as exc:  # a broken install must not stop the server
         return "cpu", f"oracular.device is {requested!r} but torch cannot be imported ({exc}); using cpu"
-    if torch.cuda.is_available():
-        return "cuda", None
-    if requested == "cuda":
+    try:
+        return select_device(requested), None
+    except DeviceUnavailable:
         return "cpu", "oracular.device is 'cuda' but torch sees no CUDA GPU; using cpu"
-    return "cpu", None
 
 
 def load_ranker(requested_device: str) -> LoadedRanker:
