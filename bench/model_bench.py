@@ -46,7 +46,6 @@ from typing import Any
 
 import torch
 
-from oracular.candidates.grammar import build_candidates
 from oracular.corpus.fetch import default_cache_dir
 from oracular.corpus.mine import DATASETS_DIR
 from oracular.engine import OracleEngine
@@ -165,8 +164,7 @@ def example_problems() -> list[OracleProblem]:
         for status in analysis.oracle_free:
             prefix = engine.prefix_for(analysis, status)
             if prefix is not None:
-                values = engine.values_for(prefix, status)
-                candidates = build_candidates(prefix.targets, values, engine.exception_types(prefix))
+                candidates = engine.candidates_for(prefix, status)
                 problems.append(OracleProblem(status.test.name, prefix, candidates))
     return problems
 

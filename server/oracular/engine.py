@@ -302,6 +302,17 @@ class OracleEngine:
     def exception_types(prefix: PrefixAnalysis) -> list[str]:
         return prefix.focal.method.exception_types() if prefix.focal else []
 
+    def candidates_for(
+        self,
+        prefix: PrefixAnalysis,
+        status: TestStatus,
+        dictionary: dict[str, tuple[str, ...]] | None = None,
+    ) -> list[Candidate]:
+        """The candidate set a ranker is given for ``prefix`` (``dictionary`` as in :meth:`values_for`)."""
+        return build_candidates(
+            prefix.targets, self.values_for(prefix, status, dictionary), self.exception_types(prefix)
+        )
+
     def _qualifier(self, focal: FocalMethod | None):
         def qualify(simple: str) -> str | None:
             if focal is not None:
@@ -347,9 +358,7 @@ class OracleEngine:
             return TestReport(
                 test, None, 0.0, "Exception", True, [], reason="the test body is empty"
             ), renderer
-        candidates = build_candidates(
-            prefix.targets, self.values_for(prefix, status), self.exception_types(prefix)
-        )
+        candidates = self.candidates_for(prefix, status)
         ranking = self.ranker.rank(OracleProblem(test.name, prefix, candidates))
         order = sorted(range(len(candidates)), key=lambda i: -ranking.scores[i])[: self.settings.top_k]
         report = TestReport(

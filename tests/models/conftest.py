@@ -17,7 +17,6 @@ import torch
 from tokenizers import Tokenizer
 from transformers import BertConfig
 
-from oracular.candidates.grammar import build_candidates
 from oracular.corpus.lists import CorpusLists
 from oracular.corpus.mine import mine_corpus
 from oracular.engine import OracleEngine
@@ -73,9 +72,7 @@ def engine_problems(engine: OracleEngine, path: Path) -> list[OracleProblem]:
     for status in analysis.oracle_free:
         prefix = engine.prefix_for(analysis, status)
         if prefix is not None:
-            values = engine.values_for(prefix, status)
-            candidates = build_candidates(prefix.targets, values, engine.exception_types(prefix))
-            problems.append(OracleProblem(status.test.name, prefix, candidates))
+            problems.append(OracleProblem(status.test.name, prefix, engine.candidates_for(prefix, status)))
     return problems
 
 

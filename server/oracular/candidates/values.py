@@ -128,9 +128,14 @@ def constant_values(classes: list[ClassInfo]) -> list[Value]:
     return result
 
 
-def global_values(target_type: str, dictionary: dict[str, tuple[str, ...]]) -> list[Value]:
+def dictionary_key(target_type: str) -> str:
+    """The global dictionary's key for a type: primitives unboxed, ``String`` unqualified."""
     key = unboxed(target_type) or target_type
-    key = "String" if key == "java.lang.String" else key
+    return "String" if key == "java.lang.String" else key
+
+
+def global_values(target_type: str, dictionary: dict[str, tuple[str, ...]]) -> list[Value]:
+    key = dictionary_key(target_type)
     return [Value(v, key, "global", i) for i, v in enumerate(dictionary.get(key, ()))]
 
 

@@ -14,8 +14,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from oracular.candidates.values import dictionary_key
 from oracular.corpus.normalise import canonical_expression
-from oracular.java.types import unboxed
 
 SWEEP_KS = (0, 1, 3, 5, 10, 20)
 LITERAL_TYPES = frozenset({"int", "long", "short", "byte", "double", "float", "char", "String"})
@@ -24,11 +24,6 @@ MAX_K = max(SWEEP_KS)
 _LITERAL_START = tuple("-+0123456789.\"'")
 
 Dictionary = dict[str, tuple[str, ...]]
-
-
-def _dictionary_type(target_type: str) -> str:
-    key = unboxed(target_type) or target_type
-    return "String" if key == "java.lang.String" else key
 
 
 def count_values(samples: Iterable[dict[str, Any]]) -> dict[str, Counter[str]]:
@@ -40,7 +35,7 @@ def count_values(samples: Iterable[dict[str, Any]]) -> dict[str, Counter[str]]:
             continue
         if not expected.startswith(_LITERAL_START) or "\n" in expected:
             continue
-        key = _dictionary_type(target_type)
+        key = dictionary_key(target_type)
         if key not in LITERAL_TYPES:
             continue
         counts.setdefault(key, Counter())[canonical_expression(expected)] += 1

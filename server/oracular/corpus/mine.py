@@ -222,7 +222,7 @@ def finalise_assertion(sample: dict[str, Any], dictionary: Dictionary) -> dict[s
     """The published form: candidates as canonical texts with their value sources, labels marked."""
     candidates = build_sample_candidates(sample, dictionary)
     labels = ground_truth_labels(candidates, sample["key"])
-    final = {k: v for k, v in sample.items() if k not in _RAW_ONLY}
+    final = _strip(sample)
     final["candidates"] = [candidate_text(c) for c in candidates]
     final["candidate_sources"] = [c.expected.source if c.expected else c.kind for c in candidates]
     final["labels"] = labels

@@ -104,7 +104,7 @@ def candidate_text(candidate: Candidate) -> str:
     return f"{candidate.assertion}({candidate.expected.text}, {target})"
 
 
-def _args(call: Node) -> list[Node]:
+def call_args(call: Node) -> list[Node]:
     args = call.child_by_field_name("arguments")
     return list(args.named_children) if args is not None else []
 
@@ -197,7 +197,7 @@ def _message_first(flavour: Flavour, call: Node) -> bool:
 
 def _standard(call: Node, flavour: Flavour) -> GroundTruth | None:
     name = syntax.call_name(call)
-    args = _args(call)
+    args = call_args(call)
     if name in UNARY:
         if not args:
             return None
@@ -218,20 +218,20 @@ def _standard(call: Node, flavour: Flavour) -> GroundTruth | None:
 
 def _assertj(chain: list[Node]) -> GroundTruth | None:
     root = chain[0]
-    args = _args(root)
+    args = call_args(root)
     if len(args) != 1:
         return None
     if len(chain) == 2:
         check = syntax.call_name(chain[1])
-        if check in ASSERTJ_UNARY and not _args(chain[1]):
+        if check in ASSERTJ_UNARY and not call_args(chain[1]):
             return _make(ASSERTJ_UNARY[check], args[0], None, "assertThat (AssertJ)")
-        if check == "isEqualTo" and len(_args(chain[1])) == 1:
-            return _make("assertEquals", args[0], _args(chain[1])[0], "assertThat (AssertJ)")
+        if check == "isEqualTo" and len(call_args(chain[1])) == 1:
+            return _make("assertEquals", args[0], call_args(chain[1])[0], "assertThat (AssertJ)")
     return GroundTruth("assertThat", syntax.text(args[0]), None, "assertThat (AssertJ)", False)
 
 
 def _hamcrest(call: Node) -> GroundTruth | None:
-    args = _args(call)
+    args = call_args(call)
     if len(args) == 3:
         args = args[1:]
     if len(args) != 2:
@@ -239,12 +239,12 @@ def _hamcrest(call: Node) -> GroundTruth | None:
     actual, matcher = args
     # Peel is(...) wrappers: is(equalTo(x)) == is(x) == equalTo(x).
     while matcher.type == "method_invocation" and syntax.call_name(matcher) == "is":
-        inner = _args(matcher)
+        inner = call_args(matcher)
         if len(inner) != 1 or inner[0].type != "method_invocation":
             break
         matcher = inner[0]
     name = syntax.call_name(matcher) if matcher.type == "method_invocation" else ""
-    inner = _args(matcher) if matcher.type == "method_invocation" else []
+    inner = call_args(matcher) if matcher.type == "method_invocation" else []
     family = "assertThat (Hamcrest)"
     if name in HAMCREST_UNARY and not inner:
         return _make(HAMCREST_UNARY[name], actual, None, family)

@@ -22,6 +22,7 @@ from oracular.candidates.values import Value, global_values
 from oracular.corpus.normalise import (
     FAIL_NAMES,
     GroundTruth,
+    call_args,
     call_chain,
     candidate_text,
     canonical_expression,
@@ -92,11 +93,6 @@ def _class_literal(node: Node | None) -> str | None:
     return _simple_type(syntax.text(node)) if node is not None and node.type == "class_literal" else None
 
 
-def _args(call: Node) -> list[Node]:
-    args = call.child_by_field_name("arguments")
-    return list(args.named_children) if args is not None else []
-
-
 def _ends_with_fail(statements: list[Node]) -> bool:
     if not statements:
         return False
@@ -125,21 +121,22 @@ def exception_oracle(statement: Node) -> ExceptionOracle | None:
         return None
     chain = call_chain(call)
     root, name = chain[0], syntax.call_name(chain[0])
-    args = _args(root)
+    args = call_args(root)
     if name in THROWS_ENTRY and len(args) >= 2 and _class_literal(args[0]):
         return ExceptionOracle(_class_literal(args[0]) or "", _lambda_statements(args[1]), "assertThrows")
     if name == "assertThatThrownBy" and args:
         exception = "Throwable"
         for link in chain[1:]:
             if syntax.call_name(link) in ("isInstanceOf", "isExactlyInstanceOf"):
-                exception = _class_literal(next(iter(_args(link)), None)) or exception
+                exception = _class_literal(next(iter(call_args(link)), None)) or exception
                 break
         return ExceptionOracle(exception, _lambda_statements(args[0]), "assertThatThrownBy")
-    thrown_by = next((c for c in chain[1:] if syntax.call_name(c) == "isThrownBy" and _args(c)), None)
+    thrown_by = next((c for c in chain[1:] if syntax.call_name(c) == "isThrownBy" and call_args(c)), None)
     if thrown_by is not None:
         exception = ASSERTJ_THROWN.get(name) or (_class_literal(args[0]) if args else None)
         if exception:
-            return ExceptionOracle(exception, _lambda_statements(_args(thrown_by)[0]), "assertThatThrownBy")
+            inner = _lambda_statements(call_args(thrown_by)[0])
+            return ExceptionOracle(exception, inner, "assertThatThrownBy")
     return None
 
 
@@ -160,7 +157,7 @@ def _rule_expectation(statement: Node) -> str | None:
     receiver = call.child_by_field_name("object")
     if receiver is None or receiver.type != "identifier":
         return None
-    return _class_literal(next(iter(_args(call)), None))
+    return _class_literal(next(iter(call_args(call)), None))
 
 
 def _is_rule_statement(statement: Node) -> bool:
@@ -298,7 +295,7 @@ class FileMiner:
                 return
             if is_not_throw_oracle(statement):
                 call = statement_call(statement)
-                inner = _lambda_statements(_args(call)[0]) if call is not None and _args(call) else []
+                inner = _lambda_statements(call_args(call)[0]) if call is not None and call_args(call) else []
                 if statement.type == "try_statement" and (block := statement.child_by_field_name("body")):
                     inner = [syntax.text(s) for s in syntax.statements(block)]
                 self._exception_sample(status, number, before + inner, None, "does-not-throw")

@@ -27,7 +27,6 @@ from typing import Any
 
 from tqdm import tqdm
 
-from oracular.candidates.grammar import build_candidates
 from oracular.corpus.normalise import candidate_text
 from oracular.corpus.samples import parse_method
 from oracular.engine import OracleEngine
@@ -212,9 +211,7 @@ def _replay_file(
         if prefix is None:
             result.failures["empty prefix"] += 1
             continue
-        candidates = build_candidates(
-            prefix.targets, engine.values_for(prefix, status, dictionary), engine.exception_types(prefix)
-        )
+        candidates = engine.candidates_for(prefix, status, dictionary)
         expected = sample.get("candidates")
         if (expected is not None and [candidate_text(c) for c in candidates] != expected) or (
             engine.exception_types(prefix) != sample.get("exceptions", [])
