@@ -32,7 +32,9 @@ from oracular.java.source import parse_text
 from ..conftest import EXAMPLE
 
 PROFILES = ("visual-studio-code", "neovim")
-SERVER_COMMAND = [sys.executable, "-m", "oracular", "serve"]
+SERVE = [sys.executable, "-m", "oracular", "serve"]
+SERVER_COMMAND = [*SERVE, "--stdio"]
+"""As VS Code's language client starts it."""
 STACK_TEST = Path("src/test/java/org/example/stack/StackTest.java")
 STACK = Path("src/main/java/org/example/stack/Stack.java")
 TIMEOUT_S = 15.0
@@ -190,11 +192,15 @@ class Document:
             types.DidSaveTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=self.uri))
         )
 
-    async def diagnostics(self, since: int | None = None) -> list[types.Diagnostic]:
-        """This version's diagnostics, published since this document was opened (or ``since``)."""
-        return await diagnostics(
+    async def diagnostics(
+        self, since: int | None = None, code: str | None = "missing-oracle"
+    ) -> list[types.Diagnostic]:
+        """This version's diagnostics with ``code`` (``None``: all of them), published since this
+        document was opened (or ``since``)."""
+        found = await diagnostics(
             self.client, self.uri, self.version, self.opened_at if since is None else since
         )
+        return [d for d in found if code is None or d.code == code]
 
     @property
     def identifier(self) -> types.TextDocumentIdentifier:
@@ -242,6 +248,33 @@ def apply_workspace_edit(document: Document, edit: types.WorkspaceEdit) -> str:
         start, end = e.range.start, e.range.end
         engine_edits.append(TextEdit((start.line, start.character), (end.line, end.character), e.new_text))
     return apply_edits(parse_text(document.text), engine_edits)
+
+
+async def code_actions(
+    client: RecordingClient,
+    doc: Document,
+    where: types.Range,
+    only: list[str] | None = None,
+    diags: tuple[types.Diagnostic, ...] | list[types.Diagnostic] = (),
+) -> list[types.CodeAction]:
+    result = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=doc.identifier,
+            range=where,
+            context=types.CodeActionContext(diagnostics=list(diags), only=only),
+        )
+    )
+    actions = list(result or [])
+    assert all(isinstance(a, types.CodeAction) for a in actions)
+    return actions  # type: ignore[return-value]
+
+
+async def resolved_edit(client: RecordingClient, action: types.CodeAction) -> types.WorkspaceEdit:
+    """The action's edit: resolved lazily (both profiles support resolve), never sent eagerly."""
+    assert action.edit is None and action.data is not None
+    resolved = await client.code_action_resolve_async(action)
+    assert resolved.edit is not None
+    return resolved.edit
 
 
 def full_range(text: str) -> types.Range:

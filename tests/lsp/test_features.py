@@ -20,9 +20,11 @@ from .conftest import (
     STACK_TEST,
     RecordingClient,
     apply_workspace_edit,
+    code_actions,
     copy_example,
     full_range,
     opened,
+    resolved_edit,
 )
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
@@ -65,29 +67,6 @@ async def test_diagnostics_on_open(shared_client: RecordingClient, module_projec
 def push_pop_position(doc) -> types.Position:
     """A cursor inside ``testPushPopIsEmpty``'s body."""
     return doc.position_of("s.push(a);")
-
-
-async def code_actions(
-    client: RecordingClient, doc, where: types.Range, only: list[str] | None = None, diags=()
-) -> list[types.CodeAction]:
-    result = await client.text_document_code_action_async(
-        types.CodeActionParams(
-            text_document=doc.identifier,
-            range=where,
-            context=types.CodeActionContext(diagnostics=list(diags), only=only),
-        )
-    )
-    actions = list(result or [])
-    assert all(isinstance(a, types.CodeAction) for a in actions)
-    return actions  # type: ignore[return-value]
-
-
-async def resolved_edit(client: RecordingClient, action: types.CodeAction) -> types.WorkspaceEdit:
-    """The action's edit: resolved lazily (both profiles support resolve), never sent eagerly."""
-    assert action.edit is None and action.data is not None
-    resolved = await client.code_action_resolve_async(action)
-    assert resolved.edit is not None
-    return resolved.edit
 
 
 async def test_quickfixes_inside_a_test_best_first(

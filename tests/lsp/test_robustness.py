@@ -18,6 +18,7 @@ from lsprotocol import types
 from pytest_lsp import client_capabilities
 
 from .conftest import (
+    SERVE,
     SERVER_COMMAND,
     STACK_TEST,
     TIMEOUT_S,
@@ -234,7 +235,7 @@ async def test_soak_10k_requests_without_leaking(project: Path) -> None:
 @pytest.mark.asyncio
 async def test_serves_over_tcp(project: Path) -> None:
     server = await asyncio.create_subprocess_exec(
-        *SERVER_COMMAND, "--tcp", "127.0.0.1:0", "--log-level", "info", stderr=asyncio.subprocess.PIPE
+        *SERVE, "--tcp", "127.0.0.1:0", "--log-level", "info", stderr=asyncio.subprocess.PIPE
     )
     client = make_client()
     try:
@@ -267,6 +268,16 @@ def test_serve_rejects_a_bad_tcp_address(capsys: pytest.CaptureFixture[str]) -> 
         main(["serve", "--tcp", "localhost"])
     assert exit_info.value.code == 2
     assert "expected HOST:PORT" in capsys.readouterr().err
+
+
+def test_serve_takes_the_stdio_flag_language_clients_add(capsys: pytest.CaptureFixture[str]) -> None:
+    from oracular.cli.main import build_parser, main
+
+    assert build_parser().parse_args(["serve", "--stdio"]).stdio is True
+    with pytest.raises(SystemExit) as exit_info:
+        main(["serve", "--stdio", "--tcp", "127.0.0.1:0"])
+    assert exit_info.value.code == 2
+    assert "not allowed with argument" in capsys.readouterr().err
 
 
 @pytest.mark.asyncio

@@ -17,7 +17,12 @@ def host_port(value: str) -> tuple[str, int]:
 
 def register(commands: argparse._SubParsersAction) -> None:
     parser = commands.add_parser("serve", help="run the language server (stdio unless --tcp)")
-    parser.add_argument("--tcp", type=host_port, metavar="HOST:PORT", help="listen on TCP instead of stdio")
+    transport = parser.add_mutually_exclusive_group()
+    transport.add_argument(
+        "--tcp", type=host_port, metavar="HOST:PORT", help="listen on TCP instead of stdio"
+    )
+    # vscode-languageclient (and others) append --stdio when told to use stdio.
+    transport.add_argument("--stdio", action="store_true", help="serve on stdio (the default)")
     parser.add_argument(
         "--log-level",
         choices=("debug", "info", "warning", "error"),

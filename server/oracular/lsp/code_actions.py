@@ -1,10 +1,13 @@
-"""Code actions: insert a ranked oracle, or the top oracle of every test in the file.
+"""Code actions: insert a ranked oracle, the top oracle of every test in the file, or fix a
+weak oracle.
 
 Inside an oracle-free test (or on its diagnostic) there is one ``quickfix`` per ranked
-suggestion, best first and preferred. When the engine abstains, a disabled action says why, for
-clients that can show one. Where the client supports ``codeAction/resolve``, actions carry only
-a reference and their edit is built when one is chosen; the reference names the document
-version, and resolving against any other version fails with ``ContentModified``.
+suggestion, best first and preferred. On a quality finding (``swallowed-exception``...) there is
+one ``quickfix`` per fix the check offers, its first preferred. When the engine abstains, a
+disabled action says why, for clients that can show one. Where the client supports
+``codeAction/resolve``, actions carry only a reference and their edit is built when one is
+chosen; the reference names the document version, and resolving against any other version
+fails with ``ContentModified``.
 """
 
 from __future__ import annotations
@@ -18,8 +21,9 @@ from pygls.exceptions import JsonRpcContentModified, JsonRpcInvalidParams
 
 from oracular.candidates.render import TextEdit
 from oracular.lsp.convert import one_line, workspace_edit
-from oracular.lsp.diagnostics import diagnostic
+from oracular.lsp.diagnostics import diagnostic, finding_diagnostic
 from oracular.lsp.documents import Analysis
+from oracular.quality.finding import Finding
 
 if TYPE_CHECKING:
     from oracular.lsp.server import OracularServer
@@ -47,13 +51,7 @@ class ActionRef:
         return data
 
     @classmethod
-    def from_data(cls, data: Any) -> ActionRef:
-        if not (
-            isinstance(data, dict)
-            and isinstance(data.get("uri"), str)
-            and isinstance(data.get("version"), int)
-        ):
-            raise JsonRpcInvalidParams("not an Oracular code action (data needs uri and version)")
+    def from_data(cls, data: dict[str, Any]) -> ActionRef:
         if "method" not in data:
             return cls(data["uri"], data["version"])
         method, line, oracle = data.get("method"), data.get("line"), data.get("oracle")
@@ -71,6 +69,44 @@ class ActionRef:
         test = analysis.find(self.method, self.line)
         suggestion = next((s for s in test.suggestions if s.oracle == self.oracle), None) if test else None
         return suggestion.edits if suggestion is not None else None
+
+
+@dataclass(frozen=True)
+class FixRef:
+    """What an unresolved quality fix carries: its finding (code and start) and the fix's title."""
+
+    uri: str
+    version: int
+    code: str
+    start: tuple[int, int]
+    title: str
+
+    def to_data(self) -> dict[str, Any]:
+        line, character = self.start
+        fix = {"code": self.code, "line": line, "character": character, "title": self.title}
+        return {"uri": self.uri, "version": self.version, "fix": fix}
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any]) -> FixRef:
+        fix = data["fix"]
+        expected = {"code": str, "line": int, "character": int, "title": str}
+        if not (isinstance(fix, dict) and all(isinstance(fix.get(f), t) for f, t in expected.items())):
+            raise JsonRpcInvalidParams("Oracular fix data needs code, line, character and title")
+        return cls(data["uri"], data["version"], fix["code"], (fix["line"], fix["character"]), fix["title"])
+
+    def edits(self, analysis: Analysis) -> list[TextEdit] | None:
+        finding = next((f for f in analysis.findings if (f.code, f.start) == (self.code, self.start)), None)
+        fix = next((x for x in finding.fixes if x.title == self.title), None) if finding else None
+        return list(fix.edits) if fix is not None else None
+
+
+def reference(data: Any) -> ActionRef | FixRef:
+    """The reference an unresolved action carries, checked: it comes back from the client."""
+    if not (
+        isinstance(data, dict) and isinstance(data.get("uri"), str) and isinstance(data.get("version"), int)
+    ):
+        raise JsonRpcInvalidParams("not an Oracular code action (data needs uri and version)")
+    return FixRef.from_data(data) if "fix" in data else ActionRef.from_data(data)
 
 
 def wanted(kind: str, only: Sequence[str] | None) -> bool:
@@ -108,6 +144,12 @@ def actions(
                     is_preferred=suggestion.rank == 1,
                 )
                 result.append(_with_edit_or_ref(server, action, ref, suggestion.edits))
+    if wanted(types.CodeActionKind.QuickFix, only):
+        result += [
+            action
+            for finding in analysis.findings_in(selection)
+            for action in fix_actions(server, analysis, finding)
+        ]
     if wanted(ADD_ALL_KIND, only) and analysis.report is not None:
         edits = analysis.report.top_edits()
         if edits:
@@ -116,8 +158,20 @@ def actions(
     return result
 
 
+def fix_actions(server: OracularServer, analysis: Analysis, finding: Finding) -> list[types.CodeAction]:
+    diagnostics = [finding_diagnostic(finding)]
+    result = []
+    for i, fix in enumerate(finding.fixes):
+        action = types.CodeAction(
+            title=fix.title, kind=types.CodeActionKind.QuickFix, diagnostics=diagnostics, is_preferred=i == 0
+        )
+        ref = FixRef(analysis.uri, analysis.version, finding.code, finding.start, fix.title)
+        result.append(_with_edit_or_ref(server, action, ref, list(fix.edits)))
+    return result
+
+
 def _with_edit_or_ref(
-    server: OracularServer, action: types.CodeAction, ref: ActionRef, edits: list[TextEdit]
+    server: OracularServer, action: types.CodeAction, ref: ActionRef | FixRef, edits: list[TextEdit]
 ) -> types.CodeAction:
     if server.client.resolve_edits:
         action.data = ref.to_data()
@@ -127,7 +181,7 @@ def _with_edit_or_ref(
 
 
 async def resolve(server: OracularServer, action: types.CodeAction) -> types.CodeAction:
-    ref = ActionRef.from_data(action.data)
+    ref = reference(action.data)
     stale = JsonRpcContentModified(
         f"{ref.uri} changed since this action was offered (version {ref.version}); ask for actions again"
     )
@@ -139,7 +193,7 @@ async def resolve(server: OracularServer, action: types.CodeAction) -> types.Cod
         raise stale
     edits = ref.edits(analysis)
     if edits is None:
-        raise JsonRpcContentModified("this oracle is no longer suggested; ask for actions again")
+        raise JsonRpcContentModified("this fix is no longer offered; ask for actions again")
     action.edit = workspace_edit(ref.uri, ref.version, edits, server.client.document_changes)
     return action
 

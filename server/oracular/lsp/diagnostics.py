@@ -1,4 +1,6 @@
-"""Diagnostics: one ``missing-oracle`` per oracle-free test, on the test's name.
+"""Diagnostics: one ``missing-oracle`` per oracle-free test, on the test's name, and one per
+oracle-quality finding (``swallowed-exception``, ``swapped-arguments``...) with its own code and
+severity, so each can be filtered or switched off (setting ``checks``).
 
 They are published whenever an analysis of the current version finishes (on open, after edits
 settle, on save), tagged with that version so a client can drop them if it has moved on.
@@ -11,8 +13,9 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 
 from oracular.engine import TestReport
-from oracular.lsp.convert import one_line
+from oracular.lsp.convert import lsp_range, one_line
 from oracular.lsp.documents import Analysis
+from oracular.quality.finding import Finding
 
 if TYPE_CHECKING:
     from oracular.lsp.server import OracularServer
@@ -42,6 +45,16 @@ def diagnostic(
     )
 
 
+def finding_diagnostic(finding: Finding) -> types.Diagnostic:
+    return types.Diagnostic(
+        range=lsp_range(finding.start, finding.end),
+        message=finding.message,
+        severity=types.DiagnosticSeverity(finding.severity),
+        source=SOURCE,
+        code=finding.code,
+    )
+
+
 class Publisher:
     """Publishes the analysis of every test file, even when it is clean (that clears old ones).
 
@@ -59,6 +72,7 @@ class Publisher:
             return
         severity = self._server.settings.diagnostic_severity
         diagnostics = [diagnostic(analysis, report, severity) for report in analysis.tests]
+        diagnostics += [finding_diagnostic(finding) for finding in analysis.findings]
         self._published.add(analysis.uri)
         self._server.text_document_publish_diagnostics(
             types.PublishDiagnosticsParams(

@@ -1,8 +1,9 @@
 """Engines per build root, and the analysis of each open document version.
 
 An :class:`Analysis` is the engine's :class:`~oracular.engine.FileReport` for one
-``(uri, version)``. Every feature reads it from here: diagnostics and inlay hints from the cache
-only, code actions and hover waiting for the current version when they must. Results for a
+``(uri, version)``, with the oracle-quality findings of the same version. Every feature reads
+it from here: diagnostics and inlay hints from the cache only, code actions and hover waiting
+for the current version when they must. Results for a
 version the editor has moved past are dropped, never cached or published.
 """
 
@@ -12,7 +13,7 @@ import asyncio
 import gc
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
@@ -26,6 +27,8 @@ from oracular.lsp import convert
 from oracular.lsp.convert import Point
 from oracular.lsp.ranker import LoadedRanker, load_ranker
 from oracular.lsp.worker import Job, Worker
+from oracular.quality.finding import Finding
+from oracular.quality.runner import QualitySettings, check_file
 
 ProgressReport = Callable[[str], None]
 ProgressFactory = Callable[[str], AbstractAsyncContextManager[ProgressReport]]
@@ -49,6 +52,8 @@ class Analysis:
     report: FileReport | None
     """``None`` when the server stays silent: not a test file, or not analysable (see ``problem``)."""
     problem: str | None = None
+    findings: list[Finding] = field(default_factory=list)
+    """The enabled quality checks' findings, fixes included, in document order."""
 
     @property
     def tests(self) -> list[TestReport]:
@@ -89,6 +94,11 @@ class Analysis:
         where = convert.point(pos)
         return next((t for t, _, name in self._spans if convert.contains(name, where)), None)
 
+    def findings_in(self, selection: types.Range) -> list[Finding]:
+        """Findings whose range overlaps ``selection``."""
+        wanted = (convert.point(selection.start), convert.point(selection.end))
+        return [f for f in self.findings if convert.overlaps((f.start, f.end), wanted)]
+
     def find(self, method: str, line: int) -> TestReport | None:
         """The test called ``method`` whose name is on 1-based ``line``."""
         return next((t for t in self.tests if t.test.name == method and t.line == line), None)
@@ -101,8 +111,14 @@ def activates(path: Path | None, report: FileReport) -> bool:
     ) is not None
 
 
-def analyse(engine: OracleEngine, document: OpenDocument, cancelled: Callable[[], bool]) -> Analysis | None:
-    """The engine's report for one document version (on the worker thread); ``None`` if cancelled."""
+def analyse(
+    engine: OracleEngine, document: OpenDocument, quality: QualitySettings, cancelled: Callable[[], bool]
+) -> Analysis | None:
+    """The engine's report and quality findings for one document version (on the worker thread).
+
+    ``None`` if cancelled. Both are computed in one go and published together: publishing the
+    findings later would make their squiggles blink out after every edit.
+    """
     name = str(document.path or document.uri)
     try:
         check_text(document.text, name)
@@ -111,11 +127,12 @@ def analyse(engine: OracleEngine, document: OpenDocument, cancelled: Callable[[]
     source = parse_text(document.text, document.path)
     try:
         report = engine.suggest(source, cancelled=cancelled)
+        if not activates(document.path, report):
+            return Analysis(document.uri, document.version, None)
+        findings = check_file(engine, report.analysis, quality, cancelled=cancelled)
     except RankingCancelled:
         return None
-    if not activates(document.path, report):
-        return Analysis(document.uri, document.version, None)
-    return Analysis(document.uri, document.version, report)
+    return Analysis(document.uri, document.version, report, findings=findings)
 
 
 def refresh_index(index: WorkspaceIndex) -> RefreshStats:
@@ -225,10 +242,12 @@ class Documents:
         engines: Engines,
         open_document: Callable[[str], OpenDocument | None],
         on_analysis: Callable[[Analysis], None],
+        quality: Callable[[], QualitySettings] = QualitySettings,
     ) -> None:
         self._worker = worker
         self._engines = engines
         self._open_document = open_document
+        self._quality = quality
         self._on_analysis = on_analysis
         self._cache: dict[str, Analysis] = {}
 
@@ -267,8 +286,9 @@ class Documents:
 
     async def _compute(self, job: Job[Analysis], document: OpenDocument) -> Analysis | None:
         try:
+            quality = self._quality()
             engine = await self._engines.for_path(document.path)
-            analysis = await self._worker.run(analyse, engine, document, job.cancelled.is_set)
+            analysis = await self._worker.run(analyse, engine, document, quality, job.cancelled.is_set)
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # an engine bug must cost one document version, not the server

@@ -156,7 +156,9 @@ class OracularServer(LanguageServer):
         self.client = ClientSupport()
         self.worker = Worker()
         self.engines = Engines(self.worker, self.progress)
-        self.documents = Documents(self.worker, self.engines, self.open_document, self._analysed)
+        self.documents = Documents(
+            self.worker, self.engines, self.open_document, self._analysed, lambda: self.settings.quality
+        )
         self.publisher = Publisher(self)
         self._initialization_options: Any = None
         self._last_problem: dict[str, str | None] = {}
@@ -229,6 +231,9 @@ class OracularServer(LanguageServer):
             await self._load_ranker()
         if self.settings.engine != old.engine or self.settings.device != old.device:
             await self.engines.configure(self.settings.engine)
+            self.reanalyse(self.open_uris())
+            return
+        if self.settings.quality != old.quality:
             self.reanalyse(self.open_uris())
             return
         for analysis in self.documents.all_cached():

@@ -17,6 +17,7 @@ from typing import Any
 from lsprotocol.types import DiagnosticSeverity
 
 from oracular.engine import EngineSettings
+from oracular.quality.runner import CHECKS, QualitySettings
 
 SECTION = "oracular"
 MAX_TOP_K = 50
@@ -40,6 +41,9 @@ class ServerSettings:
     diagnostic_severity: DiagnosticSeverity = DiagnosticSeverity.Information
     on_save: bool = False
     """Rank only when a file is opened or saved, not as it is typed (for slow machines)."""
+    quality: QualitySettings = field(default_factory=QualitySettings)
+    """Which oracle-quality checks run (``checks``: ``{"unused-input": true, ...}``), over the
+    defaults chosen by their precision on the dev projects."""
 
 
 class Invalid(ValueError):
@@ -86,6 +90,15 @@ def _method_names(value: Any) -> frozenset[str]:
     return frozenset(value)
 
 
+def _checks(value: Any) -> dict[str, bool]:
+    if not isinstance(value, Mapping) or not all(isinstance(v, bool) for v in value.values()):
+        raise Invalid(f"expected an object of check codes to true/false ({', '.join(CHECKS)})")
+    unknown = sorted(set(value) - set(CHECKS))
+    if unknown:
+        raise Invalid(f"unknown check {', '.join(map(repr, unknown))} (known: {', '.join(CHECKS)})")
+    return dict(value)
+
+
 _FIELDS: dict[str, tuple[Callable[[Any], Any], Callable[[ServerSettings, Any], ServerSettings]]] = {
     "topK": (_integer(1, MAX_TOP_K), lambda s, v: replace(s, engine=replace(s.engine, top_k=v))),
     "abstainBelow": (_probability, lambda s, v: replace(s, engine=replace(s.engine, abstain_below=v))),
@@ -101,6 +114,7 @@ _FIELDS: dict[str, tuple[Callable[[Any], Any], Callable[[ServerSettings, Any], S
     "inlayHints": (_boolean, lambda s, v: replace(s, inlay_hints=v)),
     "diagnosticSeverity": (_severity, lambda s, v: replace(s, diagnostic_severity=v)),
     "onSave": (_boolean, lambda s, v: replace(s, on_save=v)),
+    "checks": (_checks, lambda s, v: replace(s, quality=s.quality.with_codes(v))),
 }
 SETTING_NAMES = tuple(_FIELDS)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, fields, replace
 
-from oracular.engine import FileAnalysis, OracleEngine
+from oracular.engine import FileAnalysis, OracleEngine, RankingCancelled
 from oracular.quality import (
     brittle,
     discarded_result,
@@ -81,14 +81,21 @@ def check_file(
     analysis: FileAnalysis,
     settings: QualitySettings | None = None,
     fixes: bool = True,
+    cancelled: Callable[[], bool] | None = None,
 ) -> list[Finding]:
     """The enabled checks' findings for one document, in document order.
 
     ``fixes=False`` skips building quick fixes (ranking, rendering), for batch scans.
+    ``cancelled`` is polled between checks, as :meth:`OracleEngine.suggest` polls it between
+    tests, so an editor's superseded version stops costing time (:class:`RankingCancelled`).
     """
     codes = (settings or QualitySettings()).codes
     if not codes:
         return []
     context = FileContext(engine, analysis, fixes)
-    findings = [finding for code in codes for finding in CHECKS[code](context)]
+    findings: list[Finding] = []
+    for code in codes:
+        if cancelled is not None and cancelled():
+            raise RankingCancelled
+        findings += CHECKS[code](context)
     return sorted(findings, key=lambda f: (f.start, f.code))

@@ -1,0 +1,69 @@
+/**
+ * The `vscode-languageclient` client for one run of `oracular serve`.
+ *
+ * Two middlewares adapt the generic client to Oracular: settings requests are answered with the
+ * server's keys only (the extension's own `oracular.server.path`, `oracular.python` and
+ * `oracular.trace` would otherwise reach the server as "unknown setting" warnings), and
+ * `$/progress` is mirrored into the status bar before VS Code's own progress UI gets it.
+ */
+
+import * as vscode from 'vscode';
+import {
+  LanguageClient,
+  LanguageClientOptions,
+  RevealOutputChannelOn,
+  ServerOptions,
+} from 'vscode-languageclient/node';
+
+import { CommandLine } from './serverCommand';
+import { SECTION, serverSection } from './settings';
+import { ProgressValue, StatusModel } from './status';
+
+export const CLIENT_ID = 'oracular';
+export const CLIENT_NAME = 'Oracular';
+
+/** Java files on disk and unsaved Java buffers; the server itself decides which ones are tests. */
+export const DOCUMENT_SELECTOR = [
+  { scheme: 'file', language: 'java' },
+  { scheme: 'untitled', language: 'java' },
+];
+
+export function createLanguageClient(
+  line: CommandLine,
+  output: vscode.OutputChannel,
+  status: StatusModel,
+): LanguageClient {
+  const serverOptions: ServerOptions = {
+    command: line.command,
+    args: [...line.args],
+    // No `transport`: with one, the client appends `--stdio`, which `oracular serve` rejects;
+    // an executable without one is spoken to over its stdin and stdout all the same.
+    // Unbuffered stderr: the server's log reaches the output channel as it is written.
+    options: { env: { ...process.env, PYTHONUNBUFFERED: '1' } },
+  };
+  const clientOptions: LanguageClientOptions = {
+    documentSelector: DOCUMENT_SELECTOR,
+    outputChannel: output,
+    // Problems are reported through the status bar and our own notifications, not by popping
+    // the output open on every server log line.
+    revealOutputChannelOn: RevealOutputChannelOn.Never,
+    middleware: {
+      workspace: {
+        configuration: async (params, token, next) => {
+          const answer = await next(params, token);
+          if (!Array.isArray(answer)) {
+            return answer;
+          }
+          return answer.map((value: unknown, index) =>
+            params.items[index]?.section === SECTION ? serverSection(value) : value,
+          );
+        },
+      },
+      handleWorkDoneProgress: (token, params, next) => {
+        status.progress(token, params as ProgressValue);
+        next(token, params);
+      },
+    },
+  };
+  return new LanguageClient(CLIENT_ID, CLIENT_NAME, serverOptions, clientOptions);
+}
