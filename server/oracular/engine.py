@@ -41,8 +41,10 @@ class RankingCancelled(Exception):
 @dataclass(frozen=True)
 class EngineSettings:
     top_k: int = 5
-    abstain_below: float = 0.1
-    """Below this top score the engine says "no confident oracle" instead of guessing."""
+    abstain_below: float | None = None
+    """Below this top score the engine says "no confident oracle" instead of guessing;
+    ``None``: the ranker's own threshold (the neural model's is chosen on dev for a stated
+    top-1 precision, see ``models/MODEL_CARD.md``)."""
     assertion_style: str = "auto"
     """``auto`` (from the file's imports), ``junit4`` or ``junit5``."""
     extra_assertion_methods: frozenset[str] = frozenset()
@@ -179,6 +181,13 @@ class OracleEngine:
         self.project_root = project_root
         self.global_dictionary = global_dictionary
         """``None``: the shipped ``models/global_dictionary.json`` (re-mined with the corpus)."""
+
+    @property
+    def abstention_threshold(self) -> float:
+        """The user's ``abstain_below`` if set, else the ranker's own."""
+        if self.settings.abstain_below is not None:
+            return self.settings.abstain_below
+        return self.ranker.abstain_below
 
     @property
     def ranker_fallback(self) -> str | None:
@@ -369,9 +378,10 @@ class OracleEngine:
             edits = [rendered.statement_edit, *renderer.import_edits(rendered.imports)]
             report.suggestions.append(Suggestion(rank + 1, ranking.scores[i], candidates[i], rendered, edits))
         top = report.suggestions[0].score if report.suggestions else 0.0
-        report.abstained = top < self.settings.abstain_below
+        threshold = self.abstention_threshold
+        report.abstained = top < threshold
         if report.abstained:
-            report.reason = f"no confident oracle (best score {top:.2f} < {self.settings.abstain_below:.2f})"
+            report.reason = f"no confident oracle (best score {top:.2f} < {threshold:.2f})"
         return report, renderer
 
     def suggest(

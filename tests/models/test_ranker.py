@@ -7,7 +7,9 @@ so once instead of failing.
 
 from __future__ import annotations
 
+import json
 import logging
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -132,7 +134,7 @@ def test_missing_weights_fall_back_to_the_baseline_and_say_so_once(
         for problem in problems:
             assert ranker.rank(problem) == BaselineRanker().rank(problem)
     assert sum("no neural model" in r.getMessage() for r in caplog.records) == 1
-    assert ranker.device is None and ranker.abstain_below is None
+    assert ranker.device is None and ranker.abstain_below == BaselineRanker.abstain_below
 
 
 def test_the_model_loads_in_the_background_and_ranks(
@@ -191,6 +193,38 @@ def test_the_engine_ranks_with_the_model_by_default(
         assert [s.score for s in test.suggestions] == pytest.approx(
             sorted(expected.scores, reverse=True), abs=1e-6
         )
+
+
+def test_the_engine_abstains_at_the_models_threshold_unless_the_user_sets_one(
+    monkeypatch: pytest.MonkeyPatch, index: WorkspaceIndex, tiny_model_dir: Path, tmp_path: Path
+) -> None:
+    source = load_source(EXAMPLE_TESTS / "StackTest.java")
+    model = load_model(tiny_model_dir, "cpu")
+    never = OracleEngine(index, model, EngineSettings(top_k=3, abstain_below=0.0), EXAMPLE)
+    tops = sorted(t.suggestions[0].score for t in never.suggest(source).tests)
+    assert tops[0] < tops[-1]
+    # The same model, calibrated so that its threshold splits this file's tests.
+    calibrated = tmp_path / "model"
+    shutil.copytree(tiny_model_dir, calibrated)
+    config = json.loads((calibrated / "config.json").read_text())
+    threshold = (tops[0] + tops[-1]) / 2
+    config["calibration"]["abstain_below"] = threshold
+    (calibrated / "config.json").write_text(json.dumps(config))
+    monkeypatch.delenv(ranker_module.RANKER_ENV, raising=False)
+    monkeypatch.setattr(ranker_module, "default_model_dir", lambda: calibrated)
+
+    engine = OracleEngine(index, settings=EngineSettings(top_k=3), project_root=EXAMPLE)
+    report = engine.suggest(source)
+    assert engine.abstention_threshold == pytest.approx(threshold)
+    assert {t.abstained for t in report.tests} == {True, False}
+    for test in report.tests:
+        top = test.suggestions[0].score
+        assert test.abstained is (top < threshold)
+        if test.abstained:
+            assert test.reason == f"no confident oracle (best score {top:.2f} < {threshold:.2f})"
+    engine.settings = EngineSettings(top_k=3, abstain_below=0.0)  # the user's setting wins
+    assert engine.abstention_threshold == 0.0
+    assert not any(t.abstained for t in engine.suggest(source).tests)
 
 
 def test_without_weights_the_engine_flags_its_fallback(

@@ -11,13 +11,14 @@ export const SECTION = 'oracular';
 /** A setting the server reads (see server/oracular/lsp/settings.py), with the server's default. */
 export interface ServerSetting {
   readonly key: string;
-  readonly default: number | string | boolean | readonly string[] | Readonly<Record<string, boolean>>;
+  readonly default: number | string | boolean | null | readonly string[] | Readonly<Record<string, boolean>>;
 }
 
 /** Every setting of the server's `oracular` section, with the defaults the server itself uses. */
 export const SERVER_SETTINGS: readonly ServerSetting[] = [
   { key: 'topK', default: 5 },
-  { key: 'abstainBelow', default: 0.1 },
+  /** `null`: the ranker's own threshold (the model's, calibrated on dev). */
+  { key: 'abstainBelow', default: null },
   { key: 'assertionStyle', default: 'auto' },
   { key: 'extraAssertionMethods', default: [] },
   { key: 'device', default: 'auto' },

@@ -53,7 +53,6 @@ def _positive_rate(path: Path) -> float | None:
 def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.WARNING, format="%(message)s")
     from oracular.candidates.values import GLOBAL_DICTIONARY, load_global_dictionary, models_dir
-    from oracular.engine import EngineSettings
     from oracular.models.data import dataset_path, read_samples
     from oracular.models.evaluation import (
         coin_metrics,
@@ -123,7 +122,7 @@ def run(args: argparse.Namespace) -> int:
             pairs["exception"],
             pairs["assertion"],
             0.5,
-            EngineSettings().abstain_below,
+            BaselineRanker.abstain_below,
             progress,
         )
     )

@@ -107,6 +107,10 @@ class LoadedModel:
         flags = torch.tensor(is_exception, dtype=torch.bool)
         return predict(float(exception[0]), logits, flags, self.calibration)
 
+    @property
+    def abstain_below(self) -> float:
+        return self.calibration.abstain_below
+
     def rank(self, problem: OracleProblem) -> Ranking:
         statements, focal, texts = problem_inputs(problem)
         prediction = self.predict(

@@ -72,10 +72,11 @@ class NeuralRanker:
         return model.device if model is not None else None
 
     @property
-    def abstain_below(self) -> float | None:
-        """The model's abstention threshold, chosen on dev for a stated precision (once loaded)."""
+    def abstain_below(self) -> float:
+        """The model's abstention threshold, chosen on dev for a stated precision, once loaded;
+        the baseline's before that and when falling back (the baseline is what ranks then)."""
         model = self._loaded_now()
-        return model.calibration.abstain_below if model is not None else None
+        return model.abstain_below if model is not None else self._baseline.abstain_below
 
     def preload(self) -> None:
         """Start loading in a background thread (once); returns at once."""

@@ -40,6 +40,9 @@ CONDITION_MET = 0.85
 
 class BaselineRanker:
     name = "baseline"
+    abstain_below = 0.1
+    """Hand-set: the heuristic is not calibrated, so only near-zero scores (no evidence at all)
+    make it abstain."""
 
     def rank(self, problem: OracleProblem) -> Ranking:
         calls = _receiver_calls(problem)

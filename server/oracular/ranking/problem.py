@@ -35,4 +35,10 @@ class Ranking:
 class Ranker(Protocol):
     name: str
 
+    @property
+    def abstain_below(self) -> float:
+        """The ranker's own "no confident oracle" threshold on the top score, used unless the
+        user sets one: scores of different rankers are not on the same scale."""
+        ...
+
     def rank(self, problem: OracleProblem) -> Ranking: ...
