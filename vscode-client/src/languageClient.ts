@@ -36,8 +36,8 @@ export function createLanguageClient(
   const serverOptions: ServerOptions = {
     command: line.command,
     args: [...line.args],
-    // No `transport`: with one, the client appends `--stdio`, which `oracular serve` rejects;
-    // an executable without one is spoken to over its stdin and stdout all the same.
+    // No `transport`: an executable without one is spoken to over its stdin and stdout, which is
+    // `oracular serve`'s default (older servers reject the `--stdio` a transport would append).
     // Unbuffered stderr: the server's log reaches the output channel as it is written.
     options: { env: { ...process.env, PYTHONUNBUFFERED: '1' } },
   };
