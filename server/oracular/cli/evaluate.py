@@ -13,6 +13,7 @@ from pathlib import Path
 from oracular.cli.common import error
 from oracular.cli.train import add_data_arguments, data_dir
 from oracular.corpus.fetch import default_cache_dir
+from oracular.execution.cli import add_mutant_arguments, run_mutants
 from oracular.models.layout import default_model_dir, weights_present
 
 
@@ -38,6 +39,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--limit", type=int, default=None, metavar="N", help="samples per dataset (seeded)")
     parser.add_argument("--seed", type=int, default=13)
     parser.add_argument("-o", "--output", type=Path, default=None, metavar="FILE", help="instead of stdout")
+    add_mutant_arguments(parser)
     parser.set_defaults(run=run)
 
 
@@ -51,6 +53,8 @@ def _positive_rate(path: Path) -> float | None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.mutants is not None:
+        return run_mutants(args)
     logging.basicConfig(level=logging.WARNING, format="%(message)s")
     from oracular.candidates.values import GLOBAL_DICTIONARY, load_global_dictionary, models_dir
     from oracular.models.data import dataset_path, read_samples

@@ -8,11 +8,13 @@ import json
 import os
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 from oracular.candidates.render import TextEdit
 from oracular.cli.common import engine_for, error
-from oracular.engine import EngineSettings, FileReport
+from oracular.engine import EngineSettings, FileReport, Suggestion, TestReport
+from oracular.execution.cli import add_check_arguments, run_check
 from oracular.java.source import SourceError, SourceText, load_source
 
 
@@ -25,6 +27,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     output.add_argument("--json", action="store_true", help="machine-readable output")
     output.add_argument("--diff", action="store_true", help="print the top-1 oracles as a unified diff")
     output.add_argument("--write", action="store_true", help="insert the top-1 oracles into FILE")
+    add_check_arguments(parser)
     parser.set_defaults(run=run)
 
 
@@ -56,7 +59,8 @@ def write_if_unchanged(path: Path, original: bytes, new_text: str) -> bool:
             os.unlink(tmp)
 
 
-def print_human(report: FileReport) -> None:
+def print_human(report: FileReport, annotate: Callable[[TestReport, Suggestion], str] | None = None) -> None:
+    """The listing; ``annotate`` adds text after each oracle (``--check``'s verdicts)."""
     skipped = report.analysis.skipped
     for status in skipped:
         print(f"{report.path}:{status.test.line + 1} {status.test.name}: skipped (incomplete or broken code)")
@@ -71,7 +75,8 @@ def print_human(report: FileReport) -> None:
             print(f"  {test.reason}")
         for s in test.suggestions:
             oracle = s.oracle.replace("\n", "\n" + " " * 16)
-            print(f"  {s.rank}. [{s.score:.3f}] {oracle}")
+            note = annotate(test, s) if annotate is not None else ""
+            print(f"  {s.rank}. [{s.score:.3f}] {oracle}" + (f"  · {note}" if note else ""))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -86,6 +91,8 @@ def run(args: argparse.Namespace) -> int:
     original = source.data
     engine = engine_for([args.file], EngineSettings(top_k=args.top))
     report = engine.suggest(source, line=args.line)
+    if args.check:
+        return run_check(args, report)
     if args.json:
         json.dump(report.to_json(), sys.stdout, indent=2)
         print()

@@ -1,0 +1,421 @@
+"""Execution checks: does the current code satisfy each suggested oracle?
+
+Why: a neural (or heuristic) oracle that is never run is a guess, and a guess that fails on
+the current code is either a bug in the code or a wrong guess. So each oracle-free test's top-K
+candidates are compiled into a scratch copy of its class (one generated method each, next to
+the bare test as a control) and run once; each candidate is then classified:
+
+- ``holds``: the current code satisfies it;
+- ``fails``: it does not, with what was observed ("was 1", "nothing thrown", "threw X") and a
+  verdict: ``possible bug`` when the ranker was confident in it and no better-ranked candidate
+  holds, ``likely wrong guess`` otherwise (``docs/execution.md`` measures how often an oracle
+  fails on correct code, the prior this verdict leans on);
+- ``does-not-compile``: javac rejects it (the first error is kept);
+- ``unchecked``: no verdict is possible, with the reason: the test throws before the oracle,
+  the test class does not compile here (a missing jar: see the classpath report), a time limit,
+  a crash. Nothing that fails is ever hidden: only candidates that do not compile may be
+  demoted (:func:`demote_uncompilable`), and they stay listed.
+
+:class:`OracleChecker` does this for a whole :class:`~oracular.engine.FileReport` in one javac
+and one JVM run, in the background if asked (:meth:`OracleChecker.submit`), cancellably, with
+results cached by content hash. :func:`format_check` is the one-line text editors show.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import re
+import threading
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from enum import StrEnum
+from pathlib import Path
+
+from oracular.engine import FileReport, Suggestion, TestReport
+from oracular.execution.classpath import Classpath, ClasspathSettings, discover, missing_imports
+from oracular.execution.jvm import (
+    CheckCancelled,
+    HelperFailed,
+    JvmWorker,
+    TestOutcome,
+    ToolchainMissing,
+    cache_root,
+    find_toolchain,
+)
+from oracular.execution.runner import CompileContext, ScratchOutcome, ScratchRunner, tree_fingerprint
+from oracular.execution.scratch import ScratchBuilder, Variant, byte_edit
+from oracular.java.junit import Flavour
+from oracular.java.workspace import PROJECT_MARKERS, project_root
+
+BUG_SCORE = 0.5
+"""A failing candidate scored at least this (and not beaten by a holding one) is a possible bug."""
+ASSERTION_ERRORS = frozenset(
+    {
+        "java.lang.AssertionError",
+        "org.opentest4j.AssertionFailedError",
+        "org.opentest4j.MultipleFailuresError",
+        "junit.framework.AssertionFailedError",
+        "junit.framework.ComparisonFailure",
+        "org.junit.ComparisonFailure",
+        "org.junit.internal.ArrayComparisonFailure",
+        "org.assertj.core.error.AssertJMultipleFailuresError",
+        "org.junit.jupiter.api.AssertionFailedError",
+    }
+)
+_BUT_WAS = (
+    re.compile(r"but was:?\s*<(.*)>\s*$", re.DOTALL),
+    re.compile(r"but: was\s+(.*?)\s*$", re.DOTALL),
+    re.compile(r"but was:\s*(.*?)\s*$", re.DOTALL),
+)
+_UNEXPECTED_TYPE = re.compile(r"[Uu]nexpected exception type thrown.*but was:?\s*<([\w.$]+)>", re.DOTALL)
+MAX_SHOWN = 48
+
+
+class CheckStatus(StrEnum):
+    HOLDS = "holds"
+    FAILS = "fails"
+    NO_COMPILE = "does-not-compile"
+    UNCHECKED = "unchecked"
+
+
+class Verdict(StrEnum):
+    POSSIBLE_BUG = "possible bug"
+    WRONG_GUESS = "likely wrong guess"
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    status: CheckStatus
+    observed: str | None = None
+    """For ``fails``: ``was 1``, ``nothing thrown``, ``threw IllegalStateException``."""
+    verdict: Verdict | None = None
+    detail: str = ""
+    """The assertion message, the compiler error, or why the candidate is unchecked."""
+    elapsed_ms: float | None = None
+
+    def to_json(self) -> dict:
+        return {
+            "status": str(self.status),
+            "observed": self.observed,
+            "verdict": str(self.verdict) if self.verdict else None,
+            "detail": self.detail,
+            "summary": format_check(self),
+        }
+
+
+def _shorten(text: str, limit: int = MAX_SHOWN) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def format_check(result: CheckResult | None) -> str:
+    """One line for a code action title or a hover: ``fails now: was 1 — possible bug``.
+
+    ``None`` (not checked yet) reads ``checking…`` so an editor can show the pending state.
+    """
+    if result is None:
+        return "checking…"
+    if result.status is CheckStatus.HOLDS:
+        return "holds now"
+    if result.status is CheckStatus.FAILS:
+        observed = f": {_shorten(result.observed)}" if result.observed else ""
+        verdict = f" — {result.verdict}" if result.verdict else ""
+        return f"fails now{observed}{verdict}"
+    if result.status is CheckStatus.NO_COMPILE:
+        return f"does not compile: {_shorten(result.detail)}"
+    return f"not checked: {_shorten(result.detail, 64)}"
+
+
+def _simple(exception: str) -> str:
+    return exception.rsplit(".", 1)[-1].replace("$", ".")
+
+
+def observed_value(suggestion_kind: str, assertion: str, outcome: TestOutcome) -> str:
+    """What the failing oracle saw, as a short phrase."""
+    message = outcome.message if outcome.message not in ("", "null") else ""
+    if outcome.exception not in ASSERTION_ERRORS:
+        return f"threw {_simple(outcome.exception)}"
+    if suggestion_kind == "exception":
+        match = _UNEXPECTED_TYPE.search(message)
+        if match:
+            return f"threw {_simple(match.group(1))}"
+        return "nothing thrown"
+    if outcome.actual is not None:
+        return f"was {outcome.actual}"
+    for pattern in _BUT_WAS:
+        match = pattern.search(message)
+        if match:
+            return f"was {match.group(1)}"
+    implied = {"assertTrue": "false", "assertFalse": "true", "assertNotNull": "null"}
+    if assertion in implied:
+        return f"was {implied[assertion]}"
+    return _shorten(message) if message else "assertion failed"
+
+
+def classify(
+    suggestions: Sequence[Suggestion],
+    outcome: ScratchOutcome,
+    keys: Sequence[str],
+    bare_key: str,
+    bug_score: float = BUG_SCORE,
+) -> list[CheckResult]:
+    """One result per suggestion (same order), from the scratch outcome of its test."""
+    bare = outcome.results.get(bare_key)
+    bare_error = outcome.compile_errors.get(bare_key)
+    results: list[CheckResult] = []
+    for suggestion, key in zip(suggestions, keys, strict=True):
+        results.append(_classify_one(suggestion, key, outcome, bare, bare_error))
+    # Verdicts need the whole list: a failing guess ranked below a holding one is a wrong guess.
+    held_before = False
+    final = []
+    for suggestion, result in zip(suggestions, results, strict=True):
+        if result.status is CheckStatus.FAILS:
+            bug = suggestion.score >= bug_score and not held_before
+            result = dataclasses.replace(result, verdict=Verdict.POSSIBLE_BUG if bug else Verdict.WRONG_GUESS)
+        held_before = held_before or result.status is CheckStatus.HOLDS
+        final.append(result)
+    return final
+
+
+def _classify_one(
+    suggestion: Suggestion,
+    key: str,
+    outcome: ScratchOutcome,
+    bare: TestOutcome | None,
+    bare_error: str | None,
+) -> CheckResult:
+    if key in outcome.compile_errors:
+        if bare_error is not None:
+            return CheckResult(
+                CheckStatus.UNCHECKED, detail=f"the test itself does not compile here: {bare_error}"
+            )
+        return CheckResult(CheckStatus.NO_COMPILE, detail=outcome.compile_errors[key])
+    if outcome.class_error is not None:
+        return CheckResult(
+            CheckStatus.UNCHECKED, detail=f"the test class does not compile here: {outcome.class_error}"
+        )
+    result = outcome.results.get(key)
+    if result is None:
+        return CheckResult(CheckStatus.UNCHECKED, detail=outcome.crashed or "not run")
+    elapsed = result.elapsed_ms
+    if result.status == "passed":
+        return CheckResult(CheckStatus.HOLDS, elapsed_ms=elapsed)
+    if result.status == "timeout":
+        return CheckResult(
+            CheckStatus.UNCHECKED, detail="the test ran past its time limit", elapsed_ms=elapsed
+        )
+    if result.status in ("skipped", "aborted"):
+        why = f" ({_shorten(result.message)})" if result.message and result.message != "null" else ""
+        return CheckResult(CheckStatus.UNCHECKED, detail=f"the test was {result.status}{why}")
+    if result.status != "failed":
+        return CheckResult(CheckStatus.UNCHECKED, detail=f"{result.status}: {result.message or 'not run'}")
+    first_throw = (
+        bare is not None
+        and bare.status == "failed"
+        and suggestion.kind == "assertion"
+        and bare.exception == result.exception
+    )
+    if first_throw and bare is not None:
+        return CheckResult(
+            CheckStatus.UNCHECKED,
+            detail=f"the test throws {_simple(bare.exception)} before the oracle",
+            elapsed_ms=elapsed,
+        )
+    observed = observed_value(suggestion.kind, suggestion.candidate.assertion, result)
+    detail = f"{_simple(result.exception)}: {result.message}" if result.message else _simple(result.exception)
+    return CheckResult(CheckStatus.FAILS, observed=observed, detail=detail.strip(), elapsed_ms=elapsed)
+
+
+def demote_uncompilable(
+    suggestions: Sequence[Suggestion], results: Sequence[CheckResult | None]
+) -> list[tuple[Suggestion, CheckResult | None]]:
+    """Candidates that do not compile move to the end, renumbered; every candidate stays."""
+    pairs = list(zip(suggestions, results, strict=True))
+    ordered = [p for p in pairs if p[1] is None or p[1].status is not CheckStatus.NO_COMPILE]
+    ordered += [p for p in pairs if p[1] is not None and p[1].status is CheckStatus.NO_COMPILE]
+    return [(dataclasses.replace(s, rank=i), r) for i, (s, r) in enumerate(ordered, start=1)]
+
+
+# -- checking a file ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class CheckSettings:
+    timeout_s: float = 5.0
+    """Per generated test method."""
+    classpath: ClasspathSettings = field(default_factory=ClasspathSettings)
+    use_cache: bool = True
+    bug_score: float = BUG_SCORE
+
+
+@dataclass
+class FileCheck:
+    """Check results of one file's suggestions, keyed by (test line, rank)."""
+
+    results: dict[tuple[int, int], CheckResult] = field(default_factory=dict)
+    classpath: Classpath | None = None
+    missing_imports: list[str] = field(default_factory=list)
+    error: str | None = None
+    """Why nothing was checked (no JDK, unsaved file without a project...)."""
+    elapsed_s: float = 0.0
+    compile_s: float = 0.0
+    run_s: float = 0.0
+    cached: bool = False
+
+    def result_for(self, test: TestReport, suggestion: Suggestion) -> CheckResult | None:
+        return self.results.get((test.line, suggestion.rank))
+
+    def to_json(self) -> dict:
+        return {
+            "error": self.error,
+            "classpath": self.classpath.to_json() if self.classpath else None,
+            "classpathSummary": self.classpath.describe() if self.classpath else None,
+            "missingImports": self.missing_imports,
+            "elapsed_s": round(self.elapsed_s, 3),
+            "compile_s": round(self.compile_s, 3),
+            "run_s": round(self.run_s, 3),
+            "cached": self.cached,
+        }
+
+
+def module_root(path: Path) -> Path:
+    """The nearest folder above ``path`` with a build file: where its tests expect to run."""
+    start = path if path.is_dir() else path.parent
+    for directory in (start.resolve(), *start.resolve().parents):
+        if any((directory / marker).exists() for marker in PROJECT_MARKERS):
+            return directory
+    return project_root(path)
+
+
+class OracleChecker:
+    """Runs the checks; owns one warm helper JVM per module (tests' working directory)."""
+
+    def __init__(self, settings: CheckSettings | None = None, cache_dir: Path | None = None) -> None:
+        self.settings = settings or CheckSettings()
+        self.cache_dir = cache_dir or cache_root()
+        self._workers: dict[tuple[Path, tuple[Path, ...]], JvmWorker] = {}
+        self._lock = threading.Lock()
+        self._executor: ThreadPoolExecutor | None = None
+
+    def worker_for(self, cwd: Path, resources: Sequence[Path] = ()) -> JvmWorker:
+        key = (cwd, tuple(resources))
+        with self._lock:
+            worker = self._workers.get(key)
+            if worker is None:
+                worker = JvmWorker(find_toolchain(self.cache_dir), cwd, resources=resources)
+                self._workers[key] = worker
+            return worker
+
+    def warm(self, path: Path) -> None:
+        """Start the helper JVM for ``path``'s module now, so the first check is not a cold one."""
+        classpath = discover(project_root(path), self.settings.classpath)
+        self.worker_for(module_root(path), classpath.layout.resource_dirs).ping()
+
+    def close(self) -> None:
+        with self._lock:
+            workers, self._workers = list(self._workers.values()), {}
+        for worker in workers:
+            worker.close()
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+
+    def submit(self, report: FileReport, cancelled: Callable[[], bool] | None = None) -> Future[FileCheck]:
+        """:meth:`check` on a background thread (one at a time: a JVM per module is enough)."""
+        with self._lock:
+            if self._executor is None:
+                self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="oracular-check")
+            executor = self._executor
+        return executor.submit(self.check, report, cancelled)
+
+    def context_for(self, classpath: Classpath) -> CompileContext:
+        root_key = hashlib.sha256(str(classpath.root).encode()).hexdigest()[:16]
+        lay = classpath.layout
+        fingerprint = tree_fingerprint([*lay.source_roots, *lay.output_dirs, *classpath.entries])
+        return CompileContext(
+            classpath=classpath.entries,
+            sourcepath=lay.source_roots,
+            deps_dir=self.cache_dir / "deps" / root_key,
+            runtime_extra=lay.resource_dirs,
+            fingerprint=fingerprint,
+        )
+
+    def check(self, report: FileReport, cancelled: Callable[[], bool] | None = None) -> FileCheck:
+        """Check every suggestion of ``report`` (raises :class:`CheckCancelled` when cancelled)."""
+        start = time.monotonic()
+        check = FileCheck()
+        source = report.analysis.source
+        tests = [t for t in report.tests if t.suggestions]
+        if not tests:
+            return check
+        if source.path is None:
+            check.error = "the file has no path, so its project (and classpath) is unknown"
+            return check
+        classpath = discover(project_root(source.path), self.settings.classpath)
+        check.classpath = classpath
+        try:
+            toolchain_worker = self.worker_for(module_root(source.path), classpath.layout.resource_dirs)
+        except ToolchainMissing as exc:
+            check.error = str(exc)
+            return check
+        check.missing_imports = missing_imports(report.analysis.decls.imports, classpath)
+        context = self.context_for(classpath)
+
+        builder = ScratchBuilder(source)
+        keys: dict[int, list[str]] = {}
+        imports: list[str] = []
+        for index, test in enumerate(tests):
+            if test.test.flavour is Flavour.TESTNG:
+                continue
+            variants = [Variant(f"t{index}:bare")]
+            keys[index] = []
+            for suggestion in test.suggestions:
+                key = f"t{index}:{suggestion.rank}"
+                keys[index].append(key)
+                variants.append(Variant(key, (byte_edit(source, suggestion.rendered.statement_edit),)))
+                imports += [line.text() for line in sorted(suggestion.rendered.imports, key=lambda i: i.name)]
+            builder.replace(test.test, variants)
+        builder.drop_other_tests(s.test for s in report.analysis.statuses)
+        builder.add_imports(imports)
+        runner = ScratchRunner(toolchain_worker, self.cache_dir, self.settings.use_cache)
+        try:
+            outcome = runner.run(builder.build, context, self.settings.timeout_s, cancelled=cancelled)
+            if outcome.stale and context.deps_dir is not None:
+                # Classes compiled on demand by an earlier check no longer match their sources'
+                # neighbours (a method was removed): rebuild them, once, rather than report it.
+                runner.reset_deps(context)
+                outcome = runner.run(builder.build, context, self.settings.timeout_s, cancelled=cancelled)
+        except (HelperFailed, TimeoutError) as exc:
+            check.error = f"the checking JVM failed: {exc}"
+            return check
+        check.cached = outcome.cached
+        check.compile_s, check.run_s = outcome.compile_s, outcome.run_s
+        for index, test in enumerate(tests):
+            if index not in keys:
+                for s in test.suggestions:
+                    check.results[(test.line, s.rank)] = CheckResult(
+                        CheckStatus.UNCHECKED, detail="TestNG tests are not run"
+                    )
+                continue
+            results = classify(
+                test.suggestions, outcome, keys[index], f"t{index}:bare", self.settings.bug_score
+            )
+            for s, r in zip(test.suggestions, results, strict=True):
+                check.results[(test.line, s.rank)] = r
+        check.elapsed_s = time.monotonic() - start
+        return check
+
+
+__all__ = [
+    "BUG_SCORE",
+    "CheckCancelled",
+    "CheckResult",
+    "CheckSettings",
+    "CheckStatus",
+    "FileCheck",
+    "OracleChecker",
+    "Verdict",
+    "classify",
+    "demote_uncompilable",
+    "format_check",
+]

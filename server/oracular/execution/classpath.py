@@ -1,0 +1,620 @@
+"""Classpath discovery: what a workspace's tests need on the classpath to compile and run.
+
+Why several strategies, in this order: the user knows best (the ``oracular.classpath`` setting
+plus compiled output folders); then the build tool, when it can answer offline (``mvn -o
+dependency:build-classpath``; Gradle's test runtime classpath when ``gradle`` is installed);
+then a fallback that works on a bare machine: jars found in the workspace, the ``pom.xml``
+dependencies that a local repository already holds (Debian's ``/usr/share/maven-repo`` and
+``~/.m2``), and Debian's test jars (JUnit 4/5, Hamcrest, AssertJ, Mockito). The answer always
+says which strategy was used, why the ones before it were not, and what is still missing, so a
+candidate that "does not compile" for want of a jar is not blamed on the oracle.
+
+Build-tool answers are cached per build-file fingerprint (running Maven takes seconds).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import threading
+import time
+import xml.etree.ElementTree as ET
+import zipfile
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from oracular.execution.jvm import DEBIAN_JAVA, cache_root
+from oracular.java.declarations import Import
+from oracular.java.workspace import PRUNED_DIRS, is_test_path
+
+DEBIAN_REPO = Path("/usr/share/maven-repo")
+M2_REPO = Path.home() / ".m2" / "repository"
+DEBIAN_TEST_JARS = (
+    "junit4.jar",
+    "hamcrest.jar",
+    "hamcrest-core.jar",
+    "hamcrest-library.jar",
+    "junit-jupiter-api.jar",
+    "junit-jupiter-params.jar",
+    "opentest4j.jar",
+    "apiguardian-api.jar",
+    "assertj-core.jar",
+    "mockito-core.jar",
+    "byte-buddy.jar",
+    "byte-buddy-agent.jar",
+    "objenesis.jar",
+)
+"""Test libraries the fallback puts on every classpath (JUnit 4/5, Hamcrest, AssertJ, Mockito)."""
+ESSENTIAL_TEST_JARS = ("junit4.jar", "junit-jupiter-api.jar", "opentest4j.jar")
+JDK_PACKAGES = (
+    "java.",
+    "javax.",
+    "jdk.",
+    "sun.",
+    "com.sun.",
+    "org.w3c.",
+    "org.xml.",
+    "org.ietf.",
+    "org.omg.",
+)
+_PACKAGE = re.compile(rb"^\s*package\s+([\w.]+)\s*;", re.MULTILINE)
+_PROPERTY = re.compile(r"\$\{([^}]+)\}")
+MAVEN_TIMEOUT_S = 180.0
+GRADLE_TIMEOUT_S = 300.0
+GRADLE_INIT = """
+allprojects {
+    afterEvaluate { p ->
+        p.tasks.register("oracularClasspath") {
+            doLast {
+                def sets = p.extensions.findByName("sourceSets")
+                if (sets != null && sets.findByName("test") != null) {
+                    println "ORACULAR_CP " + sets.test.runtimeClasspath.files.join(File.pathSeparator)
+                }
+            }
+        }
+    }
+}
+"""
+
+
+@dataclass(frozen=True)
+class ClasspathSettings:
+    """The ``oracular.classpath`` user setting: entries and compiled output folders."""
+
+    classpath: tuple[str, ...] = ()
+    output_dirs: tuple[str, ...] = ()
+    use_build_tools: bool = True
+    """Set to false to skip Maven/Gradle (tests, or a build that is slow to ask)."""
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where a workspace keeps its sources, resources and build outputs."""
+
+    main_roots: tuple[Path, ...]
+    test_roots: tuple[Path, ...]
+    resource_dirs: tuple[Path, ...]
+    output_dirs: tuple[Path, ...]
+    modules: tuple[Path, ...]
+    """Directories holding a build file, outermost first."""
+
+    @property
+    def source_roots(self) -> tuple[Path, ...]:
+        return self.main_roots + self.test_roots
+
+
+@dataclass(frozen=True)
+class Classpath:
+    root: Path
+    strategy: str
+    """``setting``, ``maven``, ``gradle`` or ``fallback``."""
+    entries: tuple[Path, ...]
+    """Jars and class folders of dependencies (and the output folders), compile and run order."""
+    layout: Layout
+    notes: tuple[str, ...] = ()
+    """Why earlier strategies were not used; what the fallback found."""
+    missing: tuple[str, ...] = ()
+    """Dependencies or entries that could not be found."""
+
+    @property
+    def output_dirs(self) -> tuple[Path, ...]:
+        return self.layout.output_dirs
+
+    def describe(self) -> str:
+        jars = sum(1 for e in self.entries if e.suffix == ".jar")
+        folders = len(self.entries) - jars
+        text = f"classpath from {self.strategy}: {jars} jars, {folders} class folders"
+        if self.notes:
+            text += f" ({'; '.join(self.notes)})"
+        if self.missing:
+            text += f"; missing: {', '.join(self.missing[:8])}"
+            if len(self.missing) > 8:
+                text += f" and {len(self.missing) - 8} more"
+        return text
+
+    def to_json(self) -> dict:
+        return {
+            "strategy": self.strategy,
+            "entries": [str(e) for e in self.entries],
+            "sourceRoots": [str(r) for r in self.layout.source_roots],
+            "outputDirs": [str(d) for d in self.layout.output_dirs],
+            "notes": list(self.notes),
+            "missing": list(self.missing),
+        }
+
+
+# -- layout ----------------------------------------------------------------------------------
+def _walk(root: Path) -> Iterable[tuple[Path, list[str], list[str]]]:
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if d not in PRUNED_DIRS and not d.startswith("."))
+        yield Path(dirpath), dirnames, filenames
+
+
+def _package_root(path: Path) -> Path | None:
+    """The source root a file lives under, from its ``package`` declaration."""
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(16384)
+    except OSError:
+        return None
+    match = _PACKAGE.search(head)
+    parts = match.group(1).decode("ascii", "replace").split(".") if match else []
+    root = path.parent
+    for part in reversed(parts):
+        if root.name != part:
+            return None  # a file whose folder does not match its package (test data, templates)
+        root = root.parent
+    return root
+
+
+_memo_lock = threading.Lock()
+BUILD_FILES = ("pom.xml", "build.gradle", "build.gradle.kts", "build.xml")
+
+
+LAYOUT_TTL_S = 5.0
+_layouts: dict[Path, tuple[float, Layout]] = {}
+
+
+def layout(root: Path, max_age_s: float = LAYOUT_TTL_S) -> Layout:
+    """:func:`scan_layout`, remembered for a few seconds (an editor checks test after test)."""
+    root = root.resolve()
+    now = time.monotonic()
+    with _memo_lock:
+        hit = _layouts.get(root)
+    if hit is not None and now - hit[0] < max_age_s:
+        return hit[1]
+    found = scan_layout(root)
+    with _memo_lock:
+        _layouts[root] = (now, found)
+    return found
+
+
+def scan_layout(root: Path) -> Layout:
+    """Source roots from the ``package`` declarations under ``root``; Maven/Gradle output folders."""
+    root = root.resolve()
+    roots: set[Path] = set()
+    modules: list[Path] = []
+    resources: list[Path] = []
+    for directory, _dirs, files in _walk(root):
+        if any(f in files for f in BUILD_FILES):
+            modules.append(directory)
+        if directory.name == "resources" and directory.parent.parent.name == "src":
+            resources.append(directory)
+        if any(part == "resources" for part in directory.relative_to(root).parts):
+            continue
+        for name in files:
+            if name.endswith(".java") and name != "package-info.java" and name != "module-info.java":
+                found = _package_root(directory / name)
+                if found is not None and found not in roots:
+                    roots.add(found)
+    outputs = []
+    for module in modules or [root]:
+        for relative in ("target/classes", "target/test-classes", "build/classes/java/main",
+                         "build/classes/java/test"):  # fmt: skip
+            if (module / relative).is_dir():
+                outputs.append(module / relative)
+    ordered = sorted(roots)
+    tests = tuple(r for r in ordered if r != root and is_test_path(r.relative_to(root) / "X.java"))
+    mains = tuple(r for r in ordered if r not in tests)
+    return Layout(mains, tests, tuple(sorted(resources)), tuple(outputs), tuple(modules))
+
+
+# -- build tools -------------------------------------------------------------------------------
+def _fingerprint(paths: Iterable[Path]) -> str:
+    digest = hashlib.sha256()
+    for path in sorted(paths):
+        try:
+            stat = path.stat()
+        except OSError:
+            continue
+        digest.update(f"{path}\0{stat.st_mtime_ns}\0{stat.st_size}\n".encode())
+    return digest.hexdigest()[:20]
+
+
+def _cached(kind: str, key: str, compute) -> dict:
+    """A build tool's answer, remembered per build-file fingerprint (failures included)."""
+    path = cache_root() / "classpath" / f"{kind}-{key}.json"
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        pass
+    answer = compute()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(f".tmp{os.getpid()}")
+    tmp.write_text(json.dumps(answer), encoding="utf-8")
+    os.replace(tmp, path)
+    return answer
+
+
+def _first_error(output: str) -> str:
+    """The first informative ``[ERROR]`` line of a build tool's output, shortened."""
+    for line in output.splitlines():
+        line = re.sub(r"\x1b\[[0-9;]*m", "", line).strip()
+        text = line.removeprefix("[ERROR]").strip()
+        if line.startswith("[ERROR]") and text and not text.endswith(":"):
+            return text[:200]
+    tail = output.strip().splitlines()
+    return tail[-1][:300] if tail else "no output"
+
+
+def maven_classpath(root: Path, timeout_s: float = MAVEN_TIMEOUT_S) -> tuple[list[Path] | None, str]:
+    """``mvn -o dependency:build-classpath`` (test scope, all modules); ``None`` and why on failure."""
+    mvn = shutil.which("mvn")
+    if mvn is None:
+        return None, "Maven: mvn not installed"
+    poms = [d / "pom.xml" for d, _, files in _walk(root) if "pom.xml" in files]
+
+    def compute() -> dict:
+        with tempfile.TemporaryDirectory(prefix="oracular-mvn-") as tmp:
+            out = Path(tmp) / "classpath.txt"
+            command = [mvn, "-o", "-B", "-q", "dependency:build-classpath", f"-Dmdep.outputFile={out}",
+                       "-Dmdep.appendOutput=true", "-Dmdep.includeScope=test"]  # fmt: skip
+            try:
+                done = subprocess.run(command, cwd=root, capture_output=True, text=True, timeout=timeout_s)
+            except subprocess.TimeoutExpired:
+                return {"ok": False, "why": f"timed out after {timeout_s:.0f} s"}
+            if done.returncode != 0 or not out.exists():
+                return {"ok": False, "why": _first_error(done.stdout + done.stderr)}
+            text = out.read_text(encoding="utf-8")
+        entries = [e for chunk in text.splitlines() for e in chunk.split(os.pathsep) if e.strip()]
+        return {"ok": True, "entries": entries}
+
+    answer = _cached("maven", _fingerprint(poms), compute)
+    if not answer["ok"]:
+        return None, f"Maven offline failed: {answer['why']}"
+    return [Path(e) for e in dict.fromkeys(answer["entries"])], "Maven offline"
+
+
+def gradle_classpath(root: Path, timeout_s: float = GRADLE_TIMEOUT_S) -> tuple[list[Path] | None, str]:
+    """The ``test`` source set's runtime classpath of every Gradle project, offline."""
+    gradle = shutil.which("gradle")
+    if gradle is None:
+        return None, "Gradle: gradle not installed (the wrapper would need the network)"
+    builds = [
+        d / f
+        for d, _, files in _walk(root)
+        for f in files
+        if f.startswith(("build.gradle", "settings.gradle"))
+    ]
+
+    def compute() -> dict:
+        with tempfile.TemporaryDirectory(prefix="oracular-gradle-") as tmp:
+            init = Path(tmp) / "oracular.gradle"
+            init.write_text(GRADLE_INIT, encoding="utf-8")
+            command = [gradle, "--offline", "-q", "--console=plain", "-I", str(init), "oracularClasspath"]
+            try:
+                done = subprocess.run(command, cwd=root, capture_output=True, text=True, timeout=timeout_s)
+            except subprocess.TimeoutExpired:
+                return {"ok": False, "why": f"timed out after {timeout_s:.0f} s"}
+        entries = [
+            e
+            for line in done.stdout.splitlines()
+            if line.startswith("ORACULAR_CP ")
+            for e in line.removeprefix("ORACULAR_CP ").split(os.pathsep)
+            if e.strip()
+        ]
+        if done.returncode != 0:
+            return {"ok": False, "why": _first_error(done.stderr or done.stdout)}
+        return {"ok": True, "entries": entries}
+
+    answer = _cached("gradle", _fingerprint(builds), compute)
+    if not answer["ok"]:
+        return None, f"Gradle offline failed: {answer['why']}"
+    return [Path(e) for e in dict.fromkeys(answer["entries"])], "Gradle offline"
+
+
+# -- fallback: local repositories, workspace jars, Debian's test jars --------------------------
+@dataclass(frozen=True)
+class Dependency:
+    group: str
+    artifact: str
+    version: str | None
+    scope: str = "compile"
+
+    @property
+    def coordinate(self) -> str:
+        return f"{self.group}:{self.artifact}"
+
+
+def _xml_children(element: ET.Element, name: str) -> list[ET.Element]:
+    return [c for c in element if c.tag.rsplit("}", 1)[-1] == name]
+
+
+def _xml_text(element: ET.Element, name: str) -> str | None:
+    found = _xml_children(element, name)
+    return found[0].text.strip() if found and found[0].text else None
+
+
+def read_pom(path: Path) -> tuple[dict[str, str], list[Dependency], tuple[str, str] | None]:
+    """Properties, declared dependencies and own ``groupId:artifactId`` of one POM."""
+    try:
+        tree = ET.parse(path)
+    except (OSError, ET.ParseError):
+        return {}, [], None
+    project = tree.getroot()
+    properties: dict[str, str] = {}
+    parent = next(iter(_xml_children(project, "parent")), None)
+    group = _xml_text(project, "groupId") or (_xml_text(parent, "groupId") if parent is not None else None)
+    version = _xml_text(project, "version") or (_xml_text(parent, "version") if parent is not None else None)
+    if version:
+        properties["project.version"] = properties["version"] = version
+    if group:
+        properties["project.groupId"] = properties["groupId"] = group
+    if parent is not None and (v := _xml_text(parent, "version")):
+        properties["project.parent.version"] = v
+    for block in _xml_children(project, "properties"):
+        for prop in block:
+            properties[prop.tag.rsplit("}", 1)[-1]] = (prop.text or "").strip()
+    artifact = _xml_text(project, "artifactId")
+    deps = []
+    for block in _xml_children(project, "dependencies"):
+        for dep in _xml_children(block, "dependency"):
+            g, a = _xml_text(dep, "groupId"), _xml_text(dep, "artifactId")
+            if not g or not a or _xml_text(dep, "optional") == "true":
+                continue
+            deps.append(Dependency(g, a, _xml_text(dep, "version"), _xml_text(dep, "scope") or "compile"))
+    own = (group, artifact) if group and artifact else None
+    return properties, deps, own
+
+
+def _interpolate(value: str | None, properties: dict[str, str]) -> str | None:
+    if value is None:
+        return None
+    for _ in range(5):
+        new = _PROPERTY.sub(lambda m: properties.get(m.group(1), m.group(0)), value)
+        if new == value:
+            break
+        value = new
+    return None if "${" in value else value
+
+
+def _version_key(version: str) -> tuple:
+    return tuple((0, int(p)) if p.isdigit() else (1, p) for p in re.split(r"[.\-]", version))
+
+
+def find_in_repos(dep: Dependency, repos: Sequence[Path]) -> Path | None:
+    """The jar of ``dep`` in a local repository (its version, Debian's, else the newest there).
+
+    A version holding only a POM (Debian's relocations, such as ``hamcrest-all``) answers with
+    that POM, whose own dependencies stand in for the artifact.
+    """
+    pom_only = None
+    for repo in repos:
+        base = repo / dep.group.replace(".", "/") / dep.artifact
+        if not base.is_dir():
+            continue
+        versions = [dep.version] if dep.version else []
+        versions.append("debian")
+        others = sorted((d.name for d in base.iterdir() if d.is_dir()), key=_version_key, reverse=True)
+        for version in dict.fromkeys([*versions, *others]):
+            jar = base / version / f"{dep.artifact}-{version}.jar"
+            if jar.exists():
+                return jar
+            pom = jar.with_suffix(".pom")
+            if pom_only is None and pom.exists():
+                pom_only = pom
+    return pom_only
+
+
+def resolve_pom_dependencies(
+    poms: Sequence[Path], repos: Sequence[Path], depth: int = 4
+) -> tuple[list[Path], list[str]]:
+    """Jars for the POMs' dependencies (test scope included) and their compile/runtime closure."""
+    own: set[tuple[str, str]] = set()
+    queue: list[tuple[Dependency, int]] = []
+    for pom in poms:
+        properties, deps, coordinate = read_pom(pom)
+        if coordinate:
+            own.add(coordinate)
+        for dep in deps:
+            group = _interpolate(dep.group, properties) or dep.group
+            version = _interpolate(dep.version, properties)
+            queue.append((Dependency(group, dep.artifact, version, dep.scope), 0))
+    jars: list[Path] = []
+    missing: list[str] = []
+    seen: set[str] = set()
+    while queue:
+        dep, level = queue.pop(0)
+        if (dep.group, dep.artifact) in own or dep.coordinate in seen or dep.scope in ("system", "import"):
+            continue
+        seen.add(dep.coordinate)
+        jar = find_in_repos(dep, repos)
+        if jar is None:
+            missing.append(f"{dep.coordinate}{':' + dep.version if dep.version else ''} ({dep.scope})")
+            continue
+        if jar.suffix == ".jar":
+            jars.append(jar)
+        if level >= depth:
+            continue
+        properties, deps, _ = read_pom(jar.with_suffix(".pom"))
+        for child in deps:
+            if child.scope in ("compile", "runtime"):
+                version = _interpolate(child.version, properties)
+                queue.append((Dependency(child.group, child.artifact, version, child.scope), level + 1))
+    return jars, missing
+
+
+def workspace_jars(root: Path) -> list[Path]:
+    return [d / f for d, _, files in _walk(root) for f in sorted(files) if f.endswith(".jar")]
+
+
+def debian_test_jars(java_dir: Path = DEBIAN_JAVA) -> tuple[list[Path], list[str]]:
+    jars = [java_dir / name for name in DEBIAN_TEST_JARS if (java_dir / name).exists()]
+    missing = [name for name in ESSENTIAL_TEST_JARS if not (java_dir / name).exists()]
+    return jars, missing
+
+
+def _dedupe(paths: Iterable[Path]) -> tuple[Path, ...]:
+    seen: set[str] = set()
+    result = []
+    for path in paths:
+        key = str(path.resolve()) if path.exists() else str(path)
+        if key not in seen:
+            seen.add(key)
+            result.append(path)
+    return tuple(result)
+
+
+def fallback_classpath(
+    root: Path, lay: Layout, java_dir: Path = DEBIAN_JAVA
+) -> tuple[list[Path], list[str], list[str]]:
+    poms = [m / "pom.xml" for m in lay.modules if (m / "pom.xml").exists()]
+    repos = [r for r in (DEBIAN_REPO, M2_REPO) if r.is_dir()]
+    resolved, missing = resolve_pom_dependencies(poms, repos) if poms else ([], [])
+    local = workspace_jars(root)
+    debian, debian_missing = debian_test_jars(java_dir)
+    notes = [f"{len(local)} workspace jars"]
+    if poms:
+        where = ", ".join(str(r) for r in repos) or "no local repository"
+        notes.append(f"{len(resolved)} POM dependencies from {where}")
+    notes.append(f"{len(debian)} Debian test jars")
+    missing += [f"{name} (apt-get install junit4 junit5)" for name in debian_missing]
+    return [*local, *resolved, *debian], missing, notes
+
+
+# -- discovery -------------------------------------------------------------------------------
+_memo: dict[tuple, Classpath] = {}
+
+
+def discover(
+    root: Path, settings: ClasspathSettings | None = None, java_dir: Path = DEBIAN_JAVA
+) -> Classpath:
+    """The classpath for the tests under ``root``: setting, else Maven, else Gradle, else fallback."""
+    settings = settings or ClasspathSettings()
+    root = root.resolve()
+    lay = layout(root)
+    build_files = [m / f for m in lay.modules for f in BUILD_FILES if (m / f).exists()]
+    key = (root, settings, java_dir, _fingerprint(build_files), lay)
+    with _memo_lock:
+        if key in _memo:
+            return _memo[key]
+    notes: list[str] = []
+    missing: list[str] = []
+    outputs = list(lay.output_dirs)
+    if settings.classpath or settings.output_dirs:
+        entries = [Path(os.path.expanduser(e)) for e in settings.classpath]
+        extra_outputs = [Path(os.path.expanduser(d)) for d in settings.output_dirs]
+        missing = [
+            f"{e} (in the oracular.classpath setting)" for e in [*entries, *extra_outputs] if not e.exists()
+        ]
+        lay = Layout(lay.main_roots, lay.test_roots, lay.resource_dirs,
+                     _dedupe([*extra_outputs, *outputs]), lay.modules)  # fmt: skip
+        result = Classpath(root, "setting", _dedupe([*lay.output_dirs, *entries]), lay, (), tuple(missing))
+    else:
+        found: list[Path] | None = None
+        strategy = "fallback"
+        if settings.use_build_tools and any(f.name == "pom.xml" for f in build_files):
+            found, note = maven_classpath(root)
+            notes.append(note)
+            strategy = "maven"
+        elif settings.use_build_tools and any(f.name.startswith("build.gradle") for f in build_files):
+            found, note = gradle_classpath(root)
+            notes.append(note)
+            strategy = "gradle"
+        if found is None:
+            strategy = "fallback"
+            found, missing, fallback_notes = fallback_classpath(root, lay, java_dir)
+            notes += fallback_notes
+        else:
+            missing = [f"{e} (named by {strategy})" for e in found if not e.exists()]
+            found = [e for e in found if e.exists()]
+        result = Classpath(root, strategy, _dedupe([*outputs, *found]), lay, tuple(notes), tuple(missing))
+    with _memo_lock:
+        _memo[key] = result
+    return result
+
+
+# -- what an import needs -----------------------------------------------------------------------
+_packages_lock = threading.Lock()
+_jar_packages: dict[tuple[str, int], frozenset[str]] = {}
+
+
+def _packages_in_jar(jar: Path) -> frozenset[str]:
+    try:
+        stamp = jar.stat().st_mtime_ns
+    except OSError:
+        return frozenset()
+    key = (str(jar), stamp)
+    with _packages_lock:
+        if key in _jar_packages:
+            return _jar_packages[key]
+    try:
+        with zipfile.ZipFile(jar) as archive:
+            names = archive.namelist()
+    except (OSError, zipfile.BadZipFile):
+        names = []
+    packages = frozenset(
+        n.removeprefix("META-INF/versions/").split("/", 1)[-1].rsplit("/", 1)[0].replace("/", ".")
+        if n.startswith("META-INF/versions/") else n.rsplit("/", 1)[0].replace("/", ".")
+        for n in names
+        if n.endswith(".class") and "/" in n
+    )  # fmt: skip
+    with _packages_lock:
+        _jar_packages[key] = packages
+    return packages
+
+
+def _packages_in_dir(directory: Path, suffix: str) -> set[str]:
+    packages = set()
+    for path, _dirs, files in _walk(directory):
+        if any(f.endswith(suffix) for f in files):
+            packages.add(".".join(path.relative_to(directory).parts))
+    return packages
+
+
+@dataclass
+class PackageIndex:
+    """Which packages a classpath (plus source roots) provides, to name an import's missing jar."""
+
+    packages: set[str] = field(default_factory=set)
+
+    @classmethod
+    def of(cls, classpath: Classpath, extra: Iterable[Path] = ()) -> PackageIndex:
+        index = cls()
+        for entry in [*classpath.entries, *extra]:
+            if entry.suffix == ".jar":
+                index.packages |= _packages_in_jar(entry)
+            elif entry.is_dir():
+                index.packages |= _packages_in_dir(entry, ".class")
+        for source_root in classpath.layout.source_roots:
+            index.packages |= _packages_in_dir(source_root, ".java")
+        return index
+
+    def provides(self, imported: Import) -> bool:
+        name = imported.name
+        if name.startswith(JDK_PACKAGES):
+            return True
+        parts = name.split(".")
+        return any(".".join(parts[:i]) in self.packages for i in range(len(parts), 0, -1))
+
+
+def missing_imports(imports: Iterable[Import], classpath: Classpath, extra: Iterable[Path] = ()) -> list[str]:
+    """Imports of a test file that nothing on the classpath or in the workspace provides."""
+    index = PackageIndex.of(classpath, extra)
+    return [i.name + (".*" if i.is_wildcard else "") for i in imports if not index.provides(i)]

@@ -1,0 +1,170 @@
+"""Command-line glue for execution checks: ``suggest --check`` and ``eval --mutants``.
+
+Why here and not in ``oracular/cli``: the sub-command modules stay small and only register the
+options and dispatch; everything that knows about JVMs, classpaths and mutants lives in this
+package (and is imported lazily, so ``oracular suggest`` without ``--check`` pays nothing).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+
+from oracular.engine import FileReport, Suggestion, TestReport
+
+
+def add_check_arguments(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("execution checks")
+    group.add_argument(
+        "--check",
+        action="store_true",
+        help="compile and run each suggested oracle on the current code (scratch copies only)",
+    )
+    group.add_argument(
+        "--check-timeout",
+        type=float,
+        default=5.0,
+        metavar="S",
+        help="time limit per checked test (default 5)",
+    )
+    group.add_argument(
+        "--classpath",
+        default=None,
+        metavar="CP",
+        help=f"classpath for checks ('{os.pathsep}'-separated; default: discovered from the build)",
+    )
+    group.add_argument(
+        "--output-dir",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="compiled classes to check against (repeatable; with --classpath, like the setting)",
+    )
+
+
+def run_check(args: argparse.Namespace, report: FileReport) -> int:
+    """Check ``report``'s suggestions and print them (human text or ``--json`` with ``check`` fields)."""
+    from oracular.cli.common import error
+    from oracular.cli.suggest import print_human
+    from oracular.execution.checks import CheckSettings, OracleChecker, format_check
+    from oracular.execution.classpath import ClasspathSettings
+
+    if getattr(args, "diff", False) or getattr(args, "write", False):
+        error("--check goes with the listing or --json, not with --diff/--write")
+        return 2
+    entries = tuple(e for e in (args.classpath or "").split(os.pathsep) if e)
+    settings = CheckSettings(
+        timeout_s=args.check_timeout,
+        classpath=ClasspathSettings(entries, tuple(args.output_dir)),
+    )
+    checker = OracleChecker(settings)
+    try:
+        check = checker.check(report)
+    finally:
+        checker.close()
+    if args.json:
+        document = report.to_json()
+        for test, test_json in zip(report.tests, document["tests"], strict=True):
+            for suggestion, suggestion_json in zip(test.suggestions, test_json["suggestions"], strict=True):
+                result = check.result_for(test, suggestion)
+                suggestion_json["check"] = result.to_json() if result is not None else None
+        document["check"] = check.to_json()
+        json.dump(document, sys.stdout, indent=2)
+        print()
+        return 0
+
+    def annotate(test: TestReport, suggestion: Suggestion) -> str:
+        return format_check(check.result_for(test, suggestion)) if check.error is None else ""
+
+    print_human(report, annotate)
+    if check.error:
+        print(f"not checked: {check.error}")
+    elif check.classpath is not None:
+        print(check.classpath.describe())
+        if check.missing_imports:
+            print(f"imports nothing on the classpath provides: {', '.join(check.missing_imports)}")
+    return 0
+
+
+# -- eval --mutants ----------------------------------------------------------------------------
+def add_mutant_arguments(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("bug-finding evaluation (--mutants)")
+    group.add_argument(
+        "--mutants",
+        nargs="*",
+        default=None,
+        metavar="PROJECT",
+        help="mutation analysis of inserted oracles on dev projects (corpus package names or folders; "
+        "default: the dev projects that compile with Debian's jars)",
+    )
+    group.add_argument(
+        "--max-tests", type=int, default=200, metavar="N", help="tests per project (seeded sample)"
+    )
+    group.add_argument(
+        "--max-mutants", type=int, default=500, metavar="N", help="mutants per project (seeded sample)"
+    )
+    group.add_argument(
+        "--jobs", type=int, default=os.cpu_count() or 1, metavar="N", help="helper JVMs (one per core)"
+    )
+    group.add_argument(
+        "--operators",
+        default=None,
+        metavar="OPS",
+        help="comma-separated mutation operators (default: all; see docs/execution.md)",
+    )
+    group.add_argument("--json", type=Path, default=None, metavar="FILE", help="also write the raw figures")
+
+
+def run_mutants(args: argparse.Namespace) -> int:
+    import logging
+
+    from oracular.cli.common import error
+    from oracular.corpus.fetch import default_cache_dir
+    from oracular.execution.evaluation import DEFAULT_PROJECTS, evaluate_project, markdown
+    from oracular.execution.jvm import ToolchainMissing
+    from oracular.execution.mutants import OPERATORS
+
+    logging.basicConfig(level=logging.WARNING, format="%(message)s")
+    sources = (args.cache or default_cache_dir()).expanduser() / "src"
+    names = args.mutants or list(DEFAULT_PROJECTS)
+    roots = []
+    for name in names:
+        path = Path(name)
+        root = path if path.is_dir() else sources / name
+        if not root.is_dir():
+            error(f"{name}: neither a folder nor a package in {sources} (run 'oracular corpus fetch')")
+            return 2
+        roots.append(root)
+    operators = [o.strip() for o in args.operators.split(",") if o.strip()] if args.operators else OPERATORS
+    if unknown := sorted(set(operators) - set(OPERATORS)):
+        error(f"unknown mutation operator(s) {', '.join(unknown)}; known: {', '.join(OPERATORS)}")
+        return 2
+    results = []
+    for root in roots:
+        try:
+            results.append(
+                evaluate_project(
+                    root,
+                    max_tests=args.max_tests,
+                    max_mutants=args.max_mutants,
+                    jobs=max(1, args.jobs),
+                    seed=args.seed,
+                    progress=not args.quiet,
+                    operators=operators,
+                )
+            )
+        except ToolchainMissing as exc:
+            error(str(exc))
+            return 2
+    text = markdown(results)
+    if args.output is None:
+        print(text, end="")
+    else:
+        args.output.write_text(text, encoding="utf-8")
+        print(f"evaluation written to {args.output}")
+    if args.json is not None:
+        args.json.write_text(json.dumps([r.to_json() for r in results], indent=1) + "\n", encoding="utf-8")
+    return 0

@@ -1,0 +1,451 @@
+package oracular.exec;
+
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.io.StringWriter;
+import java.lang.reflect.Method;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.charset.StandardCharsets;
+import java.security.Permission;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import javax.tools.Diagnostic;
+import javax.tools.DiagnosticCollector;
+import javax.tools.JavaCompiler;
+import javax.tools.JavaFileObject;
+import javax.tools.StandardJavaFileManager;
+import javax.tools.ToolProvider;
+import org.junit.platform.engine.DiscoverySelector;
+import org.junit.platform.engine.TestExecutionResult;
+import org.junit.platform.engine.TestSource;
+import org.junit.platform.engine.discovery.DiscoverySelectors;
+import org.junit.platform.engine.support.descriptor.MethodSource;
+import org.junit.platform.launcher.Launcher;
+import org.junit.platform.launcher.LauncherDiscoveryRequest;
+import org.junit.platform.launcher.TestExecutionListener;
+import org.junit.platform.launcher.TestIdentifier;
+import org.junit.platform.launcher.core.LauncherConfig;
+import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
+import org.junit.platform.launcher.core.LauncherFactory;
+
+/**
+ * Oracular's warm JVM: compiles scratch test classes in-process and runs chosen test methods.
+ *
+ * <p>Why a long-lived helper: starting a JVM and warming up javac costs more than a whole check
+ * of five candidates once both are warm, so Python keeps one of these per workspace (per core
+ * for mutation analysis) and talks to it over stdin/stdout with a line protocol (see
+ * {@code oracular/execution/jvm.py}). Tests run through the JUnit Platform launcher with the
+ * Jupiter and Vintage engines, so JUnit 5, 4 and 3 classes all run; each RUN gets a fresh class
+ * loader, so a mutant's classes never leak into the next run.
+ *
+ * <p>Test code cannot corrupt the protocol: System.out/err are swallowed while tests run,
+ * System.exit is refused, and a watchdog stops a test that overruns its time limit (and halts
+ * the JVM if the test will not stop; Python then restarts it).
+ */
+public final class Runner {
+    private static PrintStream protocol;
+    private static final PrintStream SINK = new PrintStream(OutputStream.nullOutputStream());
+    private static volatile boolean exitAllowed = true;
+
+    private Runner() {}
+
+    public static void main(String[] args) throws Exception {
+        protocol = new PrintStream(new FileOutputStream(FileDescriptor.out), true, "UTF-8");
+        System.setOut(SINK);
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        Launcher launcher = LauncherFactory.create(LauncherConfig.builder()
+                .enableTestEngineAutoRegistration(false)
+                .enableTestExecutionListenerAutoRegistration(false)
+                .addTestEngines(new org.junit.jupiter.engine.JupiterTestEngine(),
+                        new org.junit.vintage.engine.VintageTestEngine())
+                .build());
+        send("READY\t" + System.getProperty("java.version"));
+        String line;
+        while ((line = in.readLine()) != null) {
+            switch (line) {
+                case "COMPILE" -> compile(readBlock(in));
+                case "RUN" -> run(launcher, readBlock(in));
+                case "PING" -> send("PONG");
+                case "QUIT" -> Runtime.getRuntime().halt(0);
+                default -> send("ERROR\tunknown command " + escape(line));
+            }
+        }
+        Runtime.getRuntime().halt(0);
+    }
+
+    private static synchronized void send(String line) {
+        protocol.println(line);
+    }
+
+    /** Lines up to END, as key/value pairs split at the first space. */
+    private static List<String[]> readBlock(BufferedReader in) throws IOException {
+        List<String[]> block = new ArrayList<>();
+        String line;
+        while ((line = in.readLine()) != null && !line.equals("END")) {
+            int space = line.indexOf(' ');
+            block.add(space < 0 ? new String[] {line, ""} : new String[] {line.substring(0, space), line.substring(space + 1)});
+        }
+        return block;
+    }
+
+    static String escape(String s) {
+        if (s == null) {
+            return "";
+        }
+        StringBuilder b = new StringBuilder(s.length());
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '\\' -> b.append("\\\\");
+                case '\n' -> b.append("\\n");
+                case '\r' -> b.append("\\r");
+                case '\t' -> b.append("\\t");
+                default -> b.append(c);
+            }
+        }
+        return b.toString();
+    }
+
+    // -- compiling ---------------------------------------------------------------------------
+    private static void compile(List<String[]> block) {
+        long start = System.nanoTime();
+        List<String> options = new ArrayList<>();
+        List<String> classpath = new ArrayList<>();
+        List<String> sourcepath = new ArrayList<>();
+        List<String> sources = new ArrayList<>();
+        String out = null;
+        for (String[] kv : block) {
+            switch (kv[0]) {
+                case "OUT" -> out = kv[1];
+                case "CP" -> classpath.add(kv[1]);
+                case "SP" -> sourcepath.add(kv[1]);
+                case "OPT" -> options.add(kv[1]);
+                case "SRC" -> sources.add(kv[1]);
+                default -> { }
+            }
+        }
+        boolean ok = false;
+        JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
+        if (javac == null) {
+            send("DIAG\tERROR\t-1\t-1\t\tno Java compiler in this runtime (a JRE, not a JDK)");
+        } else {
+            DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
+            try (StandardJavaFileManager files = javac.getStandardFileManager(diagnostics, Locale.ENGLISH, StandardCharsets.UTF_8)) {
+                if (out != null) {
+                    new File(out).mkdirs();
+                    options.add("-d");
+                    options.add(out);
+                }
+                options.add("-classpath");
+                options.add(String.join(File.pathSeparator, classpath));
+                if (!sourcepath.isEmpty()) {
+                    options.add("-sourcepath");
+                    options.add(String.join(File.pathSeparator, sourcepath));
+                }
+                Iterable<? extends JavaFileObject> units = files.getJavaFileObjectsFromStrings(sources);
+                ok = javac.getTask(new StringWriter(), files, diagnostics, options, null, units).call();
+                for (Diagnostic<? extends JavaFileObject> d : diagnostics.getDiagnostics()) {
+                    if (d.getKind() != Diagnostic.Kind.ERROR) {
+                        continue;
+                    }
+                    String file = d.getSource() == null ? "" : d.getSource().toUri().getPath();
+                    send("DIAG\tERROR\t" + d.getLineNumber() + "\t" + d.getColumnNumber() + "\t" + escape(file)
+                            + "\t" + escape(d.getMessage(Locale.ENGLISH)));
+                }
+            } catch (Throwable t) {  // a bad option or a compiler crash is an answer, not a dead helper
+                send("DIAG\tERROR\t-1\t-1\t\t" + escape(t.toString()));
+                ok = false;
+            }
+        }
+        send("COMPILED\t" + (ok ? 1 : 0) + "\t" + (System.nanoTime() - start) / 1_000_000);
+    }
+
+    // -- running -----------------------------------------------------------------------------
+    private static final class Watchdog extends Thread {
+        final Thread worker;
+        volatile String current;
+        volatile long deadline = Long.MAX_VALUE;
+        volatile String timedOut;
+        volatile boolean finished;
+
+        Watchdog(Thread worker) {
+            super("oracular-watchdog");
+            this.worker = worker;
+            setDaemon(true);
+        }
+
+        @SuppressWarnings({"deprecation", "removal"})
+        @Override
+        public void run() {
+            while (!finished) {
+                try {
+                    Thread.sleep(20);
+                } catch (InterruptedException e) {
+                    return;
+                }
+                String test = current;
+                if (test == null || System.nanoTime() < deadline) {
+                    continue;
+                }
+                timedOut = test;
+                long stoppedAt = System.nanoTime();
+                try {
+                    worker.stop();
+                } catch (Throwable unsupported) {
+                    // Thread.stop is gone on newer JDKs: the JVM is halted below instead.
+                }
+                while (!finished && current == test && System.nanoTime() - stoppedAt < 2_000_000_000L) {
+                    try {
+                        Thread.sleep(20);
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                }
+                if (!finished && current == test) {
+                    String[] parts = test.split("\t", 2);
+                    send("RESULT\t" + parts[0] + "\t" + parts[1] + "\tTIMEOUT\t-1\t\ttest did not stop\t\t");
+                    send("CRASH\ta test did not stop after its time limit");
+                    exitAllowed = true;
+                    Runtime.getRuntime().halt(3);
+                }
+            }
+        }
+    }
+
+    private static final class Listener implements TestExecutionListener {
+        final Watchdog watchdog;
+        final java.util.Map<String, Long> timeouts;
+        final long defaultTimeout;
+        long started;
+
+        Listener(Watchdog watchdog, java.util.Map<String, Long> timeouts, long defaultTimeout) {
+            this.watchdog = watchdog;
+            this.timeouts = timeouts;
+            this.defaultTimeout = defaultTimeout;
+        }
+
+        private static String key(TestIdentifier id) {
+            Optional<TestSource> source = id.getSource();
+            if (source.isPresent() && source.get() instanceof MethodSource m) {
+                String method = m.getMethodName();
+                int bracket = method.indexOf('[');  // JUnit 4 Parameterized: name[0]
+                return m.getClassName() + "\t" + (bracket > 0 ? method.substring(0, bracket) : method);
+            }
+            return null;
+        }
+
+        @Override
+        public void executionStarted(TestIdentifier id) {
+            String key = key(id);
+            if (!id.isTest() || key == null) {
+                return;
+            }
+            started = System.nanoTime();
+            long limit = timeouts.getOrDefault(key, defaultTimeout);
+            watchdog.deadline = started + limit * 1_000_000L;
+            watchdog.current = key;
+        }
+
+        @Override
+        public void executionSkipped(TestIdentifier id, String reason) {
+            String key = key(id);
+            if (key != null && id.isTest()) {
+                send("RESULT\t" + key + "\tSKIPPED\t0\t\t" + escape(reason) + "\t\t");
+            } else if (key != null && id.isContainer()) {
+                // a skipped container (e.g. @Disabled class): its methods are reported as not found
+            }
+        }
+
+        @Override
+        public void executionFinished(TestIdentifier id, TestExecutionResult result) {
+            String key = key(id);
+            if (!id.isTest() || key == null) {
+                return;
+            }
+            long millis = (System.nanoTime() - started) / 1_000_000;
+            String timedOut = watchdog.timedOut;
+            watchdog.current = null;
+            watchdog.deadline = Long.MAX_VALUE;
+            if (key.equals(timedOut)) {
+                watchdog.timedOut = null;
+                send("RESULT\t" + key + "\tTIMEOUT\t" + millis + "\t\t\t\t");
+                return;
+            }
+            String status = switch (result.getStatus()) {
+                case SUCCESSFUL -> "PASSED";
+                case ABORTED -> "ABORTED";
+                case FAILED -> "FAILED";
+            };
+            Throwable t = result.getThrowable().orElse(null);
+            String type = t == null ? "" : t.getClass().getName();
+            String message = t == null ? "" : String.valueOf(t.getMessage());
+            send("RESULT\t" + key + "\t" + status + "\t" + millis + "\t" + escape(type) + "\t" + escape(message)
+                    + "\t" + escape(actual(t)) + "\t" + escape(trace(t)));
+        }
+    }
+
+    /** The observed value an assertion error carries, when its type records one. */
+    private static String actual(Throwable t) {
+        if (t == null) {
+            return "";
+        }
+        try {
+            if (t instanceof org.opentest4j.AssertionFailedError f && f.isActualDefined()) {
+                Object value = f.getActual().getValue();
+                if (value instanceof String s) {
+                    return "=" + Observe.stringLiteral(s);
+                }
+                if (value instanceof Character c) {
+                    return "=" + Observe.charLiteral(c);
+                }
+                return "=" + f.getActual().getStringRepresentation();
+            }
+            Method getter = t.getClass().getMethod("getActual");  // JUnit 4/3 ComparisonFailure: strings
+            Object value = getter.invoke(t);
+            return value == null ? "" : "=" + Observe.stringLiteral(String.valueOf(value));
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            return "";
+        }
+    }
+
+    private static String trace(Throwable t) {
+        if (t == null) {
+            return "";
+        }
+        StringBuilder b = new StringBuilder();
+        StackTraceElement[] frames = t.getStackTrace();
+        for (int i = 0; i < Math.min(8, frames.length); i++) {
+            String frame = frames[i].toString();
+            if (frame.startsWith("java.base/jdk.internal.reflect") || frame.startsWith("org.junit.platform")) {
+                break;  // the rest is the test framework calling the test
+            }
+            b.append(frame).append('\n');
+        }
+        return b.toString();
+    }
+
+    private static void run(Launcher launcher, List<String[]> block) {
+        long start = System.nanoTime();
+        List<URL> urls = new ArrayList<>();
+        List<String[]> tests = new ArrayList<>();
+        java.util.Map<String, Long> timeouts = new java.util.HashMap<>();
+        long defaultTimeout = 10_000;
+        for (String[] kv : block) {
+            switch (kv[0]) {
+                case "CP" -> {
+                    try {
+                        urls.add(new File(kv[1]).toURI().toURL());
+                    } catch (IOException e) {
+                        send("ERROR\tbad classpath entry " + escape(kv[1]));
+                    }
+                }
+                case "TIMEOUT" -> defaultTimeout = Long.parseLong(kv[1].trim());
+                case "TEST" -> {
+                    String[] parts = kv[1].split("\t");
+                    tests.add(parts);
+                    if (parts.length > 2) {
+                        timeouts.put(parts[0] + "\t" + parts[1], Long.parseLong(parts[2]));
+                    }
+                }
+                default -> { }
+            }
+        }
+        Observe.reset();
+        ClassLoader previous = Thread.currentThread().getContextClassLoader();
+        PrintStream err = System.err;
+        Watchdog watchdog = new Watchdog(Thread.currentThread());
+        try (URLClassLoader loader = new URLClassLoader(urls.toArray(new URL[0]), Runner.class.getClassLoader())) {
+            Thread.currentThread().setContextClassLoader(loader);
+            List<DiscoverySelector> selectors = new ArrayList<>();
+            for (String[] test : tests) {
+                try {
+                    Class<?> cls = Class.forName(test[0], false, loader);
+                    Method found = null;
+                    for (Method m : cls.getDeclaredMethods()) {
+                        if (m.getName().equals(test[1])) {
+                            found = m;
+                            break;
+                        }
+                    }
+                    if (found == null) {
+                        send("RESULT\t" + test[0] + "\t" + test[1] + "\tNOTFOUND\t0\t\tno such method\t\t");
+                        continue;
+                    }
+                    selectors.add(DiscoverySelectors.selectMethod(cls, found));
+                } catch (Throwable t) {
+                    send("RESULT\t" + test[0] + "\t" + test[1] + "\tNOTFOUND\t0\t" + escape(t.getClass().getName())
+                            + "\t" + escape(String.valueOf(t.getMessage())) + "\t\t");
+                }
+            }
+            if (!selectors.isEmpty()) {
+                LauncherDiscoveryRequest request = LauncherDiscoveryRequestBuilder.request()
+                        .selectors(selectors)
+                        .configurationParameter("junit.jupiter.extensions.autodetection.enabled", "false")
+                        .configurationParameter("junit.jupiter.execution.parallel.enabled", "false")
+                        .build();
+                System.setErr(SINK);
+                System.setOut(SINK);
+                installExitGuard();
+                watchdog.start();
+                try {
+                    launcher.execute(request, new Listener(watchdog, timeouts, defaultTimeout));
+                } catch (ThreadDeath stopped) {
+                    send("ERROR\tthe run was stopped outside a test (time limit)");
+                } catch (Throwable t) {
+                    send("ERROR\t" + escape(t.toString()));
+                } finally {
+                    watchdog.finished = true;
+                    exitAllowed = true;
+                    System.setErr(err);
+                    System.setOut(SINK);
+                }
+            }
+        } catch (IOException e) {
+            send("ERROR\t" + escape(e.toString()));
+        } finally {
+            Thread.currentThread().setContextClassLoader(previous);
+        }
+        for (String line : Observe.drain()) {
+            send(line);
+        }
+        send("DONE\t" + (System.nanoTime() - start) / 1_000_000);
+    }
+
+    @SuppressWarnings({"deprecation", "removal"})
+    private static void installExitGuard() {
+        exitAllowed = false;
+        if (System.getSecurityManager() != null) {
+            return;
+        }
+        try {
+            System.setSecurityManager(new SecurityManager() {
+                @Override
+                public void checkPermission(Permission perm) {
+                }
+
+                @Override
+                public void checkPermission(Permission perm, Object context) {
+                }
+
+                @Override
+                public void checkExit(int status) {
+                    if (!exitAllowed) {
+                        throw new SecurityException("System.exit(" + status + ") refused while testing");
+                    }
+                }
+            });
+        } catch (UnsupportedOperationException | SecurityException unsupported) {
+            // JDK 18+ without -Djava.security.manager=allow: a test calling System.exit ends the
+            // JVM, which Python reports as a crash of that test.
+        }
+    }
+}

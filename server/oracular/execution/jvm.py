@@ -1,0 +1,557 @@
+"""The JVM toolchain and the warm helper JVMs that compile and run scratch tests.
+
+Why a helper JVM instead of ``javac`` + ``java`` per check: a cold ``javac`` alone takes longer
+than the whole check budget of an editor, while javac's API in a JVM that already compiled
+something is several times faster. So a :class:`JvmWorker` owns one long-lived helper
+(``java/oracular/exec/Runner.java``, compiled once into the cache) and sends it COMPILE and RUN
+requests over a line protocol. Tests run through the JUnit Platform launcher (Jupiter and
+Vintage engines), so JUnit 5, 4 and 3 classes all run in the same helper.
+
+Every request is bounded: a deadline, a ``cancelled`` callable polled while waiting, and a
+per-test time limit the helper enforces itself. A request that overruns, is cancelled or finds
+the helper dead kills it; the next request starts a fresh one.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import hashlib
+import os
+import queue
+import shutil
+import subprocess
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from oracular.corpus.fetch import default_cache_dir
+
+HELPER_SOURCES = Path(__file__).resolve().parent / "java"
+DEBIAN_JAVA = Path("/usr/share/java")
+STANDALONE = "junit-platform-console-standalone.jar"
+PLATFORM_PARTS = (
+    "junit-platform-launcher.jar",
+    "junit-platform-engine.jar",
+    "junit-platform-commons.jar",
+    "junit-jupiter-engine.jar",
+    "junit-jupiter-api.jar",
+    "junit-jupiter-params.jar",
+    "junit-vintage-engine.jar",
+    "junit4.jar",
+    "hamcrest-core.jar",
+    "opentest4j.jar",
+    "apiguardian-api.jar",
+)
+"""What the launcher needs when Debian's console-standalone jar is absent."""
+INSTALL_HINT = "apt-get install default-jdk-headless junit4 junit5"
+
+Cancelled = Callable[[], bool]
+
+
+class ToolchainMissing(RuntimeError):
+    """No JDK, or no JUnit Platform jars: checks cannot run on this machine."""
+
+
+class CheckCancelled(Exception):
+    """The caller no longer wants the answer; the helper JVM was stopped."""
+
+
+class HelperFailed(RuntimeError):
+    """The helper JVM died or broke the protocol outside any test."""
+
+
+def cache_root() -> Path:
+    """``<oracular cache>/exec``: helper classes, scratch builds, results."""
+    return default_cache_dir() / "exec"
+
+
+@dataclass(frozen=True)
+class Toolchain:
+    java: Path
+    javac: Path
+    platform: tuple[Path, ...]
+    """JUnit Platform launcher with Jupiter + Vintage (and JUnit 4): the helper's own classpath."""
+    helper: Path
+    """The compiled helper classes."""
+    java_version: str
+
+    @property
+    def launcher_classpath(self) -> str:
+        return os.pathsep.join(str(p) for p in (self.helper, *self.platform))
+
+
+_toolchain_lock = threading.Lock()
+_toolchains: dict[Path, Toolchain] = {}
+
+
+def _platform_jars(java_dir: Path) -> tuple[Path, ...]:
+    explicit = os.environ.get("ORACULAR_JUNIT_PLATFORM")
+    if explicit:
+        jars = tuple(Path(p) for p in explicit.split(os.pathsep) if p)
+        missing = [str(j) for j in jars if not j.exists()]
+        if missing:
+            raise ToolchainMissing(f"ORACULAR_JUNIT_PLATFORM names missing files: {', '.join(missing)}")
+        return jars
+    standalone = java_dir / STANDALONE
+    if standalone.exists():
+        return (standalone,)
+    parts = tuple(java_dir / name for name in PLATFORM_PARTS)
+    missing = [p.name for p in parts if not p.exists()]
+    if missing:
+        raise ToolchainMissing(
+            f"JUnit Platform jars missing in {java_dir}: {', '.join(missing)} ({INSTALL_HINT})"
+        )
+    return parts
+
+
+def find_toolchain(cache_dir: Path | None = None, java_dir: Path = DEBIAN_JAVA) -> Toolchain:
+    """The JDK and JUnit jars, with the helper compiled (once per helper source and JDK)."""
+    cache = (cache_dir or cache_root()).resolve()
+    with _toolchain_lock:
+        if cache in _toolchains:
+            return _toolchains[cache]
+        java, javac = shutil.which("java"), shutil.which("javac")
+        if java is None or javac is None:
+            raise ToolchainMissing(f"no JDK on PATH (java/javac not found; {INSTALL_HINT})")
+        platform = _platform_jars(java_dir)
+        version = (
+            subprocess.run([javac, "-version"], capture_output=True, text=True, timeout=60).stdout.strip()
+            or "javac"
+        )
+        helper = _compile_helper(cache, Path(javac), platform, version)
+        toolchain = Toolchain(Path(java), Path(javac), platform, helper, version)
+        _toolchains[cache] = toolchain
+        return toolchain
+
+
+def helper_fingerprint() -> str:
+    digest = hashlib.sha256()
+    for path in sorted(HELPER_SOURCES.rglob("*.java")):
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def _compile_helper(cache: Path, javac: Path, platform: tuple[Path, ...], version: str) -> Path:
+    key = hashlib.sha256(f"{helper_fingerprint()}\0{version}\0{platform}".encode()).hexdigest()[:16]
+    target = cache / "helper" / key
+    if (target / "oracular" / "exec" / "Runner.class").exists():
+        return target
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with file_lock(target.parent / f"{key}.lock"):
+        if (target / "oracular" / "exec" / "Runner.class").exists():
+            return target
+        tmp = target.with_name(f"{key}.tmp{os.getpid()}")
+        shutil.rmtree(tmp, ignore_errors=True)
+        sources = [str(p) for p in sorted(HELPER_SOURCES.rglob("*.java"))]
+        result = subprocess.run(
+            [str(javac), "-nowarn", "-Xlint:none", "-encoding", "UTF-8", "-d", str(tmp),
+             "-cp", os.pathsep.join(map(str, platform)), *sources],
+            capture_output=True, text=True, timeout=300,
+        )  # fmt: skip
+        if result.returncode != 0:
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise ToolchainMissing(f"cannot compile Oracular's JVM helper: {result.stderr.strip()[:500]}")
+        os.replace(tmp, target)
+    return target
+
+
+class file_lock:
+    """An exclusive ``flock`` on ``path``: one process at a time builds a shared cache entry."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._fd: int | None = None
+
+    def __enter__(self) -> file_lock:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        fcntl.flock(self._fd, fcntl.LOCK_EX)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._fd is not None:
+            fcntl.flock(self._fd, fcntl.LOCK_UN)
+            os.close(self._fd)
+            self._fd = None
+
+
+# -- protocol values --------------------------------------------------------------------------
+def unescape(text: str) -> str:
+    out, i = [], 0
+    while i < len(text):
+        ch = text[i]
+        if ch == "\\" and i + 1 < len(text):
+            nxt = text[i + 1]
+            out.append({"n": "\n", "r": "\r", "t": "\t", "\\": "\\"}.get(nxt, nxt))
+            i += 2
+            continue
+        out.append(ch)
+        i += 1
+    return "".join(out)
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    file: str
+    line: int
+    column: int
+    message: str
+
+    def short(self) -> str:
+        """The first line, plus the symbol javac could not find (``cannot find symbol: method f()``)."""
+        lines = [line.strip() for line in self.message.strip().splitlines()]
+        if not lines:
+            return "error"
+        symbol = next(
+            (line.split(":", 1)[1].strip() for line in lines[1:] if line.startswith("symbol:")), None
+        )
+        return f"{lines[0]}: {' '.join(symbol.split())}" if symbol else lines[0]
+
+
+@dataclass(frozen=True)
+class CompileResult:
+    ok: bool
+    diagnostics: tuple[Diagnostic, ...]
+    elapsed_s: float
+
+
+STATUS_ORDER = ("passed", "skipped", "notfound", "aborted", "failed", "timeout", "crashed", "notrun")
+"""Worst last: a parameterized test's invocations are merged into their worst outcome."""
+
+
+@dataclass(frozen=True)
+class TestOutcome:
+    __test__ = False  # not a pytest test class
+
+    status: str
+    """passed, failed, aborted, skipped, timeout, notfound, crashed or notrun."""
+    elapsed_ms: float = 0.0
+    exception: str = ""
+    message: str = ""
+    actual: str | None = None
+    """The observed value the assertion error recorded (opentest4j/ComparisonFailure), if any."""
+    trace: str = ""
+
+    def to_json(self) -> dict:
+        return {
+            k: getattr(self, k) for k in ("status", "elapsed_ms", "exception", "message", "actual", "trace")
+        }
+
+    @classmethod
+    def from_json(cls, data: dict) -> TestOutcome:
+        return cls(**data)
+
+
+@dataclass(frozen=True)
+class Observation:
+    kind: str
+    """``boolean``, ``literal``, ``string``, ``array``, ``null``, ``object`` or ``thrown``."""
+    type: str
+    payload: str
+
+    def to_json(self) -> dict:
+        return {"kind": self.kind, "type": self.type, "payload": self.payload}
+
+
+@dataclass
+class RunResult:
+    outcomes: dict[tuple[str, str], TestOutcome] = field(default_factory=dict)
+    observations: dict[str, Observation] = field(default_factory=dict)
+    errors: list[str] = field(default_factory=list)
+    crashed: str | None = None
+    elapsed_s: float = 0.0
+
+
+@dataclass(frozen=True)
+class TestRef:
+    __test__ = False
+
+    class_name: str
+    """Binary name: ``pkg.Outer$Inner``."""
+    method: str
+    timeout_s: float | None = None
+
+
+def _worse(a: TestOutcome | None, b: TestOutcome) -> TestOutcome:
+    if a is None:
+        return b
+    return b if STATUS_ORDER.index(b.status) > STATUS_ORDER.index(a.status) else a
+
+
+# -- the worker -------------------------------------------------------------------------------
+class JvmWorker:
+    """One helper JVM, started on first use, restarted after a crash, a kill or ``max_runs`` runs.
+
+    ``cwd`` is the tests' working directory (the module root, where tests expect relative
+    paths such as ``src/test/resources`` to resolve). ``resources`` go on the helper's own
+    classpath too, for tests that read them through ``ClassLoader.getSystemClassLoader()``
+    (never class folders: a mutant's classes must not be shadowed by the system loader).
+    One request at a time per worker.
+    """
+
+    def __init__(
+        self,
+        toolchain: Toolchain,
+        cwd: Path | None = None,
+        heap: str = "1g",
+        max_runs: int = 400,
+        jvm_options: Sequence[str] = (),
+        resources: Sequence[Path] = (),
+    ) -> None:
+        self.toolchain = toolchain
+        self.cwd = cwd
+        self.resources = tuple(resources)
+        self.heap = heap
+        self.max_runs = max_runs
+        self.jvm_options = tuple(jvm_options)
+        self._proc: subprocess.Popen[str] | None = None
+        self._lines: queue.Queue[str | None] = queue.Queue()
+        self._stderr: deque[str] = deque(maxlen=40)
+        self._lock = threading.RLock()
+        self._runs = 0
+        self.starts = 0
+
+    # -- lifecycle ---------------------------------------------------------------------------
+    @property
+    def alive(self) -> bool:
+        return self._proc is not None and self._proc.poll() is None
+
+    def start(self, timeout_s: float = 60.0) -> None:
+        with self._lock:
+            if self.alive:
+                return
+            self.kill()
+            command = [
+                str(self.toolchain.java),
+                f"-Xmx{self.heap}",
+                "-Xss4m",
+                "-XX:+UseSerialGC",
+                "-XX:-UsePerfData",
+                "-Djava.awt.headless=true",
+                "-Duser.language=en",
+                *self.jvm_options,
+                "-cp",
+                os.pathsep.join([self.toolchain.launcher_classpath, *map(str, self.resources)]),
+                "oracular.exec.Runner",
+            ]
+            self._proc = subprocess.Popen(
+                command,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+                encoding="utf-8",
+                errors="replace",
+                bufsize=1,
+                cwd=str(self.cwd) if self.cwd else None,
+                start_new_session=True,
+            )
+            self._lines = queue.Queue()
+            self._runs = 0
+            self.starts += 1
+            proc = self._proc
+            threading.Thread(target=self._pump, args=(proc, self._lines), daemon=True).start()
+            threading.Thread(target=self._drain_stderr, args=(proc,), daemon=True).start()
+            for line in self._read(time.monotonic() + timeout_s, None):
+                if line.startswith("READY"):
+                    return
+            raise HelperFailed(f"the helper JVM did not start: {self.stderr_tail()}")
+
+    @staticmethod
+    def _pump(proc: subprocess.Popen[str], lines: queue.Queue[str | None]) -> None:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            lines.put(line.rstrip("\n"))
+        lines.put(None)
+
+    def _drain_stderr(self, proc: subprocess.Popen[str]) -> None:
+        assert proc.stderr is not None
+        for line in proc.stderr:
+            if not line.startswith("WARNING:"):
+                self._stderr.append(line.rstrip())
+
+    def stderr_tail(self) -> str:
+        return " | ".join(list(self._stderr)[-5:]) or "no output"
+
+    def kill(self) -> None:
+        proc, self._proc = self._proc, None
+        if proc is None:
+            return
+        if proc.poll() is None:
+            proc.kill()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(timeout=10)
+        for stream in (proc.stdin, proc.stdout, proc.stderr):
+            try:
+                if stream is not None:
+                    stream.close()
+            except OSError:
+                pass
+
+    def close(self) -> None:
+        with self._lock:
+            if self.alive and self._proc is not None and self._proc.stdin is not None:
+                try:
+                    self._proc.stdin.write("QUIT\n")
+                    self._proc.stdin.flush()
+                    self._proc.wait(timeout=5)
+                except (OSError, subprocess.TimeoutExpired):
+                    pass
+            self.kill()
+
+    def __enter__(self) -> JvmWorker:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- protocol ----------------------------------------------------------------------------
+    def _send(self, lines: Iterable[str]) -> None:
+        assert self._proc is not None and self._proc.stdin is not None
+        payload = "".join(f"{line}\n" for line in lines)
+        try:
+            self._proc.stdin.write(payload)
+            self._proc.stdin.flush()
+        except OSError as exc:
+            self.kill()
+            raise HelperFailed(f"the helper JVM is gone: {self.stderr_tail()}") from exc
+
+    def _read(self, deadline: float, cancelled: Cancelled | None) -> Iterator[str]:
+        """Lines until EOF; kills the helper and raises on cancel, returns on the deadline."""
+        while True:
+            if cancelled is not None and cancelled():
+                self.kill()
+                raise CheckCancelled
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                self.kill()
+                raise TimeoutError("the helper JVM did not answer in time")
+            try:
+                line = self._lines.get(timeout=min(0.05, remaining))
+            except queue.Empty:
+                continue
+            if line is None:
+                return
+            yield line
+
+    def ping(self, timeout_s: float = 30.0) -> bool:
+        """Start the helper if needed and wait until it answers (warms it for the first check)."""
+        with self._lock:
+            self.start()
+            self._send(["PING"])
+            return any(line == "PONG" for line in self._until("PONG", time.monotonic() + timeout_s, None))
+
+    def _until(self, terminal: str, deadline: float, cancelled: Cancelled | None) -> Iterator[str]:
+        for line in self._read(deadline, cancelled):
+            yield line
+            if line.split("\t", 1)[0] == terminal:
+                return
+
+    def compile(
+        self,
+        sources: Sequence[Path],
+        out_dir: Path,
+        classpath: Sequence[Path],
+        sourcepath: Sequence[Path] = (),
+        options: Sequence[str] = ("-proc:none", "-nowarn", "-g", "-encoding", "UTF-8", "-implicit:class"),
+        timeout_s: float = 300.0,
+        cancelled: Cancelled | None = None,
+    ) -> CompileResult:
+        """Compile ``sources`` into ``out_dir`` with javac's API inside the helper."""
+        start = time.monotonic()
+        with self._lock:
+            self.start()
+            request = ["COMPILE", f"OUT {out_dir}"]
+            request += [f"CP {p}" for p in classpath]
+            request += [f"SP {p}" for p in sourcepath]
+            request += [f"OPT {o}" for o in options]
+            request += [f"SRC {s}" for s in sources]
+            self._send([*request, "END"])
+            diagnostics: list[Diagnostic] = []
+            ok = None
+            for line in self._until("COMPILED", start + timeout_s, cancelled):
+                parts = line.split("\t")
+                if parts[0] == "DIAG" and len(parts) >= 6:
+                    diagnostics.append(
+                        Diagnostic(unescape(parts[4]), int(parts[2]), int(parts[3]), unescape(parts[5]))
+                    )
+                elif parts[0] == "COMPILED":
+                    ok = parts[1] == "1"
+            if ok is None:
+                self.kill()
+                raise HelperFailed(f"the helper JVM died while compiling: {self.stderr_tail()}")
+            return CompileResult(ok, tuple(diagnostics), time.monotonic() - start)
+
+    def run(
+        self,
+        classpath: Sequence[Path],
+        tests: Sequence[TestRef],
+        default_timeout_s: float = 10.0,
+        cancelled: Cancelled | None = None,
+    ) -> RunResult:
+        """Run ``tests`` in a fresh class loader over ``classpath``; never raises for a test's sake.
+
+        A test that overruns its limit is reported as ``timeout``; if it kills or wedges the
+        helper, the tests after it are ``notrun`` (the caller may re-run them), and the helper
+        is restarted by the next request.
+        """
+        start = time.monotonic()
+        result = RunResult()
+        if not tests:
+            return result
+        budget = sum((t.timeout_s or default_timeout_s) for t in tests) + 30.0
+        with self._lock:
+            self.start()
+            if self._runs >= self.max_runs:  # class loaders leak through static JDK state
+                self.close()
+                self.start()
+            self._runs += 1
+            request = ["RUN", f"TIMEOUT {int(default_timeout_s * 1000)}"]
+            request += [f"CP {p}" for p in classpath]
+            for t in tests:
+                limit = f"\t{int((t.timeout_s or default_timeout_s) * 1000)}"
+                request.append(f"TEST {t.class_name}\t{t.method}{limit}")
+            self._send([*request, "END"])
+            done = False
+            try:
+                for line in self._until("DONE", start + budget, cancelled):
+                    parts = line.split("\t")
+                    tag = parts[0]
+                    if tag == "RESULT" and len(parts) >= 9:
+                        key = (parts[1], parts[2])
+                        outcome = TestOutcome(
+                            status=parts[3].lower(),
+                            elapsed_ms=float(parts[4]),
+                            exception=unescape(parts[5]),
+                            message=unescape(parts[6]),
+                            actual=unescape(parts[7])[1:] if parts[7].startswith("=") else None,
+                            trace=unescape(parts[8]),
+                        )
+                        result.outcomes[key] = _worse(result.outcomes.get(key), outcome)
+                    elif tag == "OBS" and len(parts) >= 5:
+                        result.observations[unescape(parts[1])] = Observation(
+                            parts[2], unescape(parts[3]), unescape(parts[4])
+                        )
+                    elif tag == "ERROR":
+                        result.errors.append(unescape("\t".join(parts[1:])))
+                    elif tag == "CRASH":
+                        result.crashed = unescape("\t".join(parts[1:]))
+                    elif tag == "DONE":
+                        done = True
+            except TimeoutError:
+                result.crashed = "the run overran its time budget"
+            if not done:
+                result.crashed = result.crashed or f"the helper JVM died: {self.stderr_tail()}"
+                self.kill()
+            for t in tests:
+                key = (t.class_name, t.method)
+                if key not in result.outcomes:
+                    status = "crashed" if not done else "notrun"
+                    result.outcomes[key] = TestOutcome(status, message=result.crashed or "not run")
+            result.elapsed_s = time.monotonic() - start
+            return result

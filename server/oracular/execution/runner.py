@@ -1,0 +1,332 @@
+"""Compile a scratch class once and run its generated methods once: results by variant key.
+
+Why this shape: each check is one ``javac`` and one JVM run however many candidates it has.
+A variant that does not compile would fail the whole compilation, so the errors are mapped back
+to the generated methods by line and those variants are left out of the next attempt (javac
+reports all attribution errors of a file at once, so this converges in two or three rounds).
+Errors outside any generated method mean the scratch copy itself cannot compile (a missing
+jar, a broken helper class): every variant gets that reason, never a silent "fails".
+
+Results are cached on disk by a content hash of everything that can change the answer: the
+scratch text, the classpath entries and the project's sources (names, sizes, modification
+times), the per-test time limit and the helper's version.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import threading
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from oracular.execution.jvm import (
+    Cancelled,
+    CheckCancelled,
+    CompileResult,
+    JvmWorker,
+    Observation,
+    TestOutcome,
+    TestRef,
+    file_lock,
+    helper_fingerprint,
+)
+from oracular.execution.scratch import ScratchClass
+
+MAX_COMPILE_ROUNDS = 4
+CACHE_VERSION = "1"
+MAX_CACHED_RESULTS = 4000
+"""Past this many cached outcomes, the oldest half is deleted (an editor checks on every pause)."""
+LINKAGE_ERRORS = frozenset(
+    {
+        "java.lang.NoSuchMethodError",
+        "java.lang.NoSuchFieldError",
+        "java.lang.NoClassDefFoundError",
+        "java.lang.IncompatibleClassChangeError",
+        "java.lang.AbstractMethodError",
+        "java.lang.LinkageError",
+    }
+)
+"""Errors that mean stale compiled classes, not the code under test: such outcomes are not cached."""
+
+
+@dataclass(frozen=True)
+class CompileContext:
+    """How scratch classes of one project compile and run."""
+
+    classpath: tuple[Path, ...]
+    """Dependency jars and class folders, in order, for javac and the test class loader."""
+    sourcepath: tuple[Path, ...] = ()
+    """Project source roots javac may compile on demand (when no fresh build output exists)."""
+    deps_dir: Path | None = None
+    """Where on-demand compiled project classes go; shared by all checks of a workspace."""
+    runtime_extra: tuple[Path, ...] = ()
+    """Run-time only entries: resource folders."""
+    fingerprint: str = ""
+    """Content fingerprint of the project (see :func:`tree_fingerprint`)."""
+
+
+def tree_fingerprint(paths: Iterable[Path], suffixes: tuple[str, ...] = (".java", ".class", ".jar")) -> str:
+    """Names, sizes and modification times of every matching file under ``paths``."""
+    digest = hashlib.sha256()
+    for base in paths:
+        if base.is_file():
+            stat = base.stat()
+            digest.update(f"{base}\0{stat.st_size}\0{stat.st_mtime_ns}\n".encode())
+            continue
+        for dirpath, dirnames, filenames in os.walk(base):
+            dirnames.sort()
+            for name in sorted(filenames):
+                if name.endswith(suffixes):
+                    path = os.path.join(dirpath, name)
+                    try:
+                        stat = os.stat(path)
+                    except OSError:
+                        continue
+                    digest.update(f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}\n".encode())
+    return digest.hexdigest()[:24]
+
+
+@dataclass
+class ScratchOutcome:
+    """What happened to each variant of a scratch class."""
+
+    compile_errors: dict[str, str] = field(default_factory=dict)
+    """Variant key -> the first javac error inside its method."""
+    class_error: str | None = None
+    """Why the scratch copy as a whole did not compile (every remaining variant is unchecked)."""
+    results: dict[str, TestOutcome] = field(default_factory=dict)
+    observations: dict[str, Observation] = field(default_factory=dict)
+    crashed: str | None = None
+    compile_s: float = 0.0
+    run_s: float = 0.0
+    compile_rounds: int = 0
+    cached: bool = False
+
+    @property
+    def stale(self) -> bool:
+        return any(r.exception in LINKAGE_ERRORS for r in self.results.values())
+
+    def to_json(self) -> dict:
+        return {
+            "compile_errors": self.compile_errors,
+            "class_error": self.class_error,
+            "results": {k: v.to_json() for k, v in self.results.items()},
+            "observations": {k: v.to_json() for k, v in self.observations.items()},
+            "crashed": self.crashed,
+            "compile_s": self.compile_s,
+            "run_s": self.run_s,
+            "compile_rounds": self.compile_rounds,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict) -> ScratchOutcome:
+        return cls(
+            compile_errors=dict(data["compile_errors"]),
+            class_error=data["class_error"],
+            results={k: TestOutcome.from_json(v) for k, v in data["results"].items()},
+            observations={k: Observation(**v) for k, v in data["observations"].items()},
+            crashed=data["crashed"],
+            compile_s=data["compile_s"],
+            run_s=data["run_s"],
+            compile_rounds=data["compile_rounds"],
+            cached=True,
+        )
+
+
+_dir_locks: dict[Path, threading.Lock] = {}
+_dir_locks_guard = threading.Lock()
+
+
+def _dir_lock(path: Path) -> threading.Lock:
+    with _dir_locks_guard:
+        return _dir_locks.setdefault(path, threading.Lock())
+
+
+class ScratchRunner:
+    """Compiles and runs scratch classes in one helper JVM, caching outcomes by content hash."""
+
+    def __init__(self, worker: JvmWorker, work_dir: Path, use_cache: bool = True) -> None:
+        self.worker = worker
+        self.work_dir = work_dir
+        self.use_cache = use_cache
+
+    def cache_key(
+        self, scratch: ScratchClass, context: CompileContext, timeout_s: float, timeouts: dict[str, float]
+    ) -> str:
+        digest = hashlib.sha256()
+        parts = [CACHE_VERSION, helper_fingerprint(), self.worker.toolchain.java_version, context.fingerprint,
+                 str(timeout_s), repr(sorted(timeouts.items())), str(scratch.relative_path), scratch.text,
+                 *map(str, context.classpath), *map(str, context.sourcepath)]  # fmt: skip
+        for part in parts:
+            digest.update(part.encode("utf-8"))
+            digest.update(b"\0")
+        return digest.hexdigest()[:32]
+
+    def run(
+        self,
+        build: Callable[[frozenset[str]], ScratchClass],
+        context: CompileContext,
+        timeout_s: float = 5.0,
+        timeouts: dict[str, float] | None = None,
+        cancelled: Cancelled | None = None,
+    ) -> ScratchOutcome:
+        """Build (leaving out what does not compile), compile, run; ``timeouts`` per variant key."""
+        scratch = build(frozenset())
+        timeouts = timeouts or {}
+        key = self.cache_key(scratch, context, timeout_s, timeouts)
+        cache_file = self.work_dir / "results" / f"{key}.json"
+        if self.use_cache:
+            try:
+                return ScratchOutcome.from_json(json.loads(cache_file.read_text(encoding="utf-8")))
+            except (OSError, ValueError, KeyError, TypeError):
+                pass
+        outcome = self._compile_and_run(build, scratch, context, key, timeout_s, timeouts, cancelled)
+        if self.use_cache and not outcome.crashed and not outcome.stale:
+            cache_file.parent.mkdir(parents=True, exist_ok=True)
+            tmp = cache_file.with_suffix(f".tmp{os.getpid()}.{threading.get_ident()}")
+            tmp.write_text(json.dumps(outcome.to_json()), encoding="utf-8")
+            os.replace(tmp, cache_file)
+            prune(cache_file.parent, MAX_CACHED_RESULTS)
+        return outcome
+
+    def compile(
+        self,
+        build: Callable[[frozenset[str]], ScratchClass],
+        context: CompileContext,
+        out_dir: Path,
+        cancelled: Cancelled | None = None,
+    ) -> tuple[ScratchClass, ScratchOutcome]:
+        """Compile into ``out_dir``, dropping variants that do not compile; the final scratch class."""
+        outcome = ScratchOutcome()
+        excluded: set[str] = set()
+        scratch = build(frozenset())
+        src_dir = out_dir.parent / "src"
+        for _ in range(MAX_COMPILE_ROUNDS):
+            if cancelled is not None and cancelled():
+                raise CheckCancelled
+            if not scratch.methods:
+                break
+            outcome.compile_rounds += 1
+            shutil.rmtree(src_dir, ignore_errors=True)
+            shutil.rmtree(out_dir, ignore_errors=True)
+            path = src_dir / scratch.relative_path
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(scratch.text, encoding="utf-8")
+            result = self._javac(path, scratch, context, out_dir, cancelled)
+            outcome.compile_s += result.elapsed_s
+            if result.ok:
+                outcome.class_error = None
+                return scratch, outcome
+            newly: dict[str, str] = {}
+            outside: list[str] = []
+            for d in result.diagnostics:
+                mine = d.file and Path(d.file).resolve() == path.resolve()
+                variant = scratch.method_at(d.line) if mine else None
+                if variant is not None:
+                    newly.setdefault(variant, d.short())
+                elif mine:
+                    outside.append(f"line {d.line}: {d.short()}")
+                else:
+                    where = f"{Path(d.file).name}:{d.line}: " if d.file else ""
+                    outside.append(f"{where}{d.short()}")
+            if not newly:
+                outcome.class_error = outside[0] if outside else "javac failed without a message"
+                break
+            outcome.compile_errors.update(newly)
+            excluded |= newly.keys()
+            scratch = build(frozenset(excluded))
+        else:
+            outcome.class_error = "still not compiling after leaving out the failing candidates"
+        return scratch, outcome
+
+    def _javac(
+        self,
+        path: Path,
+        scratch: ScratchClass,
+        context: CompileContext,
+        out_dir: Path,
+        cancelled: Cancelled | None,
+    ) -> CompileResult:
+        helper = self.worker.toolchain.helper
+        if not context.sourcepath or context.deps_dir is None:
+            return self.worker.compile([path], out_dir, [helper, *context.classpath], cancelled=cancelled)
+        # Project classes compiled on demand go to the shared deps folder (reused by later
+        # checks while their sources are older); the scratch's own classes move out of it.
+        deps = context.deps_dir
+        with _dir_lock(deps), file_lock(deps.with_name(deps.name + ".lock")):
+            result = self.worker.compile(
+                [path], deps, [helper, deps, *context.classpath], context.sourcepath, cancelled=cancelled
+            )
+            for binary in scratch.top_level:
+                package, _, simple = binary.rpartition(".")
+                folder = deps.joinpath(*package.split(".")) if package else deps
+                target = out_dir.joinpath(*package.split(".")) if package else out_dir
+                for produced in folder.glob(f"{simple}*.class") if folder.is_dir() else []:
+                    if produced.stem == simple or produced.stem.startswith(f"{simple}$"):
+                        target.mkdir(parents=True, exist_ok=True)
+                        os.replace(produced, target / produced.name)
+        return result
+
+    @staticmethod
+    def reset_deps(context: CompileContext) -> None:
+        """Forget the classes compiled on demand (under the same locks as the compilations)."""
+        deps = context.deps_dir
+        if deps is None:
+            return
+        with _dir_lock(deps), file_lock(deps.with_name(deps.name + ".lock")):
+            shutil.rmtree(deps, ignore_errors=True)
+
+    def runtime_classpath(self, out_dir: Path, context: CompileContext) -> list[Path]:
+        deps = [context.deps_dir] if context.deps_dir is not None and context.sourcepath else []
+        return [out_dir, *deps, *context.classpath, *context.runtime_extra]
+
+    def _compile_and_run(
+        self,
+        build: Callable[[frozenset[str]], ScratchClass],
+        first: ScratchClass,
+        context: CompileContext,
+        key: str,
+        timeout_s: float,
+        timeouts: dict[str, float],
+        cancelled: Cancelled | None,
+    ) -> ScratchOutcome:
+        work = self.work_dir / "scratch" / key[:20]
+        out_dir = work / "classes"
+        scratch, outcome = self.compile(
+            lambda ex: first if not ex else build(ex), context, out_dir, cancelled
+        )
+        if outcome.class_error is not None or not scratch.methods:
+            shutil.rmtree(work, ignore_errors=True)
+            return outcome
+        tests = [TestRef(m.class_name, m.name, timeouts.get(k)) for k, m in scratch.methods.items()]
+        run = self.worker.run(self.runtime_classpath(out_dir, context), tests, timeout_s, cancelled)
+        outcome.run_s = run.elapsed_s
+        outcome.crashed = run.crashed
+        outcome.observations = run.observations
+        for k, m in scratch.methods.items():
+            outcome.results[k] = run.outcomes[(m.class_name, m.name)]
+        shutil.rmtree(work, ignore_errors=True)
+        return outcome
+
+
+def prune(folder: Path, limit: int) -> int:
+    """Keep the ``limit // 2`` newest files of ``folder`` once it holds more than ``limit``."""
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return 0
+    if len(entries) <= limit:
+        return 0
+    entries.sort(key=lambda e: e.stat().st_mtime_ns if e.is_file() else 0)
+    removed = 0
+    for entry in entries[: len(entries) - limit // 2]:
+        try:
+            os.unlink(entry.path)
+            removed += 1
+        except OSError:
+            pass
+    return removed

@@ -1,0 +1,258 @@
+"""Scratch copies of a test class: one generated method per candidate oracle (or per variant).
+
+Why a scratch copy: checking an oracle means compiling and running it, and the user's files
+must never change. The scratch copy keeps everything the test needs (package, imports, fields,
+set-up methods, helpers, nested classes, the class name itself so that ``FooTest.class`` and
+static references still resolve) and replaces the test under check by several methods, each
+the same test with one candidate inserted. Other test methods are dropped (they cost compile
+time and may be half-typed) unless something calls them. It is written outside the workspace
+and compiled into its own folder, which shadows the real class at run time.
+
+Variants are described as byte edits within the test method, so exactly the text the editor
+would insert is what runs.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tree_sitter import Node
+
+from oracular.candidates.render import TextEdit
+from oracular.java import syntax
+from oracular.java.junit import Flavour, TestMethod
+from oracular.java.source import SourceText
+
+TOP_LEVEL_TYPES = frozenset(
+    {"class_declaration", "interface_declaration", "enum_declaration", "record_declaration",
+     "annotation_type_declaration"}
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class ByteEdit:
+    """Replace ``source.data[start:end]`` with ``text`` (offsets in the source's bytes)."""
+
+    start: int
+    end: int
+    text: str
+
+
+def byte_edit(source: SourceText, edit: TextEdit) -> ByteEdit:
+    """An LSP edit of ``source`` as a byte edit."""
+    return ByteEdit(source.offset(*edit.start), source.offset(*edit.end), edit.new_text)
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One generated method: the test under check with ``edits`` applied (and a new name)."""
+
+    key: str
+    edits: tuple[ByteEdit, ...] = ()
+
+
+@dataclass(frozen=True)
+class ScratchMethod:
+    key: str
+    class_name: str
+    """Binary name of the class declaring it: ``pkg.Outer$Inner``."""
+    name: str
+    first_line: int
+    """1-based, inclusive."""
+    last_line: int
+
+
+@dataclass
+class ScratchClass:
+    text: str
+    relative_path: Path
+    """Where javac expects it under a source root: ``org/example/FooTest.java``."""
+    top_level: tuple[str, ...]
+    """Binary names of the file's top-level types; their class files belong to this scratch."""
+    methods: dict[str, ScratchMethod] = field(default_factory=dict)
+
+    def method_at(self, line: int) -> str | None:
+        """The key of the generated method spanning 1-based ``line``, if any."""
+        for key, method in self.methods.items():
+            if method.first_line <= line <= method.last_line:
+                return key
+        return None
+
+
+def binary_class_name(package: str, class_name: str) -> str:
+    """``pkg`` + ``Outer.Inner`` (dotted within the file) -> ``pkg.Outer$Inner``."""
+    nested = class_name.replace(".", "$")
+    return f"{package}.{nested}" if package else nested
+
+
+def package_of(source: SourceText) -> str:
+    for node in source.root.children:
+        if node.type == "package_declaration":
+            for child in node.named_children:
+                if child.type in ("scoped_identifier", "identifier"):
+                    return syntax.text(child)
+    return ""
+
+
+def _package_end(source: SourceText) -> int:
+    for node in source.root.children:
+        if node.type == "package_declaration":
+            return node.end_byte
+    return 0
+
+
+def _referenced(text: str, name: str) -> bool:
+    """Whether ``name(`` or ``::name`` occurs besides its own declaration."""
+    calls = len(re.findall(rf"(?<![\w$]){re.escape(name)}\s*\(", text))
+    refs = len(re.findall(rf"::\s*{re.escape(name)}(?![\w$])", text))
+    return calls + refs > 1
+
+
+class ScratchBuilder:
+    """Builds the scratch copy of one test file from per-test variants.
+
+    ``generated_name(n)`` names the n-th generated method; JUnit 3 needs a ``test`` prefix, and
+    the ``$`` keeps every name clear of the user's.
+    """
+
+    def __init__(self, source: SourceText) -> None:
+        self.source = source
+        self.package = package_of(source)
+        self._plans: list[tuple[TestMethod, list[Variant]]] = []
+        self._dropped: list[Node] = []
+        self._imports: list[str] = []
+
+    def replace(self, test: TestMethod, variants: Sequence[Variant]) -> None:
+        node = test.node
+        for variant in variants:
+            for edit in variant.edits:
+                if not (node.start_byte <= edit.start <= edit.end <= node.end_byte):
+                    raise ValueError(f"edit for {variant.key} lies outside {test.name}")
+        self._plans.append((test, list(variants)))
+
+    def drop_other_tests(self, tests: Iterable[TestMethod]) -> None:
+        """Drop tests that are not being replaced, unless some code calls them."""
+        replaced = {t.node.id for t, _ in self._plans}
+        for test in tests:
+            if test.node.id not in replaced and not _referenced(self.source.text, test.name):
+                self._dropped.append(test.node)
+
+    def add_imports(self, lines: Iterable[str]) -> None:
+        for line in lines:
+            if line not in self._imports:
+                self._imports.append(line)
+
+    @staticmethod
+    def generated_name(test: TestMethod, number: int) -> str:
+        return f"testOracular${number}" if test.flavour is Flavour.JUNIT3 else f"oracular${number}"
+
+    def _method_text(self, test: TestMethod, variant: Variant, name: str) -> str:
+        node = test.node
+        name_node = test.name_node
+        edits = [*variant.edits, ByteEdit(name_node.start_byte, name_node.end_byte, name)]
+        data = self.source.data[node.start_byte : node.end_byte]
+        for edit in sorted(edits, key=lambda e: (e.start, e.end), reverse=True):
+            start, end = edit.start - node.start_byte, edit.end - node.start_byte
+            data = data[:start] + edit.text.encode("utf-8") + data[end:]
+        return data.decode("utf-8")
+
+    def build(self, exclude: Iterable[str] = ()) -> ScratchClass:
+        """The scratch copy, leaving out the variants in ``exclude`` (those that did not compile)."""
+        excluded = set(exclude)
+        source = self.source
+        segments: list[tuple[int, int, list[tuple[str | None, str]]]] = []
+        number = 0
+        for test, variants in self._plans:
+            indent = source.line_indent(test.node.start_byte)
+            pieces: list[tuple[str | None, str]] = []
+            for variant in variants:
+                if variant.key in excluded:
+                    continue
+                number += 1
+                name = self.generated_name(test, number)
+                prefix = "" if not pieces else f"\n\n{indent}"
+                if prefix:
+                    pieces.append((None, prefix))
+                pieces.append(
+                    (f"{variant.key}\0{name}\0{test.class_name}", self._method_text(test, variant, name))
+                )
+            segments.append((test.node.start_byte, test.node.end_byte, pieces))
+        for node in self._dropped:
+            segments.append((node.start_byte, node.end_byte, []))
+        if self._imports:
+            at = _package_end(source)
+            text = "".join(f"\n{line}" for line in self._imports)
+            segments.append((at, at, [(None, text if at else text.lstrip("\n") + "\n")]))
+        segments.sort(key=lambda s: (s[0], s[1]))
+        kept: list[tuple[int, int, list[tuple[str | None, str]]]] = []
+        for segment in segments:  # a local class's tests sit inside another test: outer wins
+            if kept and segment[0] < kept[-1][1] and segment[0] != segment[1]:
+                continue
+            kept.append(segment)
+
+        out: list[bytes] = []
+        length = 0
+        line = 1
+        methods: dict[str, ScratchMethod] = {}
+        cursor = 0
+
+        def emit(chunk: bytes) -> None:
+            nonlocal length, line
+            out.append(chunk)
+            length += len(chunk)
+            line += chunk.count(b"\n")
+
+        for start, end, pieces in kept:
+            emit(source.data[cursor:start])
+            for tag, text in pieces:
+                first = line
+                emit(text.encode("utf-8"))
+                if tag is not None:
+                    key, name, class_name = tag.split("\0")
+                    methods[key] = ScratchMethod(
+                        key, binary_class_name(self.package, class_name), name, first, line
+                    )
+            cursor = end
+        emit(source.data[cursor:])
+        text = b"".join(out).decode("utf-8")
+        return ScratchClass(text, self._relative_path(), self._top_level(), methods)
+
+    def _relative_path(self) -> Path:
+        directory = Path(*self.package.split(".")) if self.package else Path()
+        if self.source.path is not None:
+            return directory / self.source.path.name
+        names = self._top_level()
+        return directory / f"{names[0].rsplit('.', 1)[-1] if names else 'Scratch'}.java"
+
+    def _top_level(self) -> tuple[str, ...]:
+        names = []
+        for node in self.source.root.children:
+            if node.type in TOP_LEVEL_TYPES and (name := node.child_by_field_name("name")) is not None:
+                names.append(binary_class_name(self.package, syntax.text(name)))
+        return tuple(names)
+
+
+def body_edit(test: TestMethod, statements: Sequence[str], source: SourceText) -> ByteEdit:
+    """Replace the test's body with ``statements`` (indented like the body's first line)."""
+    body = test.body
+    if body is None:
+        raise ValueError(f"{test.name} has no body")
+    indent = source.line_indent(test.node.start_byte)
+    inner = indent + "    "
+    text = "{\n" + "".join(f"{inner}{s}\n" for s in statements) + indent + "}"
+    return ByteEdit(body.start_byte, body.end_byte, text)
+
+
+def append_edit(test: TestMethod, statements: Sequence[str], source: SourceText) -> ByteEdit:
+    """Insert ``statements`` at the end of the test's body."""
+    body = test.body
+    if body is None:
+        raise ValueError(f"{test.name} has no body")
+    indent = source.line_indent(test.node.start_byte) + "    "
+    at = body.end_byte - 1  # before the closing brace
+    text = "".join(f"{indent}{s}\n" for s in statements)
+    before = source.data[:at].rstrip(b" \t")
+    return ByteEdit(len(before), at, ("" if before.endswith(b"\n") else "\n") + text + indent[:-4])

@@ -1,0 +1,172 @@
+"""Classpath discovery: setting, Maven, Gradle, fallback, and what is reported missing."""
+
+from __future__ import annotations
+
+import os
+import stat
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from oracular.execution import classpath as cp
+from oracular.execution.classpath import (
+    ClasspathSettings,
+    Dependency,
+    discover,
+    find_in_repos,
+    layout,
+    missing_imports,
+    read_pom,
+    resolve_pom_dependencies,
+)
+from oracular.java.declarations import Import
+
+POM = """<?xml version="1.0"?>
+<project xmlns="http://maven.apache.org/POM/4.0.0">
+  <modelVersion>4.0.0</modelVersion>
+  <groupId>org.acme</groupId>
+  <artifactId>{artifact}</artifactId>
+  <version>1.0</version>
+  <properties><lib.version>2.1</lib.version></properties>
+  <dependencies>{deps}</dependencies>
+</project>
+"""
+
+
+def _dep(group: str, artifact: str, version: str | None = None, scope: str | None = None) -> str:
+    parts = f"<groupId>{group}</groupId><artifactId>{artifact}</artifactId>"
+    if version:
+        parts += f"<version>{version}</version>"
+    if scope:
+        parts += f"<scope>{scope}</scope>"
+    return f"<dependency>{parts}</dependency>"
+
+
+def _artifact(repo: Path, group: str, artifact: str, version: str, deps: str = "", jar: bool = True) -> Path:
+    folder = repo / group.replace(".", "/") / artifact / version
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / f"{artifact}-{version}.pom").write_text(
+        POM.format(artifact=artifact, deps=deps), encoding="utf-8"
+    )
+    path = folder / f"{artifact}-{version}.jar"
+    if jar:
+        path.write_bytes(b"PK\x05\x06" + b"\0" * 18)  # an empty zip
+    return path
+
+
+def _executable(folder: Path, name: str, script: str) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / name
+    path.write_text("#!/bin/sh\n" + textwrap.dedent(script), encoding="utf-8")
+    path.chmod(path.stat().st_mode | stat.S_IEXEC)
+
+
+def test_layout_finds_roots_from_package_declarations(project: Path) -> None:
+    found = layout(project, max_age_s=0)
+    assert found.main_roots == (project / "src/main/java",)
+    assert found.test_roots == (project / "src/test/java",)
+    assert found.modules == (project,)
+    assert found.output_dirs == ()
+    (project / "target/classes").mkdir(parents=True)
+    assert layout(project, max_age_s=0).output_dirs == (project / "target/classes",)
+
+
+def test_pom_dependencies_resolve_transitively_from_a_local_repository(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    lib = _artifact(repo, "org.lib", "lib", "2.1", deps=_dep("org.lib", "core", "3.0"))
+    core = _artifact(repo, "org.lib", "core", "3.0")
+    # A Debian-style relocation: a POM with no jar whose dependency is the real artifact.
+    _artifact(repo, "org.old", "all", "debian", deps=_dep("org.lib", "core", "3.0"), jar=False)
+    debian_only = _artifact(repo, "org.deb", "thing", "debian")
+    pom = tmp_path / "pom.xml"
+    deps = (
+        _dep("org.lib", "lib", "${lib.version}")
+        + _dep("org.old", "all", "1.3", "test")
+        + _dep("org.deb", "thing", "9.9")
+        + _dep("org.gone", "missing", "1.0", "test")
+        + _dep("${project.groupId}", "sibling", "1.0")
+    )
+    pom.write_text(POM.format(artifact="sibling", deps=deps), encoding="utf-8")
+    properties, declared, own = read_pom(pom)
+    assert properties["lib.version"] == "2.1" and own == ("org.acme", "sibling")
+    assert Dependency("org.lib", "lib", "${lib.version}") in declared
+    jars, missing = resolve_pom_dependencies([pom], [repo])
+    assert jars == [lib, debian_only, core]
+    assert missing == ["org.gone:missing:1.0 (test)"]  # the sibling module is not "missing"
+    assert find_in_repos(Dependency("org.lib", "lib", None), [repo]) == lib
+
+
+def test_the_user_setting_wins_and_missing_entries_are_named(project: Path, tmp_path: Path) -> None:
+    jar = tmp_path / "dep.jar"
+    jar.write_bytes(b"")
+    settings = ClasspathSettings((str(jar), str(tmp_path / "nope.jar")), (str(tmp_path / "out"),))
+    found = discover(project, settings)
+    assert found.strategy == "setting"
+    assert jar in found.entries
+    assert any("nope.jar" in m for m in found.missing) and any("out" in m for m in found.missing)
+    assert "classpath from setting" in found.describe()
+
+
+def test_maven_is_asked_offline_and_its_failure_explained(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    dep = tmp_path / "m2" / "dep.jar"
+    dep.parent.mkdir()
+    dep.write_bytes(b"")
+    bin_dir = tmp_path / "bin"
+    _executable(
+        bin_dir,
+        "mvn",
+        f"""
+        for arg in "$@"; do case "$arg" in -Dmdep.outputFile=*) out="${{arg#-Dmdep.outputFile=}}";; esac; done
+        [ "$1" = "-o" ] || exit 3
+        printf '%s' "{dep}:/nowhere/gone.jar" > "$out"
+        """,
+    )
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+    found = discover(project)
+    assert found.strategy == "maven"
+    assert dep in found.entries
+    assert found.missing == ("/nowhere/gone.jar (named by maven)",)
+
+    _executable(bin_dir, "mvn", 'echo "[ERROR] Cannot access central in offline mode"; exit 1\n')
+    (project / "pom.xml").write_text((project / "pom.xml").read_text() + "\n", encoding="utf-8")  # new key
+    found = discover(project)
+    assert found.strategy == "fallback"
+    assert "Maven offline failed: Cannot access central in offline mode" in found.describe()
+
+
+def test_gradle_test_runtime_classpath(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = tmp_path / "g"
+    (root / "src/test/java/p").mkdir(parents=True)
+    (root / "src/test/java/p/ATest.java").write_text("package p; class ATest {}", encoding="utf-8")
+    (root / "build.gradle").write_text("apply plugin: 'java'\n", encoding="utf-8")
+    lib = tmp_path / "lib.jar"
+    lib.write_bytes(b"")
+    bin_dir = tmp_path / "bin"
+    _executable(bin_dir, "gradle", f'[ "$1" = "--offline" ] || exit 3\necho "ORACULAR_CP {lib}"\n')
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+    found = discover(root)
+    assert (found.strategy, found.entries) == ("gradle", (lib,))
+
+
+def test_the_fallback_brings_debian_test_jars_and_names_unprovided_imports(project: Path) -> None:
+    found = discover(project, ClasspathSettings(use_build_tools=False))
+    assert found.strategy == "fallback"
+    real = {e.resolve() for e in found.entries}
+    if (cp.DEBIAN_JAVA / "junit4.jar").exists():
+        wanted = ("junit4.jar", "junit-jupiter-api.jar", "hamcrest.jar", "assertj-core.jar")
+        assert {(cp.DEBIAN_JAVA / name).resolve() for name in wanted} <= real
+    imports = [
+        Import("org.junit.jupiter.api.Test", False, False),
+        Import("org.example.stack.Stack", False, False),
+        Import("java.util.List", False, False),
+        Import("org.nowhere.Thing", False, False),
+        Import("org.nowhere.Util.helper", True, False),
+    ]
+    missing = missing_imports(imports, found)
+    expected = ["org.nowhere.Thing", "org.nowhere.Util.helper"]
+    if not (cp.DEBIAN_JAVA / "junit-jupiter-api.jar").exists():
+        expected.insert(0, "org.junit.jupiter.api.Test")
+    assert missing == expected

@@ -1,0 +1,97 @@
+"""The helper JVM survives what tests do: print, call System.exit, hang, run parameterized."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from oracular.execution.jvm import JvmWorker, TestRef, find_toolchain
+
+from .conftest import require_toolchain
+
+UNRULY = """package demo;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class UnrulyTest {
+    @Test
+    void prints() {
+        System.out.println("RESULT\\tfake\\tline");
+        System.err.println("noise");
+    }
+
+    @Test
+    void exits() {
+        System.exit(3);
+    }
+
+    @Test
+    void hangs() {
+        while (true) {
+            Thread.onSpinWait();
+        }
+    }
+
+    @Test
+    void fails() {
+        org.junit.jupiter.api.Assertions.assertEquals(1, 2);
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2, 3})
+    void positive(int x) {
+        org.junit.jupiter.api.Assertions.assertTrue(x < 3);
+    }
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def worker() -> Iterator[JvmWorker]:
+    require_toolchain()
+    with JvmWorker(find_toolchain()) as jvm:
+        yield jvm
+
+
+def test_compile_errors_come_back_as_diagnostics(worker: JvmWorker, tmp_path: Path) -> None:
+    source = tmp_path / "demo" / "Broken.java"
+    source.parent.mkdir()
+    source.write_text("package demo;\nclass Broken {\n  int f() { return missing(); }\n}\n", encoding="utf-8")
+    result = worker.compile([source], tmp_path / "out", list(worker.toolchain.platform))
+    assert not result.ok
+    assert [(Path(d.file).name, d.line) for d in result.diagnostics] == [("Broken.java", 3)]
+    assert "cannot find symbol" in result.diagnostics[0].message
+
+
+def test_unruly_tests_cannot_break_the_helper(worker: JvmWorker, tmp_path: Path) -> None:
+    source = tmp_path / "demo" / "UnrulyTest.java"
+    source.parent.mkdir()
+    source.write_text(UNRULY, encoding="utf-8")
+    out = tmp_path / "out"
+    compiled = worker.compile([source], out, list(worker.toolchain.platform))
+    assert compiled.ok, compiled.diagnostics
+    names = ("prints", "exits", "hangs", "fails", "positive", "absent")
+    refs = [TestRef("demo.UnrulyTest", name, 1.0) for name in names]
+    result = worker.run([out], refs, default_timeout_s=1.0)
+    status = {method: outcome.status for (_, method), outcome in result.outcomes.items()}
+    assert status == {
+        "prints": "passed",
+        "exits": "failed",
+        "hangs": "timeout",
+        "fails": "failed",
+        "positive": "failed",  # the worst of its invocations
+        "absent": "notfound",
+    }
+    exits = result.outcomes[("demo.UnrulyTest", "exits")]
+    assert exits.exception == "java.lang.SecurityException"
+    fails = result.outcomes[("demo.UnrulyTest", "fails")]
+    assert (fails.exception, fails.actual) == ("org.opentest4j.AssertionFailedError", "2")
+    assert result.crashed is None
+    # Still the same helper, still answering.
+    again = worker.run([out], [TestRef("demo.UnrulyTest", "prints")])
+    assert again.outcomes[("demo.UnrulyTest", "prints")].status == "passed"
+    assert worker.starts == 1

@@ -1,0 +1,29 @@
+"""The runner's content fingerprints and its bounded results cache."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from oracular.execution.runner import prune, tree_fingerprint
+
+
+def test_fingerprints_change_with_sources_and_ignore_other_files(tmp_path: Path) -> None:
+    source = tmp_path / "src" / "A.java"
+    source.parent.mkdir()
+    source.write_text("class A {}", encoding="utf-8")
+    before = tree_fingerprint([tmp_path / "src"])
+    (tmp_path / "src" / "notes.txt").write_text("ignored", encoding="utf-8")
+    assert tree_fingerprint([tmp_path / "src"]) == before
+    source.write_text("class A { int x; }", encoding="utf-8")
+    assert tree_fingerprint([tmp_path / "src"]) != before
+
+
+def test_the_results_cache_keeps_the_newest_half_past_its_limit(tmp_path: Path) -> None:
+    for i in range(12):
+        path = tmp_path / f"{i}.json"
+        path.write_text("{}", encoding="utf-8")
+        os.utime(path, ns=(i * 10**9, i * 10**9))
+    assert prune(tmp_path, 20) == 0
+    assert prune(tmp_path, 10) == 7
+    assert sorted(int(p.stem) for p in tmp_path.iterdir()) == [7, 8, 9, 10, 11]
