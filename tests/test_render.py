@@ -1,12 +1,15 @@
 """Rendering: text per framework, imports never duplicated, edits at the right place."""
 
+import shutil
+import subprocess
 from pathlib import Path
 
 from oracular.candidates.style import Flavour, junit4_supports_assert_throws, style_for
 from oracular.cli.suggest import apply_edits
 from oracular.engine import EngineSettings, OracleEngine
 
-from .conftest import java
+from .conftest import EXAMPLE, java
+from .test_compile import JARS, require_toolchain
 
 
 def top_oracles(engine: OracleEngine, source) -> dict[str, list[str]]:
@@ -112,6 +115,57 @@ def test_reassigned_local_falls_back_to_try_catch(engine: OracleEngine) -> None:
         """
     )
     assert top_oracles(engine, source)["t"][0].startswith("try {")
+
+
+REASSIGNED_JUNIT5 = """package org.example.stack;
+
+import org.junit.jupiter.api.Test;
+
+class ReassignedTest {
+    @Test
+    void popAfterReassign() {
+        Stack<Integer> s = new Stack<>();
+        s = new Stack<>();
+        s.pop();
+    }
+}
+"""
+
+
+def test_junit5_try_catch_fallback_imports_fail_and_compiles(engine: OracleEngine, tmp_path: Path) -> None:
+    """Regression: the JUnit 5 try/``fail``/catch fallback (a reassigned capture) imported
+    ``assertThrows`` instead of ``fail``, so the oracle did not compile."""
+    source = java(REASSIGNED_JUNIT5)
+    (test,) = engine.suggest(source).tests
+    top = test.suggestions[0]
+    assert top.kind == "exception" and top.oracle.startswith("try {")
+    assert {line.text() for line in top.rendered.imports} == {
+        "import static org.junit.jupiter.api.Assertions.fail;",
+        "import java.util.EmptyStackException;",
+    }
+    text = apply_edits(source, top.edits)
+    assert "Assertions.assertThrows" not in text
+
+    require_toolchain()
+    project = tmp_path / "stack"
+    shutil.copytree(EXAMPLE, project)
+    written = project / "src/test/java/org/example/stack/ReassignedTest.java"
+    written.write_text(text, encoding="utf-8")
+    main_sources = sorted(str(p) for p in (project / "src/main").rglob("*.java"))
+    result = subprocess.run(
+        [
+            "javac",
+            "-d",
+            str(tmp_path / "classes"),
+            "-cp",
+            ":".join(map(str, JARS)),
+            *main_sources,
+            str(written),
+        ],
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stderr
 
 
 def test_edit_inserted_after_last_statement_with_indentation(engine: OracleEngine) -> None:

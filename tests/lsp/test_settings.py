@@ -39,6 +39,9 @@ def test_every_setting_parses() -> None:
             "assertionStyle": "junit4",
             "extraAssertionMethods": ["checkInvariants", "$verify"],
             "onSave": True,
+            "checkOracles": True,
+            "classpath": ["lib/a.jar", " /opt/b.jar "],
+            "outputFolders": ["target/classes", "target/test-classes"],
         }
     )
     assert problems == []
@@ -53,6 +56,9 @@ def test_every_setting_parses() -> None:
         inlay_hints=False,
         diagnostic_severity=types.DiagnosticSeverity.Warning,
         on_save=True,
+        check_oracles=True,
+        classpath=("lib/a.jar", "/opt/b.jar"),
+        output_folders=("target/classes", "target/test-classes"),
     )
 
 
@@ -70,6 +76,9 @@ def test_every_setting_parses() -> None:
         ("extraAssertionMethods", ["ok", "not a name"], "expected a list of Java method names"),
         ("extraAssertionMethods", "check", "expected a list of Java method names"),
         ("onSave", None, None),
+        ("checkOracles", "on", 'expected true or false, got "on"'),
+        ("classpath", [1], "expected a list of paths (or one string of them separated by ':')"),
+        ("outputFolders", {"dir": "out"}, "expected a list of paths"),
     ],
 )
 def test_invalid_values_fall_back_to_the_default(key: str, value: object, expected: str | None) -> None:
@@ -80,6 +89,11 @@ def test_invalid_values_fall_back_to_the_default(key: str, value: object, expect
     else:
         (problem,) = problems
         assert problem.startswith(f"oracular.{key}: {expected}") and problem.endswith("; using the default")
+
+
+def test_classpath_may_be_one_string_as_build_tools_print_it() -> None:
+    settings, problems = parse_settings({"classpath": "/a.jar::lib/b.jar:"})
+    assert (settings.classpath, problems) == (("/a.jar", "lib/b.jar"), [])
 
 
 def test_unknown_keys_and_non_objects_are_reported() -> None:

@@ -27,6 +27,10 @@ export const SERVER_SETTINGS: readonly ServerSetting[] = [
   { key: 'onSave', default: false },
   /** Overrides of the quality checks' own on/off defaults, by code: empty overrides nothing. */
   { key: 'checks', default: {} },
+  /** Execution checks run the project's code: off unless asked for. */
+  { key: 'checkOracles', default: false },
+  { key: 'classpath', default: [] },
+  { key: 'outputFolders', default: [] },
 ];
 
 /** Settings only the extension reads: changing one restarts the server with the new command line. */

@@ -43,6 +43,8 @@ def value(node):
         return node.value
     if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "frozenset" and not node.args:
         return []
+    if isinstance(node, ast.Tuple) and not node.elts:
+        return []
     if isinstance(node, ast.Attribute) and getattr(node.value, "id", None) == "DiagnosticSeverity":
         return node.attr.lower()
     return None

@@ -141,6 +141,8 @@ class Renderer:
         body = self._lambda_body(statement, prefix)
         if self.style.supports_assert_throws and body is not None:
             return self._call("assertThrows", f"{exc}.class", f"() -> {body}")
+        # try/fail/catch: the framework has no assertThrows, or a capture would not compile in a
+        # lambda. ``needed_imports`` makes the same choice (``asserts_throws``).
         inner = indent + unit
         stmt = self._reindent(syntax.text(statement), inner)
         return (
@@ -151,6 +153,15 @@ class Renderer:
     def _reindent(self, text: str, indent: str) -> str:
         lines = text.splitlines()
         return "\n".join([lines[0], *(indent + line.lstrip() for line in lines[1:])])
+
+    def asserts_throws(self, prefix: PrefixAnalysis | None) -> bool:
+        """Whether an exception oracle for ``prefix`` is an ``assertThrows`` (else try/``fail``/catch).
+
+        Without a prefix: whether the framework has ``assertThrows`` at all.
+        """
+        if not self.style.supports_assert_throws:
+            return False
+        return prefix is None or self._lambda_body(prefix.throwing_statement, prefix) is not None
 
     def _lambda_body(self, statement: Node, prefix: PrefixAnalysis) -> str | None:
         """The lambda body for ``assertThrows``, or ``None`` if a capture would not compile."""
@@ -188,9 +199,13 @@ class Renderer:
             for imp in self.imports
         )
 
-    def needed_imports(self, candidate: Candidate) -> frozenset[ImportLine]:
+    def needed_imports(
+        self, candidate: Candidate, prefix: PrefixAnalysis | None = None
+    ) -> frozenset[ImportLine]:
+        """The imports ``candidate`` needs. For an exception oracle, pass the ``prefix`` it was
+        rendered for: it decides between ``assertThrows`` and try/``fail``/catch."""
         methods = [candidate.assertion]
-        if candidate.kind == "exception" and not self.style.supports_assert_throws:
+        if candidate.kind == "exception" and not self.asserts_throws(prefix):
             methods = ["fail"]
         lines = set()
         for method in methods:
@@ -251,4 +266,4 @@ class Renderer:
                 indent = source.line_indent(last.start_byte)
                 end = source.position(last.end_byte)
                 edit = TextEdit(end, end, f"\n{indent}{text}")
-        return RenderedOracle(text, edit, self.needed_imports(candidate))
+        return RenderedOracle(text, edit, self.needed_imports(candidate, prefix))

@@ -7,6 +7,7 @@ One module per concern, so each feature reads on its own:
 - ``ranker``: the compute device and the ranker the engines share;
 - ``worker``: the analysis thread, with per-(uri, version) debouncing and cancellation;
 - ``documents``: one engine per build root and the cache of analyses per document version;
+- ``checks``: execution checks of each analysis (``checkOracles``), in the background;
 - ``convert``: engine positions and edits as LSP types;
 - ``diagnostics``, ``code_actions``, ``inlay_hints``, ``hover``, ``commands``: the features.
 

@@ -4,7 +4,10 @@ weak oracle.
 Inside an oracle-free test (or on its diagnostic) there is one ``quickfix`` per ranked
 suggestion, best first and preferred. On a quality finding (``swallowed-exception``...) there is
 one ``quickfix`` per fix the check offers, its first preferred. When the engine abstains, a
-disabled action says why, for clients that can show one. Where the client supports
+disabled action says why, for clients that can show one. With ``checkOracles`` on, each title
+ends with what running the oracle on the current code showed (`` · holds now``, `` · fails now:
+was 1 — possible bug``, `` · checking…`` until the check arrives), and candidates that do not
+compile come last (:mod:`oracular.lsp.checks`). Where the client supports
 ``codeAction/resolve``, actions carry only a reference and their edit is built when one is
 chosen; the reference names the document version, and resolving against any other version
 fails with ``ContentModified``.
@@ -20,6 +23,7 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcContentModified, JsonRpcInvalidParams
 
 from oracular.candidates.render import TextEdit
+from oracular.lsp.checks import CheckState, ordered, top_edits
 from oracular.lsp.convert import one_line, workspace_edit
 from oracular.lsp.diagnostics import diagnostic, finding_diagnostic
 from oracular.lsp.documents import Analysis
@@ -59,12 +63,13 @@ class ActionRef:
             raise JsonRpcInvalidParams("Oracular code action data needs method, line and oracle")
         return cls(data["uri"], data["version"], method, line, oracle)
 
-    def edits(self, analysis: Analysis) -> list[TextEdit] | None:
-        """The edits this action stands for in ``analysis``, if it still offers them."""
+    def edits(self, analysis: Analysis, state: CheckState | None = None) -> list[TextEdit] | None:
+        """The edits this action stands for in ``analysis`` (checked as ``state`` says), if it still
+        offers them."""
         if analysis.report is None:
             return None
         if self.method is None:
-            return analysis.report.top_edits() or None
+            return top_edits(analysis.report, state) or None
         assert self.line is not None
         test = analysis.find(self.method, self.line)
         suggestion = next((s for s in test.suggestions if s.oracle == self.oracle), None) if test else None
@@ -94,7 +99,8 @@ class FixRef:
             raise JsonRpcInvalidParams("Oracular fix data needs code, line, character and title")
         return cls(data["uri"], data["version"], fix["code"], (fix["line"], fix["character"]), fix["title"])
 
-    def edits(self, analysis: Analysis) -> list[TextEdit] | None:
+    def edits(self, analysis: Analysis, state: CheckState | None = None) -> list[TextEdit] | None:
+        """The fix's edits in ``analysis``, if it still offers them (execution checks do not matter)."""
         finding = next((f for f in analysis.findings if (f.code, f.start) == (self.code, self.start)), None)
         fix = next((x for x in finding.fixes if x.title == self.title), None) if finding else None
         return list(fix.edits) if fix is not None else None
@@ -118,6 +124,7 @@ def actions(
     server: OracularServer, analysis: Analysis, selection: types.Range, only: Sequence[str] | None
 ) -> list[types.CodeAction]:
     client = server.client
+    state = server.checks.state(analysis)
     result: list[types.CodeAction] = []
     if wanted(types.CodeActionKind.QuickFix, only):
         for report in analysis.tests_in(selection):
@@ -133,12 +140,13 @@ def actions(
                         )
                     )
                 continue
-            for suggestion in report.suggestions:
+            for checked in ordered(state, report):
+                suggestion = checked.suggestion
                 ref = ActionRef(
                     analysis.uri, analysis.version, report.test.name, report.line, suggestion.oracle
                 )
                 action = types.CodeAction(
-                    title=TITLE_PREFIX + one_line(suggestion.oracle),
+                    title=title(suggestion.oracle, checked.summary),
                     kind=types.CodeActionKind.QuickFix,
                     diagnostics=diagnostics,
                     is_preferred=suggestion.rank == 1,
@@ -151,11 +159,17 @@ def actions(
             for action in fix_actions(server, analysis, finding)
         ]
     if wanted(ADD_ALL_KIND, only) and analysis.report is not None:
-        edits = analysis.report.top_edits()
+        edits = top_edits(analysis.report, state)
         if edits:
             action = types.CodeAction(title=ADD_ALL_TITLE, kind=ADD_ALL_KIND)
             result.append(_with_edit_or_ref(server, action, ActionRef(analysis.uri, analysis.version), edits))
     return result
+
+
+def title(oracle: str, check_summary: str | None = None) -> str:
+    """``Add oracle: assertEquals(1, v); · holds now``."""
+    suffix = f" · {check_summary}" if check_summary else ""
+    return TITLE_PREFIX + one_line(oracle) + suffix
 
 
 def fix_actions(server: OracularServer, analysis: Analysis, finding: Finding) -> list[types.CodeAction]:
@@ -191,7 +205,7 @@ async def resolve(server: OracularServer, action: types.CodeAction) -> types.Cod
     analysis = await server.documents.current(ref.uri)
     if analysis is None or analysis.version != ref.version:
         raise stale
-    edits = ref.edits(analysis)
+    edits = ref.edits(analysis, server.checks.state(analysis))
     if edits is None:
         raise JsonRpcContentModified("this fix is no longer offered; ask for actions again")
     action.edit = workspace_edit(ref.uri, ref.version, edits, server.client.document_changes)

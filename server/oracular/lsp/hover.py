@@ -2,7 +2,9 @@
 
 Shows the top-K oracles with their scores, the predicted probability that the prefix throws,
 and the focal method's signature and Javadoc summary: what a developer needs to judge the
-suggestions without opening the class under test.
+suggestions without opening the class under test. With ``checkOracles`` on, each oracle also
+says what running it on the current code showed, and one line says which classpath was used
+(or why nothing was checked).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 
 from oracular.engine import TestReport
+from oracular.lsp.checks import CheckState, note, ordered
 from oracular.lsp.convert import one_line
 
 if TYPE_CHECKING:
@@ -24,7 +27,7 @@ def code(text: str) -> str:
     return f"`` {text} ``" if "`" in text else f"`{text}`"
 
 
-def markdown(report: TestReport) -> str:
+def markdown(report: TestReport, state: CheckState | None = None) -> str:
     lines = [f"**{code(report.test.name)} has no oracle** (Oracular)", ""]
     if report.focal is not None:
         focal = report.focal
@@ -45,7 +48,12 @@ def markdown(report: TestReport) -> str:
         lines.append(f"*{report.reason or 'No oracle to suggest.'}*")
     if report.suggestions:
         lines += [f"Top {len(report.suggestions)} oracles:", ""]
-        lines += [f"{s.rank}. `{s.score:.3f}` {code(s.oracle)}" for s in report.suggestions]
+        for checked in ordered(state, report):
+            s = checked.suggestion
+            status = f" · {checked.summary}" if checked.summary else ""
+            lines.append(f"{s.rank}. `{s.score:.3f}` {code(s.oracle)}{status}")
+        if (line := note(state)) is not None:
+            lines += ["", f"*{line}*"]
     return "\n".join(lines)
 
 
@@ -58,5 +66,6 @@ def register(server: OracularServer) -> None:
             return None
         kind = types.MarkupKind.Markdown if server.client.markdown_hover else types.MarkupKind.PlainText
         return types.Hover(
-            contents=types.MarkupContent(kind=kind, value=markdown(report)), range=analysis.name_range(report)
+            contents=types.MarkupContent(kind=kind, value=markdown(report, server.checks.state(analysis))),
+            range=analysis.name_range(report),
         )

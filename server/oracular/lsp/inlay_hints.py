@@ -2,7 +2,9 @@
 
 Editors ask for hints on every scroll and keystroke, so hints come from the cache only and never
 wait for ranking. When a ranking finishes, the server asks the client to refresh them
-(``workspace/inlayHint/refresh``) if it can.
+(``workspace/inlayHint/refresh``) if it can, and again when an execution check arrives: the
+hint's tooltip says whether the oracle holds now, and an oracle that does not compile gives way to
+the next one.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 
 from oracular.java import syntax
+from oracular.lsp.checks import CheckState, ordered
 from oracular.lsp.convert import contains, point, position, shorten
 from oracular.lsp.documents import Analysis
 
@@ -21,7 +24,7 @@ if TYPE_CHECKING:
 LABEL_WIDTH = 60
 
 
-def hints(analysis: Analysis, visible: types.Range) -> list[types.InlayHint]:
+def hints(analysis: Analysis, visible: types.Range, state: CheckState | None = None) -> list[types.InlayHint]:
     result = []
     for report in analysis.tests:
         body = report.test.body
@@ -31,13 +34,15 @@ def hints(analysis: Analysis, visible: types.Range) -> list[types.InlayHint]:
         end = analysis.source.position(statements[-1].end_byte)
         if not contains((point(visible.start), point(visible.end)), end):
             continue
-        top = report.suggestions[0]
+        first = ordered(state, report)[0]
+        top = first.suggestion
+        score = f"score {top.score:.2f}" + (f", {first.summary}" if first.summary else "")
         result.append(
             types.InlayHint(
                 position=position(end),
                 label=shorten(top.oracle, LABEL_WIDTH),
                 padding_left=True,
-                tooltip=f"Oracular: suggested oracle for {report.test.name} (score {top.score:.2f}); "
+                tooltip=f"Oracular: suggested oracle for {report.test.name} ({score}); "
                 "insert it with the quick fix on the test's name",
             )
         )
@@ -52,4 +57,4 @@ def register(server: OracularServer) -> None:
         analysis = server.documents.cached(params.text_document.uri)
         if analysis is None:
             return None
-        return hints(analysis, params.range)
+        return hints(analysis, params.range, server.checks.state(analysis))

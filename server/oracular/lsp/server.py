@@ -38,6 +38,7 @@ from pygls.uris import to_fs_path
 
 from oracular import __version__
 from oracular.lsp import code_actions, commands, hover, inlay_hints
+from oracular.lsp.checks import Checks
 from oracular.lsp.diagnostics import Publisher
 from oracular.lsp.documents import Analysis, Documents, Engines, OpenDocument, ProgressReport
 from oracular.lsp.settings import SECTION, ServerSettings, parse_settings, pushed_section, section_of
@@ -160,6 +161,7 @@ class OracularServer(LanguageServer):
             self.worker, self.engines, self.open_document, self._analysed, lambda: self.settings.quality
         )
         self.publisher = Publisher(self)
+        self.checks = Checks(self.documents.cached, self._checked, self.log)
         self._initialization_options: Any = None
         self._last_problem: dict[str, str | None] = {}
 
@@ -185,7 +187,13 @@ class OracularServer(LanguageServer):
             if analysis.problem is not None:
                 self.log(analysis.problem, types.MessageType.Warning)
         self.publisher.publish(analysis)
+        self.checks.analysed(analysis)
         if analysis.report is not None and self.settings.inlay_hints:
+            self.refresh_inlay_hints()
+
+    def _checked(self, analysis: Analysis) -> None:
+        """A check of the current version arrived: hints show it (titles and hovers are pulled)."""
+        if self.settings.inlay_hints:
             self.refresh_inlay_hints()
 
     def refresh_inlay_hints(self) -> None:
@@ -210,6 +218,7 @@ class OracularServer(LanguageServer):
 
     def closed(self, uri: str) -> None:
         self.documents.close(uri)
+        self.checks.discard(uri)
         self.publisher.clear(uri)
         self._last_problem.pop(uri, None)
 
@@ -217,6 +226,7 @@ class OracularServer(LanguageServer):
     async def start(self) -> None:
         """After ``initialized``: read the settings, then load the ranker the engines wait for."""
         self._apply_settings(await self._pull_configuration())
+        self.checks.configure(self.settings, self._workspace_root())
         await self.engines.configure(self.settings.engine)
         if self.client.configuration_registration:
             await self._register_for_configuration_changes()
@@ -227,6 +237,7 @@ class OracularServer(LanguageServer):
         layer = await self._pull_configuration() if self.client.configuration else pushed_section(pushed)
         old = self.settings
         self._apply_settings(layer)
+        checks_changed = self.checks.configure(self.settings, self._workspace_root())
         if self.settings.device != old.device:
             await self._load_ranker()
         if self.settings.engine != old.engine or self.settings.device != old.device:
@@ -238,7 +249,14 @@ class OracularServer(LanguageServer):
             return
         for analysis in self.documents.all_cached():
             self.publisher.publish(analysis)
+            if checks_changed:
+                self.checks.analysed(analysis)
         self.refresh_inlay_hints()
+
+    def _workspace_root(self) -> Path | None:
+        """Where relative paths in the settings start: the (first) workspace folder."""
+        root = self.workspace.root_path
+        return Path(root) if root else None
 
     def _apply_settings(self, configuration: Any) -> None:
         self.settings, problems = parse_settings(self._initialization_options, configuration)
@@ -371,6 +389,8 @@ def _register_lifecycle(server: OracularServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     def did_open(params: types.DidOpenTextDocumentParams) -> None:
         server.documents.schedule(params.text_document.uri, 0.0)
+        if (document := server.open_document(params.text_document.uri)) is not None:
+            server.checks.warm(document.path)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
     def did_change(params: types.DidChangeTextDocumentParams) -> None:
@@ -390,8 +410,9 @@ def _register_lifecycle(server: OracularServer) -> None:
         await server.reconfigure(params.settings)
 
     @server.feature(types.SHUTDOWN)
-    def shutdown(params: None) -> None:
+    async def shutdown(params: None) -> None:
         server.worker.shutdown()
+        await server.checks.close()
 
 
 def create_server() -> OracularServer:

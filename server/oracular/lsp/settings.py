@@ -9,6 +9,7 @@ and that setting falls back to its default.
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
@@ -44,6 +45,13 @@ class ServerSettings:
     quality: QualitySettings = field(default_factory=QualitySettings)
     """Which oracle-quality checks run (``checks``: ``{"unused-input": true, ...}``), over the
     defaults chosen by their precision on the dev projects."""
+    check_oracles: bool = False
+    """Compile and run each suggested oracle on the current code (``oracular.execution``). Off by
+    default: it runs the project's code (and ``mvn -o``) in the background, unasked."""
+    classpath: tuple[str, ...] = ()
+    """Jars and class folders for the checks, replacing discovery (Maven, Gradle, fallback)."""
+    output_folders: tuple[str, ...] = ()
+    """The project's compiled classes for the checks (``target/classes``...), with ``classpath``."""
 
 
 class Invalid(ValueError):
@@ -90,6 +98,15 @@ def _method_names(value: Any) -> frozenset[str]:
     return frozenset(value)
 
 
+def _paths(value: Any) -> tuple[str, ...]:
+    """A list of paths, or one string of them joined by the platform's path separator."""
+    if isinstance(value, str):
+        value = value.split(os.pathsep)
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise Invalid(f"expected a list of paths (or one string of them separated by {os.pathsep!r})")
+    return tuple(v.strip() for v in value if v.strip())
+
+
 def _checks(value: Any) -> dict[str, bool]:
     if not isinstance(value, Mapping) or not all(isinstance(v, bool) for v in value.values()):
         raise Invalid(f"expected an object of check codes to true/false ({', '.join(CHECKS)})")
@@ -115,6 +132,9 @@ _FIELDS: dict[str, tuple[Callable[[Any], Any], Callable[[ServerSettings, Any], S
     "diagnosticSeverity": (_severity, lambda s, v: replace(s, diagnostic_severity=v)),
     "onSave": (_boolean, lambda s, v: replace(s, on_save=v)),
     "checks": (_checks, lambda s, v: replace(s, quality=s.quality.with_codes(v))),
+    "checkOracles": (_boolean, lambda s, v: replace(s, check_oracles=v)),
+    "classpath": (_paths, lambda s, v: replace(s, classpath=v)),
+    "outputFolders": (_paths, lambda s, v: replace(s, output_folders=v)),
 }
 SETTING_NAMES = tuple(_FIELDS)
 

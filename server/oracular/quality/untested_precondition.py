@@ -454,5 +454,8 @@ def _new_test(file: FileContext, tested: Tested, precondition: Precondition) -> 
     name = _test_name(ctx, tested, precondition)
     method = f"{head}{indent}{public}void {name}(){throws} {{\n" + "\n".join(lines) + f"\n{indent}}}"
     end = source.position(test.node.end_byte)
-    edits = (TextEdit(end, end, f"\n\n{method}"), *renderer.import_edits(renderer.needed_imports(candidate)))
+    edits = (
+        TextEdit(end, end, f"\n\n{method}"),
+        *renderer.import_edits(renderer.needed_imports(candidate, prefix)),
+    )
     return Fix(f"Add {name}(): {tested.name} must throw {precondition.simple}", edits)

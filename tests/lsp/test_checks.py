@@ -1,0 +1,275 @@
+"""Execution checks in the editor (``checkOracles``): what the features show of a check, and the
+checks end to end on a copy of the bundled example, with a real JVM.
+
+The end-to-end tests need a JDK and Debian's JUnit jars: without them they are skipped on a
+developer machine but fail in CI (``tests/execution/conftest.py``). Each server checks into a
+private cache, and the classpath comes from the ``classpath`` setting, so no test waits for Maven.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from lsprotocol import types
+
+from oracular.engine import FileReport
+from oracular.engine import TestReport as Report
+from oracular.execution.checks import CheckResult, CheckStatus, FileCheck, Verdict
+from oracular.execution.jvm import DEBIAN_JAVA
+from oracular.lsp.checks import PENDING, CheckState, check_settings, note, ordered, top_edits
+from oracular.lsp.hover import markdown
+from oracular.lsp.settings import ServerSettings
+
+from ..conftest import EXAMPLE
+from ..execution.conftest import report_for, require_toolchain
+from .conftest import (
+    STACK,
+    STACK_TEST,
+    RecordingClient,
+    apply_workspace_edit,
+    code_actions,
+    full_range,
+    initialize,
+    opened,
+    resolved_edit,
+    until,
+)
+
+JUNIT_JARS = [
+    str(DEBIAN_JAVA / n) for n in ("junit-jupiter-api.jar", "opentest4j.jar", "apiguardian-api.jar")
+]
+CHECKING = {"checkOracles": True, "classpath": JUNIT_JARS}
+CHECK_TIMEOUT_S = 90.0
+"""A cold helper JVM (built into a fresh cache) and cold javac, on a slow shared CI machine."""
+COUNTER_TEST = Path("src/test/java/org/example/stack/BoundedCounterTest.java")
+
+
+# -- what the features show (no JVM) -----------------------------------------------------------
+@pytest.fixture(scope="module")
+def counter_report() -> FileReport:
+    return report_for(EXAMPLE / COUNTER_TEST)
+
+
+def value_test(report: FileReport) -> Report:
+    return next(t for t in report.tests if t.test.name == "testValueAfterIncrement")
+
+
+def check_of(test: Report, statuses: list[CheckResult]) -> FileCheck:
+    return FileCheck(
+        results={(test.line, s.rank): r for s, r in zip(test.suggestions, statuses, strict=True)}
+    )
+
+
+def test_ordered_shows_nothing_pending_or_each_result(counter_report: FileReport) -> None:
+    test = value_test(counter_report)
+    oracles = [s.oracle for s in test.suggestions]
+    assert [(c.suggestion.oracle, c.summary) for c in ordered(None, test)] == [(o, None) for o in oracles]
+    assert [c.summary for c in ordered(CheckState(), test)] == [PENDING] * len(oracles)
+    failed = CheckState(FileCheck(error="no JDK"))
+    assert [c.summary for c in ordered(failed, test)] == [None] * len(oracles)
+
+    fails = CheckResult(CheckStatus.FAILS, observed="was 1", verdict=Verdict.POSSIBLE_BUG)
+    results = [fails] + [CheckResult(CheckStatus.HOLDS)] * (len(oracles) - 1)
+    shown = ordered(CheckState(check_of(test, results)), test)
+    assert [c.suggestion.oracle for c in shown] == oracles  # failing candidates are never moved
+    assert shown[0].summary == "fails now: was 1 — possible bug"
+    assert {c.summary for c in shown[1:]} == {"holds now"}
+
+
+def test_uncompilable_candidates_come_last_and_stay_listed(counter_report: FileReport) -> None:
+    test = value_test(counter_report)
+    first, *rest = test.suggestions
+    broken = CheckResult(CheckStatus.NO_COMPILE, detail="cannot find symbol: method itemCount()")
+    state = CheckState(check_of(test, [broken] + [CheckResult(CheckStatus.HOLDS)] * len(rest)))
+    shown = ordered(state, test)
+    assert [c.suggestion.oracle for c in shown] == [s.oracle for s in rest] + [first.oracle]
+    assert [c.suggestion.rank for c in shown] == list(range(1, len(shown) + 1))
+    assert shown[-1].summary == "does not compile: cannot find symbol: method itemCount()"
+    # "Add top oracles" and the inlay hint take the first candidate that compiles.
+    edits = top_edits(counter_report, state)
+    assert rest[0].rendered.statement_edit in edits and first.rendered.statement_edit not in edits
+    assert top_edits(counter_report, CheckState()) == counter_report.top_edits()
+    # The hover lists all of them, with their status.
+    text = markdown(test, state)
+    assert f"{len(shown)}. `{first.score:.3f}` `{first.oracle}` · does not compile: cannot find" in text
+    assert "*Checked on the current code.*" in text
+
+
+def test_note_says_once_what_was_used_or_why_nothing_was_checked() -> None:
+    assert note(None) is None
+    assert note(CheckState()) == "Checking these oracles on the current code…"
+    assert note(CheckState(FileCheck(error="no JDK found"))) == "Not checked: no JDK found"
+    missing = [f"org.lib{i}.*" for i in range(7)]
+    assert note(CheckState(FileCheck(missing_imports=missing))) == (
+        "Checked on the current code; imports nothing on it provides: "
+        "org.lib0.*, org.lib1.*, org.lib2.*, org.lib3.*, org.lib4.* and 2 more."
+    )
+
+
+def test_check_settings_resolve_relative_paths_against_the_workspace(tmp_path: Path) -> None:
+    assert check_settings(ServerSettings(), tmp_path) is None
+    settings = ServerSettings(
+        check_oracles=True, classpath=("lib/a.jar", "/opt/b.jar"), output_folders=("out",)
+    )
+    checking = check_settings(settings, tmp_path)
+    assert checking is not None
+    assert checking.classpath.classpath == (str(tmp_path / "lib/a.jar"), "/opt/b.jar")
+    assert checking.classpath.output_dirs == (str(tmp_path / "out"),)
+
+
+# -- end to end ---------------------------------------------------------------------------------
+pytestmark_e2e = pytest.mark.asyncio
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _private_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Servers started by this module check into a cache of their own (they inherit the variable)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("ORACULAR_CACHE", str(tmp_path_factory.mktemp("oracular-cache")))
+        yield
+
+
+async def checked_titles(client: RecordingClient, doc, needle: str) -> list[str]:
+    """The quick-fix titles of the test around ``needle``, once its check has arrived."""
+    cursor = doc.position_of(needle)
+    deadline = time.monotonic() + CHECK_TIMEOUT_S
+    while True:
+        actions = await code_actions(
+            client, doc, types.Range(start=cursor, end=cursor), only=[types.CodeActionKind.QuickFix]
+        )
+        titles = [a.title for a in actions]
+        if titles and all(" · " in t and not t.endswith(PENDING) for t in titles):
+            return titles
+        if time.monotonic() > deadline:
+            raise AssertionError(f"no check arrived in {CHECK_TIMEOUT_S:.0f} s: {titles}")
+        await asyncio.sleep(0.1)
+
+
+async def hover_text(client: RecordingClient, doc, name: str) -> str:
+    hover = await client.text_document_hover_async(
+        types.HoverParams(text_document=doc.identifier, position=doc.position_of(name))
+    )
+    assert hover is not None and isinstance(hover.contents, types.MarkupContent)
+    return hover.contents.value
+
+
+@pytestmark_e2e
+async def test_titles_hover_and_hints_say_what_each_oracle_does_now(
+    fresh_client: RecordingClient, project: Path
+) -> None:
+    require_toolchain()
+    client = fresh_client
+    stack = project / STACK
+    buggy = stack.read_text(encoding="utf-8").replace(
+        "return elements.size();", "return elements.size() / 2;"
+    )
+    stack.write_text(buggy, encoding="utf-8")  # a bug the top oracle of testPushSize finds
+    await initialize(client, client.profile, project, CHECKING)
+    async with opened(client, project / STACK_TEST) as doc:
+        await doc.diagnostics()
+        titles = await checked_titles(client, doc, 's.push("x");')
+        assert titles[0] == "Add oracle: assertEquals(1, s.size()); · fails now: was 0 — possible bug"
+        titles = await checked_titles(client, doc, "int top = s.peek();")
+        assert "Add oracle: assertEquals(2, top); · holds now" in titles
+        assert "Add oracle: assertEquals(1, top); · fails now: was 2 — likely wrong guess" in titles
+
+        text = await hover_text(client, doc, "testPushSize")
+        assert "1. `0.784` `assertEquals(1, s.size());` · fails now: was 0 — possible bug" in text
+        assert text.endswith(
+            "*Checked on the current code, classpath from setting: 3 jars, 0 class folders.*"
+        )
+        classpath_lines = [m.message for m in client.log_messages if "checking oracles in" in m.message]
+        used = "the classpath from setting: 3 jars, 0 class folders"
+        assert classpath_lines == [f"Oracular: checking oracles in {project.resolve()} with {used}"]
+
+        hints = await client.text_document_inlay_hint_async(
+            types.InlayHintParams(text_document=doc.identifier, range=full_range(doc.text))
+        )
+        tooltips = [str(h.tooltip) for h in hints or []]
+        assert any("(score 0.78, fails now: was 0 — possible bug)" in t for t in tooltips), tooltips
+        if client.profile == "neovim":  # one refresh for the ranking, one for the check
+            await until(lambda: client.inlay_hint_refreshes >= 2, what="an inlay hint refresh")
+
+        # The action still resolves to its edit, for the version it was offered for.
+        cursor = doc.position_of("s.push(2);")
+        actions = await code_actions(client, doc, types.Range(start=cursor, end=cursor))
+        holds = next(a for a in actions if a.title == "Add oracle: assertEquals(2, top); · holds now")
+        assert "assertEquals(2, top);" in apply_workspace_edit(doc, await resolved_edit(client, holds))
+
+
+@pytestmark_e2e
+async def test_check_oracles_setting_switches_checks_without_restart(
+    vscode_client: RecordingClient, project: Path
+) -> None:
+    require_toolchain()
+    client = vscode_client
+    await initialize(client, client.profile, project, {"classpath": JUNIT_JARS})
+    async with opened(client, project / COUNTER_TEST) as doc:
+        await doc.diagnostics()
+        cursor = doc.position_of("int v = c.value();")
+        where = types.Range(start=cursor, end=cursor)
+        plain = [a.title for a in await code_actions(client, doc, where)]
+        assert "Add oracle: assertEquals(1, v);" in plain  # off by default: no check, no suffix
+        assert "Checked" not in await hover_text(client, doc, "testValueAfterIncrement")
+
+        client.set_configuration({**CHECKING}, section="oracular")
+        client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))
+        titles = await checked_titles(client, doc, "int v = c.value();")
+        assert "Add oracle: assertEquals(1, v); · holds now" in titles
+        assert "Add oracle: assertEquals(5, v); · fails now: was 1 — likely wrong guess" in titles
+
+        client.set_configuration({**CHECKING, "checkOracles": False}, section="oracular")
+        client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))
+
+        async def unchecked() -> bool:
+            return [a.title for a in await code_actions(client, doc, where)] == plain
+
+        deadline = time.monotonic() + 15
+        while not await unchecked():
+            assert time.monotonic() < deadline, "checks still shown after checkOracles was turned off"
+            await asyncio.sleep(0.05)
+        assert "Checked" not in await hover_text(client, doc, "testValueAfterIncrement")
+
+
+SLOW_TEST = Path("src/test/java/org/example/stack/SlowCounterTest.java")
+SLOW_TEXT = """package org.example.stack;
+
+import org.junit.jupiter.api.Test;
+
+class SlowCounterTest {
+
+    @Test
+    void testValueAfterIncrement() throws InterruptedException {
+        BoundedCounter c = new BoundedCounter(5);
+        Thread.sleep(3000);
+        c.increment();
+        int v = c.value();
+    }
+}
+"""
+"""Every generated method sleeps 3 s: its check (five of them) is certainly running at the edit."""
+
+
+@pytestmark_e2e
+async def test_an_edit_while_a_check_runs_cancels_it_and_drops_its_result(
+    vscode_client: RecordingClient, project: Path
+) -> None:
+    require_toolchain()
+    client = vscode_client
+    (project / SLOW_TEST).write_text(SLOW_TEXT, encoding="utf-8")
+    await initialize(client, client.profile, project, CHECKING)
+    async with opened(client, project / SLOW_TEST) as doc:
+        await doc.diagnostics()  # version 1 is published: its check starts
+        edited = time.monotonic()
+        doc.change(doc.text.replace("        Thread.sleep(3000);\n", "        c.increment();\n"))
+        await doc.diagnostics()
+        # In version 2 the value is 2: version 1's "assertEquals(1, v) holds" must never show.
+        titles = await checked_titles(client, doc, "int v = c.value();")
+        assert "Add oracle: assertEquals(1, v); · fails now: was 2 — likely wrong guess" in titles
+        assert time.monotonic() - edited < 15.0, "version 1's check ran to the end (5 x 3 s)"
+        cancelled = "Oracular: the check of SlowCounterTest.java (version 1) was cancelled"
+        assert cancelled in [m.message for m in client.log_messages]
