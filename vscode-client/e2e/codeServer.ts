@@ -51,6 +51,9 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
     TMPDIR: dirs.tmp,
     XDG_CONFIG_HOME: path.join(dirs.home, '.config'),
     XDG_DATA_HOME: path.join(dirs.home, '.local', 'share'),
+    // The oracles this test expects (assertThrows for testPopOnEmptyStack...) are the documented
+    // baseline's; the shipped model is tested end to end in tests/models/test_shipped.py.
+    ORACULAR_RANKER: 'baseline',
   };
   const common = ['--user-data-dir', dirs.userData, '--extensions-dir', dirs.extensions];
 

@@ -40,7 +40,7 @@ const CHROMIUM_ARGS = [
 function userSettings(python: string): Record<string, unknown> {
   return {
     'oracular.python': python,
-    // The baseline ranker needs no GPU; `auto` would import torch just to find that out.
+    // The baseline ranker (see codeServer.ts) needs no GPU; `auto` would import torch to find that out.
     'oracular.device': 'cpu',
     'workbench.startupEditor': 'none',
     'workbench.tips.enabled': false,
