@@ -295,13 +295,36 @@ def tested_methods(file: FileContext, tests: list[TestContext]) -> list[Tested]:
     return list(found.values())
 
 
+_DECLARATION_CONTAINERS = frozenset(
+    {
+        "program",
+        "class_declaration",
+        "class_body",
+        "enum_declaration",
+        "enum_body",
+        "enum_body_declarations",
+        "interface_declaration",
+        "interface_body",
+        "record_declaration",
+    }
+)
+"""Where method declarations of the file's classes sit; method bodies are not entered, which
+keeps this to a few hundred nodes in a file of tens of thousands (local and anonymous classes'
+helpers are not test helpers)."""
+
+
 def method_bodies(file: FileContext) -> dict[str, list[Node]]:
     """The bodies of the file's methods by name: a test's own helpers (``assertCastFails(v)``)."""
     found: dict[str, list[Node]] = {}
-    for node in syntax.walk(file.source.root):
-        body = node.child_by_field_name("body") if node.type == "method_declaration" else None
-        if body is not None:
-            found.setdefault(syntax.text(node.child_by_field_name("name")), []).append(body)
+    stack = [file.source.root]
+    while stack:
+        node = stack.pop()
+        for child in node.named_children:
+            body = child.child_by_field_name("body") if child.type == "method_declaration" else None
+            if child.type in _DECLARATION_CONTAINERS:
+                stack.append(child)
+            elif body is not None:
+                found.setdefault(syntax.text(child.child_by_field_name("name")), []).append(body)
     return found
 
 
