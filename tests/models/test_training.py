@@ -63,6 +63,25 @@ def test_a_second_stage_continues_and_rehearses_the_first(mined: MinedCorpus, tm
     assert "rehearsing ['exception']" in (out / "train.log").read_text()
 
 
+def test_calibrate_refits_on_dev_without_training(mined: MinedCorpus, tmp_path: Path) -> None:
+    out = tmp_path / "model"
+    with pytest.raises(ValueError, match="no trained model"):
+        train(settings(mined, out, "calibrate"))
+    first = train(settings(mined, out, target_precision=0.0))
+    before, _, _ = store.load(out)
+    result = train(settings(mined, out, "calibrate", target_precision=1.01))
+    after, _, _ = store.load(out)
+    assert result.steps == 0
+    for (name, a), b in zip(before.state_dict().items(), after.state_dict().values(), strict=True):
+        assert torch.equal(a, b), name
+    config = store.load_config(out)
+    assert config.calibration.target_precision == 1.01 != first.calibration.target_precision
+    assert config.calibration.abstain_below == 1.0  # unreachable: abstain unless certain
+    assert config.calibration.temperature == first.calibration.temperature  # same model, same dev
+    assert config.metadata["last_all_run"]["steps"] == 2, "the training run's record is kept"
+    assert config.metadata["last_calibrate_run"]["train_samples"] == {}
+
+
 def test_unknown_stage(mined: MinedCorpus, tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="stage"):
         train(settings(mined, tmp_path, "everything"))

@@ -23,7 +23,11 @@ def register(commands: argparse._SubParsersAction) -> None:
         help="train the exception classifier and/or the assertion ranker",
         description="Train a stage of the neural oracles (both share one encoder), calibrate on dev, save.",
     )
-    parser.add_argument("stage", choices=("exception", "ranker", "all"))
+    parser.add_argument(
+        "stage",
+        choices=("exception", "ranker", "all", "calibrate"),
+        help="calibrate: no training, re-fit the calibration of the model in --out on dev",
+    )
     add_data_arguments(parser)
     parser.add_argument(
         "--out",
@@ -56,9 +60,10 @@ def register(commands: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--target-precision",
         type=float,
-        default=0.8,
+        default=None,
         metavar="P",
-        help="top-1 precision the abstention threshold is chosen for on dev",
+        help="top-1 precision (over all dev assertion samples) the abstention threshold is chosen for "
+        "(default: oracular.models.training.TARGET_PRECISION)",
     )
     parser.add_argument("--no-split-identifiers", action="store_true", help="feed identifiers unsplit")
     parser.add_argument("--max-context", type=int, default=256, metavar="N", help="context tokens")
@@ -102,12 +107,10 @@ def run(args: argparse.Namespace) -> int:
     from oracular.models.data import dataset_path
     from oracular.models.inference import DeviceUnavailable
     from oracular.models.inputs import InputSettings
-    from oracular.models.training import TrainSettings, train
+    from oracular.models.training import TARGET_PRECISION, TrainSettings, train
 
     data = data_dir(args)
-    kinds = {"exception": ["exception"], "ranker": ["assertion"], "all": ["exception", "assertion"]}[
-        args.stage
-    ]
+    kinds = {"exception": ["exception"], "ranker": ["assertion"]}.get(args.stage, ["exception", "assertion"])
     missing = [p for k in kinds for p in (dataset_path(data, "train", k), dataset_path(data, "dev", k))]
     missing = [p for p in missing if not p.is_file()]
     if missing:
@@ -127,7 +130,7 @@ def run(args: argparse.Namespace) -> int:
         head_lr=args.head_lr,
         train_candidates=args.train_candidates,
         rehearse=args.rehearse,
-        target_precision=args.target_precision,
+        target_precision=TARGET_PRECISION if args.target_precision is None else args.target_precision,
         seed=args.seed,
         train_embeddings=args.train_embeddings,
         cross_layers=args.cross_layers,
