@@ -17,10 +17,12 @@ from oracular.models.inference import LoadedModel
 from oracular.models.inputs import InputFormatter
 from oracular.models.layout import default_model_dir, weights_present
 from oracular.models.ranker import RANKER_ENV, NeuralRanker
-from oracular.ranking.problem import OracleProblem
 
 from ..conftest import EXAMPLE, EXAMPLE_TESTS
 from .conftest import engine_problems
+
+INT8_TOLERANCE = 0.1
+"""How far int8 may move a score from the fp32 model's."""
 
 pytestmark = pytest.mark.skipif(
     not weights_present(default_model_dir()), reason="no shipped neural model yet (models/oracles)"
@@ -42,15 +44,22 @@ def test_the_engine_ranks_with_the_shipped_model(
 
 
 def test_int8_keeps_the_shipped_models_ranking(index: WorkspaceIndex) -> None:
+    """Dynamic int8 moves scores a little (up to 0.08 on the example with the first model): near
+    ties may swap, clear decisions may not."""
     network, config, tokenizer = store.load(default_model_dir())
     formatter = InputFormatter(tokenizer, config.inputs)
     exact = LoadedModel(network, formatter, config.calibration, "cpu")
     quantised = LoadedModel.from_network(network, formatter, config.calibration, "cpu")
-    problems = engine_problems(OracleEngine(index, project_root=EXAMPLE), EXAMPLE_TESTS / "StackTest.java")
-    same_top = [_top(exact, p) == _top(quantised, p) for p in problems]
-    assert problems and sum(same_top) / len(same_top) >= 0.9
+    engine = OracleEngine(index, project_root=EXAMPLE)
+    problems = [p for file in sorted(EXAMPLE_TESTS.glob("*Test.java")) for p in engine_problems(engine, file)]
+    assert len(problems) >= 10
+    for problem in problems:
+        fp32, int8 = exact.rank(problem).scores, quantised.rank(problem).scores
+        assert max(abs(a - b) for a, b in zip(fp32, int8, strict=True)) <= INT8_TOLERANCE, problem.test_name
+        first, second = (*sorted(fp32, reverse=True), 0.0)[:2]
+        if first - second > 2 * INT8_TOLERANCE:
+            assert _top(fp32) == _top(int8), problem.test_name
 
 
-def _top(model: LoadedModel, problem: OracleProblem) -> int:
-    scores = model.rank(problem).scores
+def _top(scores: list[float]) -> int:
     return scores.index(max(scores))
