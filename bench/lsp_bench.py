@@ -194,12 +194,16 @@ async def bench_file(client: BenchClient, path: Path, opens: int, requests: int)
     return result
 
 
-async def run(files: list[Path], opens: int, requests: int) -> tuple[list[FileResult], float]:
+async def run(
+    files: list[Path], opens: int, requests: int, settings: dict[str, Any]
+) -> tuple[list[FileResult], float]:
     client = BenchClient()
     await client.start_io(sys.executable, "-m", "oracular", "serve")
     await client.initialize_async(
         types.InitializeParams(
-            capabilities=CAPABILITIES, initialization_options={"oracular": {"device": "cpu"}}, process_id=None
+            capabilities=CAPABILITIES,
+            initialization_options={"oracular": {"device": "cpu", **settings}},
+            process_id=None,
         )
     )
     client.initialized(types.InitializedParams())
@@ -250,13 +254,20 @@ def main(argv: list[str] | None = None) -> int:
         "--requests", type=int, default=200, help="requests of each kind per file (default 200)"
     )
     parser.add_argument("--json", type=Path, help="write every sample here")
+    parser.add_argument(
+        "--settings",
+        type=json.loads,
+        default={},
+        metavar="JSON",
+        help='server settings, e.g. \'{"checks": {"brittle-assertion": false}}\' (default: the defaults)',
+    )
     args = parser.parse_args(argv)
     files = [f.resolve() for f in args.file] if args.file else default_files()
     missing = [str(f) for f in files if not f.exists()]
     if missing:
         print(f"lsp_bench: no such file: {', '.join(missing)}", file=sys.stderr)
         return 2
-    results, peak = asyncio.run(run(files, args.opens, args.requests))
+    results, peak = asyncio.run(run(files, args.opens, args.requests, args.settings))
     print(table(results, peak))
     if args.json:
         args.json.write_text(
