@@ -277,6 +277,11 @@ async def resolved_edit(client: RecordingClient, action: types.CodeAction) -> ty
     return resolved.edit
 
 
+def at(position: types.Position) -> types.Range:
+    """An empty range: a bare cursor at ``position``."""
+    return types.Range(start=position, end=position)
+
+
 def full_range(text: str) -> types.Range:
     return types.Range(
         start=types.Position(line=0, character=0),

@@ -31,6 +31,7 @@ from .conftest import (
     STACK_TEST,
     RecordingClient,
     apply_workspace_edit,
+    at,
     code_actions,
     full_range,
     initialize,
@@ -138,9 +139,7 @@ async def checked_titles(client: RecordingClient, doc, needle: str) -> list[str]
     cursor = doc.position_of(needle)
     deadline = time.monotonic() + CHECK_TIMEOUT_S
     while True:
-        actions = await code_actions(
-            client, doc, types.Range(start=cursor, end=cursor), only=[types.CodeActionKind.QuickFix]
-        )
+        actions = await code_actions(client, doc, at(cursor), only=[types.CodeActionKind.QuickFix])
         titles = [a.title for a in actions]
         if titles and all(" · " in t and not t.endswith(PENDING) for t in titles):
             return titles
@@ -196,7 +195,7 @@ async def test_titles_hover_and_hints_say_what_each_oracle_does_now(
 
         # The action still resolves to its edit, for the version it was offered for.
         cursor = doc.position_of("s.push(2);")
-        actions = await code_actions(client, doc, types.Range(start=cursor, end=cursor))
+        actions = await code_actions(client, doc, at(cursor))
         holds = next(a for a in actions if a.title == "Add oracle: assertEquals(2, top); · holds now")
         assert "assertEquals(2, top);" in apply_workspace_edit(doc, await resolved_edit(client, holds))
 
@@ -210,8 +209,7 @@ async def test_check_oracles_setting_switches_checks_without_restart(
     await initialize(client, client.profile, project, {"classpath": JUNIT_JARS})
     async with opened(client, project / COUNTER_TEST) as doc:
         await doc.diagnostics()
-        cursor = doc.position_of("int v = c.value();")
-        where = types.Range(start=cursor, end=cursor)
+        where = at(doc.position_of("int v = c.value();"))
         plain = [a.title for a in await code_actions(client, doc, where)]
         assert "Add oracle: assertEquals(1, v);" in plain  # off by default: no check, no suffix
         assert "Checked" not in await hover_text(client, doc, "testValueAfterIncrement")

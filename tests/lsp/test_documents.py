@@ -13,7 +13,17 @@ import pytest
 from lsprotocol import types
 
 from ..conftest import FIXTURES
-from .conftest import STACK, STACK_TEST, RecordingClient, error_of, full_range, opened, until
+from .conftest import (
+    STACK,
+    STACK_TEST,
+    RecordingClient,
+    at,
+    code_actions,
+    error_of,
+    full_range,
+    opened,
+    until,
+)
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -117,16 +127,8 @@ async def test_superseded_rankings_are_cancelled_and_never_published(
 
 async def test_stale_code_actions_are_refused(shared_client: RecordingClient, module_project: Path) -> None:
     async with opened(shared_client, module_project / STACK_TEST) as doc:
-        cursor = doc.position_of("s.push(a);")
-        actions = await shared_client.text_document_code_action_async(
-            types.CodeActionParams(
-                text_document=doc.identifier,
-                range=types.Range(start=cursor, end=cursor),
-                context=types.CodeActionContext(diagnostics=[]),
-            )
-        )
-        action = (actions or [])[0]
-        assert isinstance(action, types.CodeAction) and action.data["version"] == 1
+        action = (await code_actions(shared_client, doc, at(doc.position_of("s.push(a);"))))[0]
+        assert action.data["version"] == 1
         doc.change("// edited\n" + doc.text)
         error = await error_of(shared_client.code_action_resolve_async(action))
     assert error.code == types.LSPErrorCodes.ContentModified
@@ -193,13 +195,7 @@ async def test_a_file_full_of_syntax_errors(shared_client: RecordingClient, modu
             await shared_client.text_document_hover_async(
                 types.HoverParams(text_document=doc.identifier, position=where)
             )
-            await shared_client.text_document_code_action_async(
-                types.CodeActionParams(
-                    text_document=doc.identifier,
-                    range=types.Range(start=where, end=where),
-                    context=types.CodeActionContext(diagnostics=[]),
-                )
-            )
+            await code_actions(shared_client, doc, at(where))
     assert not [m for m in shared_client.log_messages if m.type == types.MessageType.Error]
 
 

@@ -20,6 +20,7 @@ from .conftest import (
     STACK_TEST,
     RecordingClient,
     apply_workspace_edit,
+    at,
     code_actions,
     copy_example,
     full_range,
@@ -74,8 +75,7 @@ async def test_quickfixes_inside_a_test_best_first(
 ) -> None:
     async with opened(shared_client, module_project / STACK_TEST) as doc:
         await doc.diagnostics()
-        cursor = push_pop_position(doc)
-        actions = await code_actions(shared_client, doc, types.Range(start=cursor, end=cursor))
+        actions = await code_actions(shared_client, doc, at(push_pop_position(doc)))
     quickfixes = [a for a in actions if a.kind == types.CodeActionKind.QuickFix]
     assert [a.title for a in quickfixes][:2] == [
         "Add oracle: assertTrue(empty);",
@@ -124,8 +124,7 @@ async def test_source_action_adds_every_top_oracle_like_the_cli(
 
 async def test_only_filter_excludes_other_kinds(shared_client: RecordingClient, module_project: Path) -> None:
     async with opened(shared_client, module_project / STACK_TEST) as doc:
-        cursor = push_pop_position(doc)
-        where = types.Range(start=cursor, end=cursor)
+        where = at(push_pop_position(doc))
         quickfixes = await code_actions(shared_client, doc, where, only=[types.CodeActionKind.QuickFix])
         refactors = await code_actions(shared_client, doc, where, only=[types.CodeActionKind.Refactor])
     assert quickfixes and all(a.kind == types.CodeActionKind.QuickFix for a in quickfixes)
@@ -137,9 +136,7 @@ async def test_no_actions_outside_oracle_free_tests(
 ) -> None:
     async with opened(shared_client, module_project / STACK_TEST) as doc:
         cursor = doc.position_of("assertEquals(8, s.peek());")
-        actions = await code_actions(
-            shared_client, doc, types.Range(start=cursor, end=cursor), only=[types.CodeActionKind.QuickFix]
-        )
+        actions = await code_actions(shared_client, doc, at(cursor), only=[types.CodeActionKind.QuickFix])
     assert actions == []
 
 
@@ -229,8 +226,13 @@ async def test_suggest_command_matches_the_cli(
     )
     assert one == cli_suggest_json(capsys, str(path), "--line", "26")
     assert [t["method"] for t in one["tests"]] == ["testPopOnEmptyStack"]
-    # An open document is read from the editor's buffer, not from disk.
+    # An open document is read from the editor's buffer (its cached analysis), not from disk.
     async with opened(shared_client, path) as doc:
+        for arguments, expected in (([path.as_uri()], whole), ([path.as_uri(), 26], one)):
+            opened_answer = await shared_client.workspace_execute_command_async(
+                types.ExecuteCommandParams(command=command, arguments=arguments)
+            )
+            assert opened_answer == expected
         doc.change(doc.text.replace("boolean empty = s.isEmpty();", "assertTrue(s.isEmpty());"))
         buffered = await shared_client.workspace_execute_command_async(
             types.ExecuteCommandParams(command=command, arguments=[path.as_uri()])
@@ -262,7 +264,7 @@ async def test_silent_on_files_that_are_not_tests(
     for path in (main_class, notes):
         async with opened(shared_client, path) as doc:
             cursor = doc.position_of("class")
-            assert await code_actions(shared_client, doc, types.Range(start=cursor, end=cursor)) == []
+            assert await code_actions(shared_client, doc, at(cursor)) == []
             assert not await shared_client.text_document_hover_async(
                 types.HoverParams(text_document=doc.identifier, position=cursor)
             )

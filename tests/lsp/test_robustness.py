@@ -24,6 +24,8 @@ from .conftest import (
     TIMEOUT_S,
     RecordingClient,
     apply_workspace_edit,
+    at,
+    code_actions,
     error_of,
     full_range,
     initialize,
@@ -288,16 +290,8 @@ async def test_a_client_with_no_optional_capabilities(vscode_client: RecordingCl
     async with opened(client, project / STACK_TEST) as doc:
         await doc.diagnostics()
         assert "Oracular: indexing stack: 6 Java files" in [m.message for m in client.log_messages]
-        cursor = doc.position_of("s.push(a);")
-        actions = await client.text_document_code_action_async(
-            types.CodeActionParams(
-                text_document=doc.identifier,
-                range=types.Range(start=cursor, end=cursor),
-                context=types.CodeActionContext(diagnostics=[]),
-            )
-        )
-        first = (actions or [])[0]
-        assert isinstance(first, types.CodeAction) and first.data is None and first.edit is not None
+        first = (await code_actions(client, doc, at(doc.position_of("s.push(a);"))))[0]
+        assert first.data is None and first.edit is not None
         assert "assertTrue(empty);" in apply_workspace_edit(doc, first.edit)
         hover = await client.text_document_hover_async(
             types.HoverParams(text_document=doc.identifier, position=doc.position_of("testPushSize", 2))
@@ -316,14 +310,9 @@ async def test_eager_edits_carry_the_version(vscode_client: RecordingClient, pro
     async with opened(vscode_client, project / STACK_TEST) as doc:
         doc.change(doc.text + "\n")
         await doc.diagnostics()
-        actions = await vscode_client.text_document_code_action_async(
-            types.CodeActionParams(
-                text_document=doc.identifier,
-                range=full_range(doc.text),
-                context=types.CodeActionContext(diagnostics=[], only=[types.CodeActionKind.Source]),
-            )
+        (action,) = await code_actions(
+            vscode_client, doc, full_range(doc.text), only=[types.CodeActionKind.Source]
         )
-    (action,) = actions or []
-    assert isinstance(action, types.CodeAction) and action.edit is not None
+    assert action.edit is not None
     (change,) = action.edit.document_changes or []
     assert isinstance(change, types.TextDocumentEdit) and change.text_document.version == 2

@@ -19,7 +19,7 @@ from oracular.lsp.convert import one_line
 from oracular.lsp.server import CHANGE_DELAY_S
 from oracular.lsp.settings import ServerSettings, parse_settings, pushed_section, section_of
 
-from .conftest import STACK_TEST, RecordingClient, full_range, initialize, opened, until
+from .conftest import STACK_TEST, RecordingClient, at, code_actions, full_range, initialize, opened, until
 
 
 # -- parsing (no server) ---------------------------------------------------------------------
@@ -134,15 +134,10 @@ def engine_titles(doc, needle: str, top_k: int) -> list[str]:
 
 
 async def quickfix_titles(client: RecordingClient, doc, needle: str) -> list[str]:
-    cursor = doc.position_of(needle)
-    actions = await client.text_document_code_action_async(
-        types.CodeActionParams(
-            text_document=doc.identifier,
-            range=types.Range(start=cursor, end=cursor),
-            context=types.CodeActionContext(diagnostics=[], only=[types.CodeActionKind.QuickFix]),
-        )
+    actions = await code_actions(
+        client, doc, at(doc.position_of(needle)), only=[types.CodeActionKind.QuickFix]
     )
-    return [a.title for a in actions or [] if isinstance(a, types.CodeAction)]
+    return [a.title for a in actions]
 
 
 @pytestmark_e2e
@@ -234,22 +229,14 @@ async def test_abstaining_says_why(fresh_client: RecordingClient, project: Path)
         found = await doc.diagnostics()
         assert found[0].message.startswith("testPushPopIsEmpty has no oracle (focal method Stack.isEmpty); ")
         assert found[0].message.endswith("no confident oracle (best score 0.78 < 0.99)")
-        cursor = doc.position_of("s.push(a);")
-        actions = await client.text_document_code_action_async(
-            types.CodeActionParams(
-                text_document=doc.identifier,
-                range=types.Range(start=cursor, end=cursor),
-                context=types.CodeActionContext(diagnostics=[]),
-            )
-        )
+        actions = await code_actions(client, doc, at(doc.position_of("s.push(a);")))
         hints = await client.text_document_inlay_hint_async(
             types.InlayHintParams(text_document=doc.identifier, range=full_range(doc.text))
         )
     assert not hints
     # VS Code shows the disabled action with its reason; Neovim cannot, so it gets none.
     if client.profile == "visual-studio-code":
-        (action,) = actions or []
-        assert isinstance(action, types.CodeAction)
+        (action,) = actions
         assert action.title == "Add oracle to testPushPopIsEmpty"
         assert action.disabled is not None
         assert action.disabled.reason == "no confident oracle (best score 0.78 < 0.99)"

@@ -152,7 +152,6 @@ def actions(
                     is_preferred=suggestion.rank == 1,
                 )
                 result.append(_with_edit_or_ref(server, action, ref, suggestion.edits))
-    if wanted(types.CodeActionKind.QuickFix, only):
         result += [
             action
             for finding in analysis.findings_in(selection)

@@ -6,12 +6,14 @@ document is read from the editor's buffer, any other file from disk, as the CLI 
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pygls.exceptions import JsonRpcInvalidParams
 from pygls.uris import to_fs_path
 
+from oracular.engine import FileReport
 from oracular.java.source import SourceError, SourceText, check_text, load_source, parse_text
 
 if TYPE_CHECKING:
@@ -37,6 +39,16 @@ def _source(text: str | None, path: Path) -> SourceText:
     return parse_text(text, path)
 
 
+def _at_line(report: FileReport, line: int | None) -> FileReport:
+    """``report`` cut to the test containing 1-based ``line``, as ``OracleEngine.suggest(line=)`` cuts."""
+    if line is None:
+        return report
+    tests = [
+        t for t in report.tests if t.test.node.start_point[0] + 1 <= line <= t.test.node.end_point[0] + 1
+    ]
+    return dataclasses.replace(report, tests=tests)
+
+
 async def suggest(server: OracularServer, arguments: list[Any]) -> dict[str, Any]:
     uri, line = parse_arguments(arguments)
     fs_path = to_fs_path(uri)
@@ -44,6 +56,12 @@ async def suggest(server: OracularServer, arguments: list[Any]) -> dict[str, Any
         raise JsonRpcInvalidParams(f"{SUGGEST}: {uri} is not a file URI")
     path = Path(fs_path)
     document = server.open_document(uri)
+    if document is not None:
+        # The open version's report is (or is about to be) in the cache: rank nothing twice.
+        # Files the server is silent on (not tests, bad input) are ranked (or refused) below.
+        analysis = await server.documents.current(uri)
+        if analysis is not None and analysis.report is not None:
+            return _at_line(analysis.report, line).to_json()
     engine = await server.engines.for_path(path)
 
     def run() -> dict[str, Any]:

@@ -16,12 +16,14 @@ from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
+from typing import NamedTuple
 
 from lsprotocol import types
 
 from oracular.engine import EngineSettings, FileReport, OracleEngine, RankingCancelled, TestReport
+from oracular.java import syntax
 from oracular.java.junit import file_flavour
-from oracular.java.source import SourceError, SourceText, check_text, parse_text
+from oracular.java.source import SourceError, check_text, parse_text
 from oracular.java.workspace import RefreshStats, WorkspaceIndex, is_test_path, project_root
 from oracular.lsp import convert
 from oracular.lsp.convert import Point
@@ -45,6 +47,19 @@ class OpenDocument:
     """``None`` for documents that are not files (``untitled:``)."""
 
 
+Span = tuple[Point, Point]
+
+
+class TestSpans(NamedTuple):
+    """Where one oracle-free test lies, in LSP coordinates."""
+
+    report: TestReport
+    method: Span
+    name: Span
+    last_statement_end: Point | None
+    """Where its inlay hint goes; ``None`` when the body has no statement."""
+
+
 @dataclass
 class Analysis:
     uri: str
@@ -60,39 +75,39 @@ class Analysis:
         """The oracle-free tests, in source order."""
         return self.report.tests if self.report is not None else []
 
-    @property
-    def source(self) -> SourceText:
-        assert self.report is not None
-        return self.report.analysis.source
-
     @cached_property
-    def _spans(self) -> list[tuple[TestReport, tuple[Point, Point], tuple[Point, Point]]]:
-        """Each test with the spans of its method and of its name, computed once per version:
-        editors ask about positions far more often than documents change."""
+    def spans(self) -> list[TestSpans]:
+        """Each test's spans, computed once per version: editors ask about positions (hover, code
+        actions, inlay hints) far more often than documents change."""
         if self.report is None:
             return []
-        position = self.source.position
-        return [
-            (
-                t,
-                (position(t.test.node.start_byte), position(t.test.node.end_byte)),
-                (position(t.test.name_node.start_byte), position(t.test.name_node.end_byte)),
+        position = self.report.analysis.source.position
+        result = []
+        for t in self.tests:
+            method, name, body = t.test.node, t.test.name_node, t.test.body
+            statements = syntax.statements(body) if body is not None else []
+            result.append(
+                TestSpans(
+                    t,
+                    (position(method.start_byte), position(method.end_byte)),
+                    (position(name.start_byte), position(name.end_byte)),
+                    position(statements[-1].end_byte) if statements else None,
+                )
             )
-            for t in self.tests
-        ]
+        return result
 
     def name_range(self, test: TestReport) -> types.Range:
-        name = next(name for t, _, name in self._spans if t is test)
+        name = next(s.name for s in self.spans if s.report is test)
         return convert.lsp_range(*name)
 
     def tests_in(self, selection: types.Range) -> list[TestReport]:
         """Oracle-free tests whose method overlaps ``selection`` (a cursor inside one, or its name)."""
         wanted = (convert.point(selection.start), convert.point(selection.end))
-        return [t for t, method, _ in self._spans if convert.overlaps(method, wanted)]
+        return [s.report for s in self.spans if convert.overlaps(s.method, wanted)]
 
     def test_named_at(self, pos: types.Position) -> TestReport | None:
         where = convert.point(pos)
-        return next((t for t, _, name in self._spans if convert.contains(name, where)), None)
+        return next((s.report for s in self.spans if convert.contains(s.name, where)), None)
 
     def findings_in(self, selection: types.Range) -> list[Finding]:
         """Findings whose range overlaps ``selection``."""

@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from oracular.java import syntax
 from oracular.lsp.checks import CheckState, ordered
 from oracular.lsp.convert import contains, point, position, shorten
 from oracular.lsp.documents import Analysis
@@ -25,14 +24,11 @@ LABEL_WIDTH = 60
 
 
 def hints(analysis: Analysis, visible: types.Range, state: CheckState | None = None) -> list[types.InlayHint]:
+    shown = (point(visible.start), point(visible.end))
     result = []
-    for report in analysis.tests:
-        body = report.test.body
-        statements = syntax.statements(body) if body is not None else []
-        if report.abstained or not report.suggestions or not statements:
-            continue
-        end = analysis.source.position(statements[-1].end_byte)
-        if not contains((point(visible.start), point(visible.end)), end):
+    for spans in analysis.spans:
+        report, end = spans.report, spans.last_statement_end
+        if report.abstained or not report.suggestions or end is None or not contains(shown, end):
             continue
         first = ordered(state, report)[0]
         top = first.suggestion

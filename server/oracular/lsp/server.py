@@ -351,14 +351,12 @@ class OracularServer(LanguageServer):
     @asynccontextmanager
     async def progress(self, title: str) -> AsyncIterator[ProgressReport]:
         """``$/progress`` around slow work, when the client shows it; a log line otherwise."""
-        token: str | None = f"oracular-{uuid.uuid4()}"
-        if self.client.work_done_progress:
+        token = f"oracular-{uuid.uuid4()}" if self.client.work_done_progress else None
+        if token is not None:
             try:
                 await asyncio.wait_for(self.work_done_progress.create_async(token), CLIENT_TIMEOUT_S)
             except Exception:
                 token = None
-        else:
-            token = None
         if token is None:
             self.log(title)
             yield lambda message: self.log(f"{title}: {message}")
