@@ -39,7 +39,7 @@ import time
 from pathlib import Path
 
 from oracular.cli.common import engine_for
-from oracular.engine import EngineSettings, FileReport
+from oracular.engine import EngineSettings, FileReport, OracleEngine
 from oracular.execution.checks import CheckSettings, OracleChecker, format_check
 from oracular.execution.classpath import discover
 from oracular.execution.jvm import find_toolchain
@@ -51,12 +51,11 @@ DEFAULT_FILE = REPO / "examples/stack/src/test/java/org/example/stack/StackTest.
 DEFAULT_LINE = 47  # testPushThreePopOnce: five candidates
 
 
-def report_for(path: Path, line: int, top: int, salt: int = 0) -> FileReport:
+def report_for(engine: OracleEngine, path: Path, line: int, salt: int = 0) -> FileReport:
     """The engine's report for the test at ``line``; ``salt`` makes the scratch text unique."""
     source = load_source(path)
     if salt:
         source = parse_text(source.text + f"\n// {salt}\n", path)
-    engine = engine_for([path], EngineSettings(top_k=top))
     return engine.suggest(source, line=line)
 
 
@@ -81,7 +80,8 @@ def main() -> int:
     find_toolchain()
     classpath = discover(project_root(path))
 
-    report = report_for(path, args.line, args.top)
+    engine = engine_for([path], EngineSettings(top_k=args.top))
+    report = report_for(engine, path, args.line)
     if not report.tests or not report.tests[0].suggestions:
         print(f"no oracle-free test with suggestions at {path}:{args.line}", file=sys.stderr)
         return 2
@@ -102,7 +102,7 @@ def main() -> int:
     # 3. Warm: same JVM, a new scratch text each time (no cache can answer).
     warm, compile_s, run_s = [], [], []
     for i in range(args.repeat):
-        salted = report_for(path, args.line, args.top, salt=i + 1)
+        salted = report_for(engine, path, args.line, salt=i + 1)
         start = time.perf_counter()
         result = checker.check(salted)
         warm.append(time.perf_counter() - start)

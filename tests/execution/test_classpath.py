@@ -170,3 +170,14 @@ def test_the_fallback_brings_debian_test_jars_and_names_unprovided_imports(proje
     if not (cp.DEBIAN_JAVA / "junit-jupiter-api.jar").exists():
         expected.insert(0, "org.junit.jupiter.api.Test")
     assert missing == expected
+
+
+def test_class_folders_provide_packages_named_like_build_folders(tmp_path: Path) -> None:
+    classes = tmp_path / "classes"
+    (classes / "org/acme/build").mkdir(parents=True)
+    (classes / "org/acme/build/Tool.class").write_bytes(b"")
+    (classes / "target/x").mkdir(parents=True)  # a build folder at the top is still skipped
+    (classes / "target/x/Y.class").write_bytes(b"")
+    found = discover(tmp_path, ClasspathSettings((), (str(classes),)))
+    imports = [Import("org.acme.build.Tool", False, False), Import("target.x.Y", False, False)]
+    assert missing_imports(imports, found) == ["target.x.Y"]

@@ -83,6 +83,9 @@ def run(args: argparse.Namespace) -> int:
     if args.top < 1:
         error("--top must be at least 1")
         return 2
+    if args.check and (args.diff or args.write):
+        error("--check goes with the listing or --json, not with --diff/--write")
+        return 2
     try:
         source = load_source(args.file)
     except SourceError as exc:

@@ -103,8 +103,7 @@ def compile_dropping(
 def build_project(worker: JvmWorker, classpath: Classpath, work_dir: Path) -> Build:
     """Main sources into ``classes``, tests into ``test-classes`` (cached by content)."""
     lay = classpath.layout
-    own_outputs = set(lay.output_dirs)
-    entries = [e for e in classpath.entries if e not in own_outputs]  # build from source, not stale output
+    entries = list(classpath.dependencies)
     key = hashlib.sha256(
         "\0".join([BUILD_VERSION, tree_fingerprint(lay.source_roots), *map(str, entries)]).encode()
     ).hexdigest()[:20]

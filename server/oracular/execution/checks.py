@@ -212,13 +212,12 @@ def _classify_one(
         return CheckResult(CheckStatus.UNCHECKED, detail=f"the test was {result.status}{why}")
     if result.status != "failed":
         return CheckResult(CheckStatus.UNCHECKED, detail=f"{result.status}: {result.message or 'not run'}")
-    first_throw = (
+    if (
         bare is not None
         and bare.status == "failed"
         and suggestion.kind == "assertion"
         and bare.exception == result.exception
-    )
-    if first_throw and bare is not None:
+    ):  # the bare test throws the same: the oracle is never reached
         return CheckResult(
             CheckStatus.UNCHECKED,
             detail=f"the test throws {_simple(bare.exception)} before the oracle",

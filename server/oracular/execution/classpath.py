@@ -126,6 +126,12 @@ class Classpath:
     def output_dirs(self) -> tuple[Path, ...]:
         return self.layout.output_dirs
 
+    @property
+    def dependencies(self) -> tuple[Path, ...]:
+        """The entries without the project's own build output (to build from source, not stale output)."""
+        own = set(self.layout.output_dirs)
+        return tuple(e for e in self.entries if e not in own)
+
     def describe(self) -> str:
         jars = sum(1 for e in self.entries if e.suffix == ".jar")
         folders = len(self.entries) - jars
@@ -581,10 +587,17 @@ def _packages_in_jar(jar: Path) -> frozenset[str]:
 
 
 def _packages_in_dir(directory: Path, suffix: str) -> set[str]:
+    """Packages with a ``suffix`` file under a class folder or source root.
+
+    Build folders are skipped at the top only (a source root may be the project itself): deeper
+    down, folders are packages, and ``build`` or ``out`` are valid package names.
+    """
     packages = set()
-    for path, _dirs, files in _walk(directory):
+    for path, dirs, files in os.walk(directory):
+        top = path == str(directory)
+        dirs[:] = [d for d in dirs if not d.startswith(".") and not (top and d in PRUNED_DIRS)]
         if any(f.endswith(suffix) for f in files):
-            packages.add(".".join(path.relative_to(directory).parts))
+            packages.add(".".join(Path(path).relative_to(directory).parts))
     return packages
 
 

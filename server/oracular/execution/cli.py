@@ -47,14 +47,10 @@ def add_check_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run_check(args: argparse.Namespace, report: FileReport) -> int:
     """Check ``report``'s suggestions and print them (human text or ``--json`` with ``check`` fields)."""
-    from oracular.cli.common import error
     from oracular.cli.suggest import print_human
     from oracular.execution.checks import CheckSettings, OracleChecker, format_check
     from oracular.execution.classpath import ClasspathSettings
 
-    if getattr(args, "diff", False) or getattr(args, "write", False):
-        error("--check goes with the listing or --json, not with --diff/--write")
-        return 2
     entries = tuple(e for e in (args.classpath or "").split(os.pathsep) if e)
     settings = CheckSettings(
         timeout_s=args.check_timeout,

@@ -20,13 +20,14 @@ from dataclasses import dataclass
 
 from tree_sitter import Node
 
-from oracular.corpus.normalise import (
-    canonical_expression,
-    is_oracle_statement,
-    normalise_assertion,
-    statement_call,
+from oracular.corpus.normalise import canonical_expression, is_oracle_statement, normalise_assertion
+from oracular.corpus.samples import (
+    _is_rule_statement,  # the corpus's test for an ``ExpectedException`` rule statement
+    exception_oracle,
+    is_not_throw_oracle,
+    parse_method,
+    synthesise_method,
 )
-from oracular.corpus.samples import exception_oracle, is_not_throw_oracle, parse_method, synthesise_method
 from oracular.engine import FileAnalysis, OracleEngine, TestStatus
 from oracular.execution.scratch import ByteEdit, body_edit
 from oracular.java import syntax
@@ -58,15 +59,6 @@ class DevTest:
         return self.class_name, self.name
 
 
-def _is_rule_expectation(statement: Node) -> bool:
-    """``thrown.expect(...)`` (JUnit 4 ``ExpectedException``): a cut cannot keep its meaning."""
-    call = statement_call(statement)
-    if call is None or not syntax.call_name(call).startswith("expect"):
-        return False
-    receiver = call.child_by_field_name("object")
-    return receiver is not None and receiver.type == "identifier"
-
-
 def _has_parameters(test: TestMethod) -> bool:
     params = test.node.child_by_field_name("parameters")
     return params is not None and bool(params.named_children)
@@ -85,7 +77,8 @@ def cut_test(engine: OracleEngine, analysis: FileAnalysis, status: TestStatus) -
     ):
         return None
     statements = syntax.statements(test.body)
-    if any(_is_rule_expectation(s) or is_not_throw_oracle(s) for s in statements):
+    # ``thrown.expect(...)`` (JUnit 4's ``ExpectedException``): a cut cannot keep its meaning.
+    if any(_is_rule_statement(s) or is_not_throw_oracle(s) for s in statements):
         return None
     line = test.line + 1
     if test.expected_exception:

@@ -38,6 +38,7 @@ from typing import Any
 from tqdm import tqdm
 
 from oracular.candidates.style import junit4_supports_assert_throws
+from oracular.corpus.fetch import MARKER_NAME
 from oracular.engine import EngineSettings, FileAnalysis, OracleEngine, Suggestion
 from oracular.execution.build import Build, build_project
 from oracular.execution.checks import BUG_SCORE, module_root
@@ -291,7 +292,7 @@ class ProjectEvaluation:
         self.seed = seed
         self.progress = progress
         self.work = work_dir / hashlib.sha1(str(self.root).encode()).hexdigest()[:12]
-        marker = self.root / ".oracular-fetched.json"
+        marker = self.root / MARKER_NAME
         version = ""
         if marker.exists():
             version = json.loads(marker.read_text(encoding="utf-8")).get("version", "")
@@ -311,10 +312,8 @@ class ProjectEvaluation:
 
     def _context(self) -> CompileContext:
         assert self.build is not None and self.classpath is not None
-        own = set(self.classpath.layout.output_dirs)
-        entries = tuple(e for e in self.classpath.entries if e not in own)
         return CompileContext(
-            classpath=(self.build.test_classes, self.build.classes, *entries),
+            classpath=(self.build.test_classes, self.build.classes, *self.classpath.dependencies),
             runtime_extra=self.classpath.layout.resource_dirs,
         )
 
@@ -545,12 +544,7 @@ class ProjectEvaluation:
                 "%s: the scratch copy does not compile: %s", test_file.path.name, outcome.class_error
             )
         if outcome.class_error is None and scratch.methods:
-            tests = [TestRef(m.class_name, m.name, 30.0) for m in scratch.methods.values()]
-            run = worker.run(runner.runtime_classpath(out, context), tests, 30.0)
-            outcome.crashed = run.crashed
-            outcome.observations = run.observations
-            for key, method in scratch.methods.items():
-                outcome.results[key] = run.outcomes[(method.class_name, method.name)]
+            runner.run_compiled(scratch, outcome, out, context, timeout_s=30.0)
         if phase == "first":
             test_file.first = outcome
         else:
@@ -684,20 +678,14 @@ class ProjectEvaluation:
         shutil.rmtree(slot, ignore_errors=True)
         src.parent.mkdir(parents=True, exist_ok=True)
         src.write_bytes(mutant.apply(mutant.path.read_bytes()))
-        own = set(self.classpath.layout.output_dirs)
-        entries = [e for e in self.classpath.entries if e not in own]
-        compiled = worker.compile([src], out, [self.build.classes, *entries])
+        compiled = worker.compile([src], out, [self.build.classes, *self.classpath.dependencies])
         if not compiled.ok:
             return None
         users = self.usable.get(str(mutant.path), [])
         files = {id(tf): tf for tf, _, _ in users}
+        context = self._context()
         classpath = [out, *(tf.out_dir for tf in files.values() if tf.out_dir is not None)]
-        classpath += [
-            self.build.test_classes,
-            self.build.classes,
-            *entries,
-            *self.classpath.layout.resource_dirs,
-        ]
+        classpath += [*context.classpath, *context.runtime_extra]
         refs: dict[tuple[str, str], tuple[str, int, str, float]] = {}
         for test_file, selected, kind in users:
             assert test_file.scratch is not None and test_file.final is not None

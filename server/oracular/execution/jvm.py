@@ -497,8 +497,8 @@ class JvmWorker:
         """Run ``tests`` in a fresh class loader over ``classpath``; never raises for a test's sake.
 
         A test that overruns its limit is reported as ``timeout``; if it kills or wedges the
-        helper, the tests after it are ``notrun`` (the caller may re-run them), and the helper
-        is restarted by the next request.
+        helper, the tests after it are ``crashed`` (the caller may re-run them), and the helper
+        is restarted by the next request. ``notrun`` is for tests the helper never answered for.
         """
         start = time.monotonic()
         result = RunResult()

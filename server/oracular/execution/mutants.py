@@ -38,8 +38,9 @@ from pathlib import Path
 
 from tree_sitter import Node
 
-from oracular.execution.scratch import TOP_LEVEL_TYPES, binary_class_name, package_of
+from oracular.execution.scratch import TOP_LEVEL_TYPES, binary_class_name
 from oracular.java import syntax
+from oracular.java.declarations import package_of
 from oracular.java.source import SourceText
 
 OPERATORS = (
@@ -64,7 +65,8 @@ INTEGER_LITERALS = frozenset(
 )
 FLOAT_LITERALS = frozenset({"decimal_floating_point_literal"})
 LOGGERS = re.compile(r"^(log|logger|LOG|LOGGER|Log|Logger|logging)$")
-TYPE_DECLARATIONS = TOP_LEVEL_TYPES | {"enum_declaration"}
+TYPE_DECLARATIONS = TOP_LEVEL_TYPES
+SKIPPED = frozenset({"annotation", "marker_annotation", "switch_label", "assert_statement"})
 INT_MAX = 2**31 - 1
 LONG_MAX = 2**63 - 1
 _BOXED_DEFAULTS = {
@@ -267,10 +269,7 @@ class _Collector:
 
     # -- per node ----------------------------------------------------------------------------
     def visit(self, node: Node) -> None:
-        kind = node.type
-        if kind in ("annotation", "marker_annotation", "switch_label", "assert_statement"):
-            return
-        handler = getattr(self, f"_on_{kind}", None)
+        handler = getattr(self, f"_on_{node.type}", None)
         if handler is not None:
             handler(node)
 
@@ -418,22 +417,21 @@ def mutants_for(
 ) -> list[Mutant]:
     """All mutants of ``source`` within the named classes (binary names; ``None``: every class)."""
     wanted = set(classes) if classes is not None else None
-    package = package_of(source)
+    package = package_of(source.root)
     collector = _Collector(source, path, frozenset(operators))
-
-    def eligible(node: Node) -> bool:
-        if wanted is None:
-            return True
-        return any(binary_class_name(package, _type_chain(t)) in wanted for t in _enclosing_types(node))
-
-    stack = [source.root]
+    # (node, whether some enclosing type is wanted): decided once per type declaration.
+    stack: list[tuple[Node, bool]] = [(source.root, wanted is None)]
     while stack:
-        node = stack.pop()
-        if node.type in ("annotation", "marker_annotation", "switch_label", "assert_statement"):
+        node, eligible = stack.pop()
+        if node.type in SKIPPED:
             continue
-        if node.type not in TYPE_DECLARATIONS and node.type != "program" and eligible(node):
+        if node.type in TYPE_DECLARATIONS:
+            eligible = eligible or (
+                wanted is not None and binary_class_name(package, _type_chain(node)) in wanted
+            )
+        elif node.type != "program" and eligible:
             collector.visit(node)
-        stack.extend(reversed(node.children))
+        stack.extend((child, eligible) for child in reversed(node.children))
     unique: dict[tuple[int, int, str], Mutant] = {}
     for mutant in collector.found:  # `return 0` is both a constant and a default-return mutant
         unique.setdefault((mutant.start, mutant.end, mutant.replacement), mutant)

@@ -32,7 +32,6 @@ from oracular.execution.jvm import (
     TestOutcome,
     TestRef,
     file_lock,
-    helper_fingerprint,
 )
 from oracular.execution.scratch import ScratchClass
 
@@ -158,7 +157,8 @@ class ScratchRunner:
         self, scratch: ScratchClass, context: CompileContext, timeout_s: float, timeouts: dict[str, float]
     ) -> str:
         digest = hashlib.sha256()
-        parts = [CACHE_VERSION, helper_fingerprint(), self.worker.toolchain.java_version, context.fingerprint,
+        # The helper's folder is named by a hash of its sources, the JDK and the JUnit jars.
+        parts = [CACHE_VERSION, str(self.worker.toolchain.helper), context.fingerprint,
                  str(timeout_s), repr(sorted(timeouts.items())), str(scratch.relative_path), scratch.text,
                  *map(str, context.classpath), *map(str, context.sourcepath)]  # fmt: skip
         for part in parts:
@@ -302,6 +302,22 @@ class ScratchRunner:
         if outcome.class_error is not None or not scratch.methods:
             shutil.rmtree(work, ignore_errors=True)
             return outcome
+        self.run_compiled(scratch, outcome, out_dir, context, timeout_s, timeouts, cancelled)
+        shutil.rmtree(work, ignore_errors=True)
+        return outcome
+
+    def run_compiled(
+        self,
+        scratch: ScratchClass,
+        outcome: ScratchOutcome,
+        out_dir: Path,
+        context: CompileContext,
+        timeout_s: float,
+        timeouts: dict[str, float] | None = None,
+        cancelled: Cancelled | None = None,
+    ) -> None:
+        """Run the methods of ``scratch`` (compiled into ``out_dir``) and record them in ``outcome``."""
+        timeouts = timeouts or {}
         tests = [TestRef(m.class_name, m.name, timeouts.get(k)) for k, m in scratch.methods.items()]
         run = self.worker.run(self.runtime_classpath(out_dir, context), tests, timeout_s, cancelled)
         outcome.run_s = run.elapsed_s
@@ -309,8 +325,6 @@ class ScratchRunner:
         outcome.observations = run.observations
         for k, m in scratch.methods.items():
             outcome.results[k] = run.outcomes[(m.class_name, m.name)]
-        shutil.rmtree(work, ignore_errors=True)
-        return outcome
 
 
 def prune(folder: Path, limit: int) -> int:

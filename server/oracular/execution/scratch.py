@@ -23,6 +23,7 @@ from tree_sitter import Node
 
 from oracular.candidates.render import TextEdit
 from oracular.java import syntax
+from oracular.java.declarations import package_of
 from oracular.java.junit import Flavour, TestMethod
 from oracular.java.source import SourceText
 
@@ -88,15 +89,6 @@ def binary_class_name(package: str, class_name: str) -> str:
     return f"{package}.{nested}" if package else nested
 
 
-def package_of(source: SourceText) -> str:
-    for node in source.root.children:
-        if node.type == "package_declaration":
-            for child in node.named_children:
-                if child.type in ("scoped_identifier", "identifier"):
-                    return syntax.text(child)
-    return ""
-
-
 def _package_end(source: SourceText) -> int:
     for node in source.root.children:
         if node.type == "package_declaration":
@@ -120,7 +112,7 @@ class ScratchBuilder:
 
     def __init__(self, source: SourceText) -> None:
         self.source = source
-        self.package = package_of(source)
+        self.package = package_of(source.root)
         self._plans: list[tuple[TestMethod, list[Variant]]] = []
         self._dropped: list[Node] = []
         self._imports: list[str] = []
@@ -194,15 +186,13 @@ class ScratchBuilder:
             kept.append(segment)
 
         out: list[bytes] = []
-        length = 0
         line = 1
         methods: dict[str, ScratchMethod] = {}
         cursor = 0
 
         def emit(chunk: bytes) -> None:
-            nonlocal length, line
+            nonlocal line
             out.append(chunk)
-            length += len(chunk)
             line += chunk.count(b"\n")
 
         for start, end, pieces in kept:
