@@ -23,22 +23,20 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from oracular.cli.common import engine_for
+from oracular.corpus.fetch import default_cache_dir
+from oracular.corpus.lists import DEV_FILE, read_package_list
 from oracular.java.source import SourceError, load_source
 from oracular.java.workspace import iter_java_files
 from oracular.quality import CHECKS, QualitySettings, check_file
 from oracular.ranking.baseline import BaselineRanker
 
 REPO = Path(__file__).resolve().parents[1]
-SRC = Path.home() / ".cache" / "oracular" / "src"
-PACKAGES = REPO.parent / "shared" / "corpus" / "dev-packages.txt"
-CACHE = Path.home() / ".cache" / "oracular" / "quality" / "findings.jsonl"
+SRC = default_cache_dir() / "src"
+"""Where ``oracular corpus fetch`` unpacks the packages."""
+PACKAGES = REPO.parent / "shared" / "corpus" / DEV_FILE
+CACHE = default_cache_dir() / "quality" / "findings.jsonl"
 DEFAULT_SEED = 8
 CONTEXT_LINES = 12
-
-
-def dev_packages(path: Path) -> list[str]:
-    lines = path.read_text(encoding="utf-8").splitlines()
-    return [line.strip() for line in lines if line.strip() and not line.startswith("#")]
 
 
 def scan_package(package: str, src: Path) -> list[dict]:
@@ -76,7 +74,7 @@ def scan_package(package: str, src: Path) -> list[dict]:
 
 def run(args: argparse.Namespace) -> int:
     """Scan the packages (``--only``: some of them, keeping the others' cached rows)."""
-    packages = dev_packages(args.packages)
+    packages = read_package_list(args.packages)
     kept: list[str] = []
     if args.only:
         packages = [p for p in packages if p in args.only.split(",")]
@@ -116,7 +114,7 @@ def counts(args: argparse.Namespace) -> int:
     codes = list(CHECKS)
     print("| project | tests | " + " | ".join(f"`{c}`" for c in codes) + " |")
     print("|---|---:|" + "---:|" * len(codes))
-    for package in dev_packages(args.packages):
+    for package in read_package_list(args.packages):
         cells = " | ".join(str(table[package][c]) for c in codes)
         print(f"| {package} | {tests[package]} | {cells} |")
     totals = " | ".join(f"**{sum(table[p][c] for p in table)}**" for c in codes)

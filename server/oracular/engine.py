@@ -258,7 +258,12 @@ class OracleEngine:
             flavour = file_flavour(decls.imports) or flavour
         return style_for(flavour, junit4_assert_throws=junit4_assert_throws)
 
-    def _env(self, decls: FileDeclarations, status: TestStatus) -> TypeEnv:
+    def env_for(self, analysis: FileAnalysis, status: TestStatus) -> TypeEnv:
+        """What a test's body can see: its class scope's fields, the file's imports, the workspace.
+
+        No locals yet: :func:`~oracular.java.prefix.collect_locals` adds them.
+        """
+        decls = analysis.decls
         env = TypeEnv(self.index, decls.package, decls.imports)
         for cls in reversed(status.classes):
             env.fields.update({name: f.type for name, f in cls.fields.items()})
@@ -272,7 +277,7 @@ class OracleEngine:
         Corpus mining passes a synthesised method (a developer's test cut before its oracle),
         so that datasets are built by exactly the analysis the editor runs.
         """
-        env = self._env(analysis.decls, status)
+        env = self.env_for(analysis, status)
         return analyse_prefix(method if method is not None else status.test.node, env, status.test.class_name)
 
     def values_for(

@@ -258,15 +258,27 @@ def choose_targets(statements: list[Node], env: TypeEnv) -> tuple[list[Target], 
     return [], False
 
 
-def analyse_prefix(method: Node, env: TypeEnv, test_class: str) -> PrefixAnalysis | None:
-    """Analyse an oracle-free test body; ``None`` when it has no statements to build on."""
+def body_scope(method: Node, env: TypeEnv) -> tuple[list[Node], set[str]] | None:
+    """A method's top-level statements and its reassigned locals, filling ``env.locals``.
+
+    ``None`` when the body is missing or empty. This is :func:`analyse_prefix` without choosing
+    targets or the focal method, for callers that only read the body (the quality checks).
+    """
     body = method.child_by_field_name("body")
     if body is None:
         return None
     statements = syntax.statements(body)
     if not statements:
         return None
-    reassigned = collect_locals(method, env)
+    return statements, collect_locals(method, env)
+
+
+def analyse_prefix(method: Node, env: TypeEnv, test_class: str) -> PrefixAnalysis | None:
+    """Analyse an oracle-free test body; ``None`` when it has no statements to build on."""
+    scope = body_scope(method, env)
+    if scope is None:
+        return None
+    statements, reassigned = scope
     targets, replace_last = choose_targets(statements, env)
     focal = find_focal(statements, env, test_class)
     return PrefixAnalysis(statements, targets, focal, env, replace_last, reassigned)

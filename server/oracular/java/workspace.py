@@ -87,6 +87,8 @@ class WorkspaceIndex:
         self._files: dict[Path, _Entry] = {}
         self._by_simple: dict[str, list[ClassInfo]] = {}
         self._by_qualified: dict[str, ClassInfo] = {}
+        self._by_path: dict[str, FileDeclarations] = {}
+        """Declarations by indexed path as :attr:`ClassInfo.path` spells it (no ``resolve()``)."""
         self._parser = new_parser()
 
     def refresh(self) -> RefreshStats:
@@ -135,6 +137,7 @@ class WorkspaceIndex:
     def _rebuild_lookup(self) -> None:
         self._by_simple = {}
         self._by_qualified = {}
+        self._by_path = {str(path): entry.decls for path, entry in self._files.items()}
         for entry in self._files.values():
             for cls in entry.decls.classes:
                 self._by_simple.setdefault(cls.name, []).append(cls)
@@ -188,7 +191,11 @@ class WorkspaceIndex:
             current = parent
 
     def _decls_of(self, cls: ClassInfo) -> FileDeclarations | None:
-        return self.declarations(Path(cls.path)) if cls.path else None
+        """The declarations of ``cls``'s file. Every type resolution asks, so indexed classes are
+        found by their path string: ``Path.resolve()`` costs a system call per path component."""
+        if not cls.path:
+            return None
+        return self._by_path.get(cls.path) or self.declarations(Path(cls.path))
 
     def imports_of(self, cls: ClassInfo) -> list[Import]:
         decls = self._decls_of(cls)

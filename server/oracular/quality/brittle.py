@@ -143,10 +143,8 @@ class Sources:
         Passed to calls outside the assertions, the value is shared by both sides; set afterwards
         (``Calendar cal = Calendar.getInstance(); cal.set(2008, 9, 6, ...)``), it is overwritten.
         """
-        body = self.ctx.test.body
-        assert body is not None
         found = set()
-        for node in syntax.walk_skipping_classes(body):
+        for node in self.ctx.nodes:
             if node.type == "argument_list" and not self.ctx.asserts_in(node):
                 found |= {n for n in (name_of(a) for a in node.named_children) if n is not None}
             elif node.type == "method_invocation" and _SETS.match(syntax.call_name(node)):

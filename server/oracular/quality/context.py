@@ -3,8 +3,10 @@
 The checks ask the same questions: which calls are assertions, which values reach them, and how
 a fix is spelled in this file's framework. Assertions are recognised by the engine's own oracle
 names and asserting helpers (:mod:`oracular.java.oracles`), so a check never disagrees with the
-"has an oracle" verdict; types and locals come from the engine's prefix analysis; fixes are
-rendered by the engine's :class:`Renderer`.
+"has an oracle" verdict; types and locals come from the engine's type environment and
+:func:`~oracular.java.prefix.body_scope` (the checks need no targets or focal method, which are
+the costly part of a prefix analysis); fixes are rendered by the engine's :class:`Renderer`.
+Each test body is walked once (:attr:`TestContext.nodes`) and the checks share that walk.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from oracular.java import syntax
 from oracular.java.declarations import MethodInfo
 from oracular.java.junit import TestMethod
 from oracular.java.oracles import HelperScope, find_oracle, is_oracle_call
-from oracular.java.prefix import FocalMethod, PrefixAnalysis
+from oracular.java.prefix import FocalMethod, PrefixAnalysis, body_scope
 from oracular.java.source import SourceError, SourceText, load_source
 from oracular.java.types import LITERAL_TYPES, TypeEnv
 from oracular.quality.finding import Finding, Fix, Severity
@@ -172,15 +174,15 @@ def is_member_name(node: Node) -> bool:
     return parent.type == "field_access" and _same(parent.child_by_field_name("field"), node)
 
 
-def flows_in(body: Node) -> dict[str, list[Node]]:
-    """For each variable, the expressions whose values are stored into it.
+def flows_in(nodes: Iterable[Node]) -> dict[str, list[Node]]:
+    """For each variable, the expressions whose values are stored into it (``nodes``: a body's walk).
 
     Declarations and assignments store their right-hand side. A call statement ``v.m(args)``
     stores its arguments into ``v`` (``list.add(x)``) and, since a static reading cannot tell
     which way data goes, ``v`` into its plain-name arguments (``parser.printHelpOn(sink)``).
     """
     flows: dict[str, list[Node]] = defaultdict(list)
-    for node in syntax.walk_skipping_classes(body):
+    for node in nodes:
         if node.type == "variable_declarator":
             value = node.child_by_field_name("value")
             if value is not None:
@@ -266,9 +268,13 @@ class TestContext:
     """One complete, non-empty test with what the checks read from it."""
 
     status: TestStatus
-    prefix: PrefixAnalysis
-    """The engine's analysis of the whole body: locals, their types, reassigned names."""
-    assertions: list[Node]
+    env: TypeEnv
+    """The body's locals and their types, the test class's fields, the workspace."""
+    statements: list[Node]
+    """The body's top-level statements."""
+    reassigned: set[str]
+    """Locals assigned after their declaration (a lambda must not capture them)."""
+    assertions: list[Node] = field(default_factory=list)
     """The outermost assertion expressions, in source order (nested ones belong to them)."""
     helper_fields: dict[tuple[int, int], set[str]] = field(default_factory=dict)
     """Per asserting-helper call (by byte range): the test class's fields the helper asserts on
@@ -283,23 +289,30 @@ class TestContext:
         return self.status.test.name
 
     @property
-    def env(self) -> TypeEnv:
-        return self.prefix.env
-
-    @property
-    def statements(self) -> list[Node]:
-        """The body's top-level statements."""
-        return self.prefix.statements
-
-    @property
     def has_oracle(self) -> bool:
         return self.status.evidence is not None
 
     @cached_property
-    def flows(self) -> dict[str, list[Node]]:
+    def nodes(self) -> list[Node]:
+        """The body's nodes outside nested classes, in :func:`syntax.walk_skipping_classes` order.
+
+        Walked once per test; the checks that look at the whole body share it.
+        """
         body = self.test.body
         assert body is not None  # complete tests have one
-        return flows_in(body)
+        return list(syntax.walk_skipping_classes(body))
+
+    def prefix_of(self, statements: list[Node] | None = None) -> PrefixAnalysis:
+        """``statements`` (default: the body's) as a prefix to render a given oracle against.
+
+        No targets or focal method: the oracle is already chosen.
+        """
+        chosen = self.statements if statements is None else statements
+        return PrefixAnalysis(chosen, [], None, self.env, False, self.reassigned)
+
+    @cached_property
+    def flows(self) -> dict[str, list[Node]]:
+        return flows_in(self.nodes)
 
     @cached_property
     def reach(self) -> Reach:
@@ -346,12 +359,11 @@ class TestContext:
         """The whole body is expected to throw: ``@Test(expected=...)`` or an ``ExpectedException`` rule."""
         if self.test.expected_exception:
             return True
-        body = self.test.body
-        return body is not None and any(
+        return any(
             n.type == "method_invocation"
             and syntax.call_name(n) == "expect"
             and name_of(n.child_by_field_name("object")) is not None
-            for n in syntax.walk_skipping_classes(body)
+            for n in self.nodes
         )
 
 
@@ -370,11 +382,13 @@ class FileContext:
         for status in analysis.statuses:
             if status.incomplete or status.test.body is None:
                 continue
-            prefix = engine.prefix_for(analysis, status)
-            if prefix is None:
+            env = engine.env_for(analysis, status)
+            body = body_scope(status.test.node, env)
+            if body is None:
                 continue
+            statements, reassigned = body
             scope = HelperScope(status.classes, engine.index, analysis.decls.package, analysis.decls.imports)
-            context = TestContext(status, prefix, [])
+            context = TestContext(status, env, statements, reassigned)
             self._find_assertions(context, scope)
             self.tests.append(context)
 

@@ -29,7 +29,7 @@ from tree_sitter import Node
 from oracular.candidates.grammar import Candidate
 from oracular.candidates.render import TextEdit, indent_unit
 from oracular.java import syntax
-from oracular.java.prefix import PrefixAnalysis, Target
+from oracular.java.prefix import Target
 from oracular.quality.context import FileContext, TestContext, contains_fail, is_fail, name_of, within
 from oracular.quality.finding import Finding, Fix, Severity
 
@@ -137,7 +137,7 @@ def check(file: FileContext) -> list[Finding]:
     for ctx in file.checked:
         body = ctx.test.body
         assert body is not None
-        for node in syntax.walk_skipping_classes(body):
+        for node in ctx.nodes:
             if node.type not in TRY_TYPES:
                 continue
             block = node.child_by_field_name("body")
@@ -208,7 +208,7 @@ def _try_fixes(
     )
     if convertible and renderer.style.supports_assert_throws:
         candidate = Candidate("exception", "assertThrows", exception=exception)
-        prefix = PrefixAnalysis(inner, [], None, ctx.env, False, ctx.prefix.reassigned)
+        prefix = ctx.prefix_of(inner)
         indent = source.line_indent(try_node.start_byte)
         text = renderer.exception_text(
             candidate, prefix, indent, indent_unit(source, ctx.test.node, inner[0])

@@ -274,9 +274,7 @@ def tested_methods(file: FileContext, tests: list[TestContext]) -> list[Tested]:
         return []
     found: dict[tuple[str, str, int], Tested] = {}
     for ctx in tests:
-        body = ctx.test.body
-        assert body is not None
-        for call in syntax.walk_skipping_classes(body):
+        for call in ctx.nodes:
             if call.type not in ("method_invocation", "object_creation_expression"):
                 continue
             hit = _called(ctx, call)
@@ -328,19 +326,29 @@ def method_bodies(file: FileContext) -> dict[str, list[Node]]:
     return found
 
 
-def test_bodies(ctx: TestContext, helpers: dict[str, list[Node]]) -> list[Node]:
-    """A test's body and those of the file's methods it calls directly (one level)."""
+def test_nodes(
+    ctx: TestContext, helpers: dict[str, list[Node]], walked: dict[tuple[int, int], list[Node]]
+) -> list[Node]:
+    """The nodes of a test's body and of the file's methods it calls directly (one level).
+
+    ``walked`` keeps each helper body's nodes, so a helper many tests call is walked once.
+    """
     body = ctx.test.body
-    assert body is not None
     called = {
         syntax.call_name(n)
-        for n in syntax.walk_skipping_classes(body)
+        for n in ctx.nodes
         if n.type == "method_invocation" and syntax.text(n.child_by_field_name("object")) in ("", "this")
     }
-    return [body, *(b for name in sorted(called) for b in helpers.get(name, []) if b != body)]
+    nodes = ctx.nodes
+    for helper in (b for name in sorted(called) for b in helpers.get(name, []) if b != body):
+        key = (helper.start_byte, helper.end_byte)
+        if key not in walked:
+            walked[key] = list(syntax.walk_skipping_classes(helper))
+        nodes = nodes + walked[key]
+    return nodes
 
 
-def expected_exceptions(ctx: TestContext, bodies: list[Node]) -> set[str]:
+def expected_exceptions(ctx: TestContext, nodes: list[Node]) -> set[str]:
     """Exception names a test expects, generously: any way of saying "this throws X" counts."""
     found = set()
     if ctx.test.expected_exception:
@@ -348,7 +356,7 @@ def expected_exceptions(ctx: TestContext, bodies: list[Node]) -> set[str]:
             e.strip().removesuffix(".class").rsplit(".", 1)[-1]
             for e in ctx.test.expected_exception.split(",")
         }
-    for node in (n for body in bodies for n in syntax.walk_skipping_classes(body)):
+    for node in nodes:
         if node.type == "class_literal":
             name = syntax.text(node).removesuffix(".class").rsplit(".", 1)[-1]
             if name.endswith(("Exception", "Error")):
@@ -367,8 +375,8 @@ def _covers(file: FileContext, expected: set[str], precondition: Precondition) -
     return cls is not None and any(base_name(s.name) in expected for s in file.engine.index.superclasses(cls))
 
 
-def _calls_method(bodies: list[Node], tested: Tested) -> bool:
-    for node in (n for body in bodies for n in syntax.walk_skipping_classes(body)):
+def _calls_method(nodes: list[Node], tested: Tested) -> bool:
+    for node in nodes:
         if tested.method.is_constructor and node.type == "object_creation_expression":
             if base_name(syntax.text(node.child_by_field_name("type"))) == tested.cls.name:
                 return True
@@ -384,19 +392,20 @@ def check(file: FileContext) -> list[Finding]:
     for ctx in file.tests:
         by_class.setdefault(ctx.test.class_name, []).append(ctx)
     helpers = method_bodies(file)
+    walked: dict[tuple[int, int], list[Node]] = {}
     for tests in by_class.values():
         expectations = []
         for ctx in tests:
-            bodies = test_bodies(ctx, helpers)
-            expectations.append((bodies, expected_exceptions(ctx, bodies)))
+            nodes = test_nodes(ctx, helpers, walked)
+            expectations.append((nodes, expected_exceptions(ctx, nodes)))
         for tested in tested_methods(file, tests):
             untested = [
                 p
                 for p in preconditions(tested.cls, tested.method)
                 if not (null_tester and p.simple == "NullPointerException")
                 and not any(
-                    _covers(file, expected, p) and _calls_method(bodies, tested)
-                    for bodies, expected in expectations
+                    _covers(file, expected, p) and _calls_method(nodes, tested)
+                    for nodes, expected in expectations
                 )
             ]
             if untested:

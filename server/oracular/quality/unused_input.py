@@ -92,7 +92,7 @@ def _literal_behind(ctx: TestContext, argument: Node) -> Node | None:
     if is_literal(argument):
         return argument if argument.type != "null_literal" else None
     name = name_of(argument)
-    if name is None or name not in ctx.env.locals or name in ctx.prefix.reassigned:
+    if name is None or name not in ctx.env.locals or name in ctx.reassigned:
         return None
     values = [v for v in ctx.flows.get(name, []) if is_literal(v)]
     return values[0] if len(values) == 1 and values[0].type != "null_literal" else None
@@ -202,7 +202,7 @@ def _fix(file: FileContext, ctx: TestContext, site: Site, item: Input, getter: s
         value = Value(expected, literal_type(item.value) or "", "argument")
         candidate = Candidate("assertion", method_name, target, value)
     renderer = file.renderer(ctx.test)
-    rendered = renderer.render(candidate, ctx.prefix, ctx.test.node)
+    rendered = renderer.render(candidate, ctx.prefix_of(), ctx.test.node)
     return Fix(
         f"Assert it: {rendered.oracle}",
         (rendered.statement_edit, *renderer.import_edits(rendered.imports)),
