@@ -17,7 +17,10 @@ What it measures, per file (each file is opened in place and never written):
 3. **peak RSS** of the server process (``getrusage`` of the reaped child).
 
 The client announces resolve support and inlay hint refresh, like Neovim 0.11 and current VS Code,
-and runs with ``device: cpu`` (the baseline ranker does not use torch).
+and runs with ``device: cpu``. The server ranks with the engine's default ranker: the shipped neural
+model when ``models/oracles`` holds one (diagnostics carry the top oracle, so its loading and ranking
+are part of the time to diagnostics). ``ORACULAR_RANKER=baseline`` times the baseline heuristic,
+which does not use torch, as the figures in ``docs/benchmarks.md`` do.
 
 Run it from the repository root (``<cache>`` as in ``scan_bench.py``)::
 
@@ -40,8 +43,9 @@ from typing import Any
 
 from lsprotocol import types
 from pygls.lsp.client import LanguageClient
-from scan_bench import cache_dir, machine, rss_mib
+from scan_bench import machine, rss_mib
 
+from oracular.corpus.fetch import default_cache_dir
 from oracular.engine import OracleEngine
 from oracular.java.source import load_source
 
@@ -241,7 +245,7 @@ def table(results: list[FileResult], peak_mib: float) -> str:
 
 def default_files() -> list[Path]:
     files = [EXAMPLE_TEST]
-    commons_io = cache_dir() / "src" / "commons-io" / COMMONS_IO_TESTS
+    commons_io = default_cache_dir() / "src" / "commons-io" / COMMONS_IO_TESTS
     files += [commons_io / name for name in DEFAULT_LARGE if (commons_io / name).exists()]
     return files
 

@@ -43,28 +43,16 @@ import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from oracular.corpus.fetch import default_cache_dir
 from oracular.engine import OracleEngine
 from oracular.java.source import SourceError, load_source
-from oracular.java.workspace import WorkspaceIndex, is_test_path, iter_java_files, project_root
+from oracular.java.workspace import WorkspaceIndex, iter_java_files, project_root
 
 DEFAULT_PACKAGE = "commons-io"
 
 
-def cache_dir() -> Path:
-    """Oracular's cache root, resolved the way the corpus fetcher resolves it."""
-    try:
-        from oracular.corpus.fetch import default_cache_dir
-    except ImportError:  # the fetcher is optional for this benchmark
-        explicit = os.environ.get("ORACULAR_CACHE")
-        if explicit:
-            return Path(explicit).expanduser()
-        xdg = os.environ.get("XDG_CACHE_HOME")
-        return (Path(xdg).expanduser() if xdg else Path.home() / ".cache") / "oracular"
-    return default_cache_dir()
-
-
 def package_dir(package: str) -> Path:
-    return cache_dir() / "src" / package
+    return default_cache_dir() / "src" / package
 
 
 @dataclass
@@ -103,7 +91,7 @@ def scan(engine: OracleEngine, paths: list[Path]) -> ScanCounts:
     counts = ScanCounts()
     for path in iter_java_files(paths):
         counts.java_files += 1
-        if not is_test_path(path) and path not in paths:
+        if not engine.index.is_test_file(path) and path not in paths:
             continue
         counts.test_files += 1
         try:

@@ -17,6 +17,7 @@ import re
 import statistics
 
 from oracular.corpus.fetch import default_cache_dir
+from oracular.corpus.mine import DATASETS_DIR
 from oracular.models.backbone import load_tokenizer
 from oracular.models.data import dataset_path, read_samples, sample_statements
 from oracular.models.inputs import InputFormatter, InputSettings, focal_text, prefix_text, split_identifiers
@@ -28,7 +29,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--limit", type=int, default=2000, help="dev assertion samples (seeded)")
     args = parser.parse_args()
-    samples = read_samples(dataset_path(default_cache_dir() / "datasets", "dev", "assertion"), args.limit, 13)
+    path = dataset_path(default_cache_dir() / DATASETS_DIR, "dev", "assertion")
+    samples = [
+        (sample_statements(s), s.get("focal"), s["candidates"]) for s in read_samples(path, args.limit, 13)
+    ]  # parsed once for both settings
     tokenizer = load_tokenizer()
     print(f"{len(samples)} dev assertion samples\n")
     print("| | split identifiers | unsplit |\n|---|---:|---:|")
@@ -37,16 +41,15 @@ def main() -> None:
         settings = InputSettings(split_identifiers=split)
         formatter = InputFormatter(tokenizer, settings)
         prefix_lengths, truncated, candidate_lengths, pieces = [], 0, [], []
-        for sample in samples:
-            statements = sample_statements(sample)
-            texts = [prefix_text(statements), focal_text(sample.get("focal"))]
+        for statements, focal, candidates in samples:
+            texts = [prefix_text(statements), focal_text(focal)]
             if split:
                 texts = [split_identifiers(t) for t in texts]
             prefix_ids, focal_ids = (e.ids for e in tokenizer.encode_batch(texts, add_special_tokens=False))
             budget = settings.max_context - 3 - min(len(focal_ids), settings.max_focal)
             prefix_lengths.append(len(prefix_ids))
             truncated += len(prefix_ids) > budget
-            encoded = formatter.encode(statements, sample.get("focal"), sample["candidates"])
+            encoded = formatter.encode(statements, focal, candidates)
             candidate_lengths += [len(c) for c in encoded.candidates]
             for word in IDENTIFIER.findall(prefix_text(statements))[:50]:
                 text = split_identifiers(word) if split else word

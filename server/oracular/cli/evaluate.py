@@ -7,6 +7,7 @@ Both rankers answer the same problems, rebuilt by the engine from the corpus sou
 from __future__ import annotations
 
 import argparse
+import json
 import logging
 from pathlib import Path
 
@@ -43,13 +44,14 @@ def register(commands: argparse._SubParsersAction) -> None:
     parser.set_defaults(run=run)
 
 
-def _positive_rate(path: Path) -> float | None:
-    from oracular.models.data import read_samples
-
-    if not path.is_file():
+def _positive_rate(data: Path) -> float | None:
+    """The train split's share of throwing exception samples, from the mining run's ``stats.json``
+    (counted there already: no need to read the train split's hundred megabytes again)."""
+    try:
+        train = json.loads((data / "stats.json").read_text(encoding="utf-8"))["splits"]["train"]
+        return train["exception_positive"] / train["exception_samples"]
+    except (OSError, ValueError, KeyError, TypeError, ZeroDivisionError):
         return None
-    samples = read_samples(path)
-    return sum(bool(s["label"]) for s in samples) / len(samples) if samples else None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -66,8 +68,6 @@ def run(args: argparse.Namespace) -> int:
         never_throws_metrics,
         replay,
     )
-    from oracular.models.inference import DeviceUnavailable, load_model
-    from oracular.models.store import load_config, size_bytes
     from oracular.ranking.baseline import BaselineRanker
 
     data, progress = data_dir(args), not args.quiet
@@ -78,7 +78,10 @@ def run(args: argparse.Namespace) -> int:
     samples = {kind: read_samples(path, args.limit, args.seed) for kind, path in paths.items()}
     sources = (args.cache or default_cache_dir()).expanduser() / "src"
     dictionary = load_global_dictionary(args.dictionary or models_dir() / GLOBAL_DICTIONARY)
-    replayed = {kind: replay(s, sources, dictionary, progress) for kind, s in samples.items()}
+    # Both kinds in one replay, so that each package is indexed and each file analysed once.
+    both = replay([*samples["exception"], *samples["assertion"]], sources, dictionary, progress)
+    cut = len(samples["exception"])
+    replayed = {"exception": both.part(slice(cut)), "assertion": both.part(slice(cut, None))}
     pairs = {
         kind: [(s, p) for s, p in zip(samples[kind], replayed[kind].problems, strict=True) if p is not None]
         for kind in samples
@@ -96,6 +99,9 @@ def run(args: argparse.Namespace) -> int:
     results = []
     model_dir = args.model or default_model_dir()
     if weights_present(model_dir):
+        from oracular.models.inference import DeviceUnavailable, load_model  # torch: only with a model
+        from oracular.models.store import load_config, size_bytes
+
         try:
             model = load_model(model_dir, args.device)
         except DeviceUnavailable as exc:
@@ -132,7 +138,7 @@ def run(args: argparse.Namespace) -> int:
     )
 
     outcomes = [exception_outcome(s, 0.0, "") for s, _ in pairs["exception"]]
-    rate = _positive_rate(dataset_path(data, "train", "exception"))
+    rate = _positive_rate(data)
     if rate is None:
         rate = sum(o.throws for o in outcomes) / max(1, len(outcomes))
     reference = {

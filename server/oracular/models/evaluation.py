@@ -19,9 +19,9 @@ from __future__ import annotations
 
 import logging
 import math
-from collections import defaultdict
-from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +29,7 @@ from tqdm import tqdm
 
 from oracular.corpus.normalise import candidate_text
 from oracular.corpus.samples import parse_method
-from oracular.engine import OracleEngine
+from oracular.engine import FileAnalysis, OracleEngine
 from oracular.java.source import SourceError, load_source
 from oracular.java.workspace import WorkspaceIndex
 from oracular.ranking.baseline import BaselineRanker
@@ -152,8 +152,18 @@ def assertion_metrics(outcomes: Sequence[AssertionOutcome], threshold: float | N
 class Replay:
     """Rebuilt problems, aligned with the samples; ``None`` where a sample could not be rebuilt."""
 
-    problems: list[OracleProblem | None] = field(default_factory=list)
-    failures: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+    problems: list[OracleProblem | None]
+    reasons: list[str | None]
+    """Why each sample could not be rebuilt (``None`` where it was)."""
+
+    @property
+    def failures(self) -> Counter[str]:
+        """How many samples could not be rebuilt, by reason."""
+        return Counter(reason for reason in self.reasons if reason is not None)
+
+    def part(self, samples: slice) -> Replay:
+        """The replay of a slice of the samples (one kind, when several were replayed at once)."""
+        return Replay(self.problems[samples], self.reasons[samples])
 
 
 def replay(
@@ -162,8 +172,12 @@ def replay(
     dictionary: dict[str, tuple[str, ...]],
     progress: bool = True,
 ) -> Replay:
-    """The engine's :class:`OracleProblem` for each sample, from ``<sources>/<package>/<file>``."""
-    result = Replay([None] * len(samples))
+    """The engine's :class:`OracleProblem` for each sample, from ``<sources>/<package>/<file>``.
+
+    Each package is indexed, and each file analysed, once for all the samples that come from it
+    (pass exception and assertion samples together to share that work).
+    """
+    result = Replay([None] * len(samples), [None] * len(samples))
     by_package: dict[str, list[int]] = defaultdict(list)
     for i, sample in enumerate(samples):
         by_package[sample["package"]].append(i)
@@ -171,7 +185,8 @@ def replay(
     for package, indices in by_package.items():
         root = sources / package
         if not root.is_dir():
-            result.failures["package not in the corpus cache"] += len(indices)
+            for i in indices:
+                result.reasons[i] = "package not in the corpus cache"
             bar.update(len(indices))
             continue
         index = WorkspaceIndex([root])
@@ -181,44 +196,48 @@ def replay(
         for i in indices:
             by_file[samples[i]["file"]].append(i)
         for file, file_indices in by_file.items():
-            for i, problem in _replay_file(
-                engine, root / file, [samples[j] for j in file_indices], dictionary, result
-            ):
-                result.problems[file_indices[i]] = problem
+            outcomes = _replay_file(engine, root / file, [samples[i] for i in file_indices], dictionary)
+            for i, outcome in zip(file_indices, outcomes, strict=True):
+                if isinstance(outcome, str):
+                    result.reasons[i] = outcome
+                else:
+                    result.problems[i] = outcome
             bar.update(len(file_indices))
     bar.close()
     return result
 
 
 def _replay_file(
-    engine: OracleEngine, path: Path, samples: list[dict[str, Any]], dictionary: dict, result: Replay
-) -> Iterator[tuple[int, OracleProblem]]:
+    engine: OracleEngine, path: Path, samples: list[dict[str, Any]], dictionary: dict
+) -> list[OracleProblem | str]:
+    """Per sample, its rebuilt problem or why it could not be rebuilt."""
     try:
         analysis = engine.analyse(load_source(path, lenient=True))
     except (OSError, SourceError, RecursionError, ValueError):
-        result.failures["source file unreadable"] += len(samples)
-        return
-    for i, sample in enumerate(samples):
-        number = int(sample["test"].removeprefix("test"))
-        if (
-            not 0 < number <= len(analysis.statuses)
-            or analysis.statuses[number - 1].test.line + 1 != sample["line"]
-        ):
-            result.failures["test not found at its line"] += 1
-            continue
-        status = analysis.statuses[number - 1]
-        prefix = engine.prefix_for(analysis, status, parse_method(sample["prefix"]))
-        if prefix is None:
-            result.failures["empty prefix"] += 1
-            continue
-        candidates = engine.candidates_for(prefix, status, dictionary)
-        expected = sample.get("candidates")
-        if (expected is not None and [candidate_text(c) for c in candidates] != expected) or (
-            engine.exception_types(prefix) != sample.get("exceptions", [])
-        ):
-            result.failures["candidates differ from the mined ones"] += 1
-            continue
-        yield i, OracleProblem(sample["test"], prefix, candidates)
+        return ["source file unreadable"] * len(samples)
+    return [_replay_sample(engine, analysis, sample, dictionary) for sample in samples]
+
+
+def _replay_sample(
+    engine: OracleEngine, analysis: FileAnalysis, sample: dict[str, Any], dictionary: dict
+) -> OracleProblem | str:
+    number = int(sample["test"].removeprefix("test"))
+    if (
+        not 0 < number <= len(analysis.statuses)
+        or analysis.statuses[number - 1].test.line + 1 != sample["line"]
+    ):
+        return "test not found at its line"
+    status = analysis.statuses[number - 1]
+    prefix = engine.prefix_for(analysis, status, parse_method(sample["prefix"]))
+    if prefix is None:
+        return "empty prefix"
+    candidates = engine.candidates_for(prefix, status, dictionary)
+    expected = sample.get("candidates")
+    if (expected is not None and [candidate_text(c) for c in candidates] != expected) or (
+        engine.exception_types(prefix) != sample.get("exceptions", [])
+    ):
+        return "candidates differ from the mined ones"
+    return OracleProblem(sample["test"], prefix, candidates)
 
 
 # -- running rankers and reporting ----------------------------------------------------------

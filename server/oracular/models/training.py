@@ -80,7 +80,7 @@ reached, and a model that always abstains helps no one."""
 @dataclass
 class TrainSettings:
     stage: str
-    """``exception``, ``ranker`` or ``all``."""
+    """``exception``, ``ranker``, ``all`` or ``calibrate`` (see :data:`STAGES`)."""
     data: Path
     out: Path
     device: str = "auto"
@@ -262,7 +262,8 @@ def score(
         torch.inference_mode(),
         torch.autocast(device, dtype=dtype or torch.bfloat16, enabled=dtype is not None),
     ):
-        for chunk in _bucketed(list(examples), batch_size, random.Random(0), _example_cost, shuffle=False):
+        batches = _bucketed(list(examples), batch_size, random.Random(0), _example_cost, shuffle=False)
+        for chunk in tqdm(batches, desc=desc, unit="batch", disable=not progress):
             batch = collate([e.encoded for e in chunk], pad_id).to(device)
             exception_logits, logits = network(batch)
             for b, e in enumerate(chunk):
@@ -418,7 +419,7 @@ def _fit(
 def train(settings: TrainSettings) -> TrainResult:
     """Train ``settings.stage``, calibrate on dev, and save to ``settings.out``."""
     if settings.stage not in STAGES:
-        raise ValueError(f"unknown stage {settings.stage!r} (exception, ranker or all)")
+        raise ValueError(f"unknown stage {settings.stage!r} ({', '.join(STAGES)})")
     start = time.monotonic()
     with _log_to(settings.out / "train.log"):
         seed_everything(settings.seed)
