@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import os
+import shutil
+import subprocess
+import textwrap
+from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
@@ -26,11 +30,16 @@ TEST_DICTIONARY = load_global_dictionary(
 """Pinned, so golden candidate sets do not move when the shipped dictionary is re-mined."""
 
 
+def indexed(*roots: Path) -> WorkspaceIndex:
+    """A workspace index over ``roots``, already refreshed."""
+    index = WorkspaceIndex(roots)
+    index.refresh()
+    return index
+
+
 @pytest.fixture(scope="session")
 def index() -> WorkspaceIndex:
-    idx = WorkspaceIndex([FIXTURES, EXAMPLE])
-    idx.refresh()
-    return idx
+    return indexed(FIXTURES, EXAMPLE)
 
 
 @pytest.fixture
@@ -49,10 +58,46 @@ def fixture_source(name: str) -> SourceText:
 
 def java(text: str) -> SourceText:
     """Parse an inline Java snippet (dedented) as a file named Snippet.java."""
-    import textwrap
-
     return parse_text(textwrap.dedent(text).strip() + "\n", Path("Snippet.java"))
 
 
 def oracle_free_names(engine: OracleEngine, source: SourceText) -> list[str]:
     return [s.test.name for s in engine.analyse(source).oracle_free]
+
+
+def copy_example(destination: Path) -> Path:
+    """A private copy of the bundled example under ``destination``: tests edit it, never the original."""
+    project = destination / "stack"
+    shutil.copytree(EXAMPLE, project)
+    return project
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    """A private copy of the bundled example, safe to write to."""
+    return copy_example(tmp_path)
+
+
+JUNIT5_JARS = [
+    Path("/usr/share/java") / n for n in ("junit-jupiter-api.jar", "apiguardian-api.jar", "opentest4j.jar")
+]
+
+
+def require_junit5_javac() -> None:
+    """Skip (developer machine) or fail (CI) when javac or Debian's JUnit 5 jars are missing."""
+    missing = [str(j) for j in JUNIT5_JARS if not j.exists()]
+    if shutil.which("javac") is None:
+        missing.append("javac")
+    if missing:
+        message = f"Java toolchain missing: {', '.join(missing)} (apt-get install junit5 default-jdk)"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+
+
+def javac(out: Path, sources: Iterable[Path | str]) -> subprocess.CompletedProcess[str]:
+    """Compile ``sources`` into ``out`` against JUnit 5's API (see :func:`require_junit5_javac`)."""
+    classpath = ":".join(map(str, JUNIT5_JARS))
+    return subprocess.run(
+        ["javac", "-d", str(out), "-cp", classpath, *map(str, sources)], capture_output=True, text=True
+    )

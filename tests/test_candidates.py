@@ -10,11 +10,11 @@ import os
 import pytest
 
 from oracular.engine import OracleEngine
+from oracular.java.source import load_source
 
-from .conftest import EXAMPLE_TESTS, FIXTURES, fixture_source
-from .conftest import REPO as _REPO
+from .conftest import EXAMPLE_TESTS, FIXTURES, REPO, fixture_source
 
-GOLDEN = _REPO / "tests" / "golden"
+GOLDEN = REPO / "tests" / "golden"
 CASES = [
     "TargetsTest.java",
     "Junit3StyleTest.java",
@@ -40,8 +40,6 @@ def snapshot(engine: OracleEngine, source) -> dict:
 
 @pytest.mark.parametrize("name", [*CASES, "example:StackTest.java", "example:TextUtilsTest.java"])
 def test_golden_candidates(engine: OracleEngine, name: str) -> None:
-    from oracular.java.source import load_source
-
     source = (
         load_source(EXAMPLE_TESTS / name.split(":")[1])
         if name.startswith("example:")

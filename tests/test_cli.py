@@ -1,7 +1,6 @@
 """The CLI as users and editors call it: scan, suggest (--json shape, --diff, --write), bad input."""
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
@@ -9,17 +8,9 @@ import pytest
 from oracular.cli import suggest as suggest_cli
 from oracular.cli.main import main
 
-from .conftest import EXAMPLE, FIXTURES
+from .conftest import FIXTURES
 
 STACK_TEST_REL = Path("src/test/java/org/example/stack/StackTest.java")
-
-
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
-    """A private copy of the bundled example, safe to write to."""
-    dest = tmp_path / "stack"
-    shutil.copytree(EXAMPLE, dest)
-    return dest
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:
@@ -96,7 +87,7 @@ def test_write_applies_top1_and_is_idempotent(capsys, project: Path) -> None:
     assert "StackTest" not in scan_out
 
 
-def test_write_refuses_when_file_changed_underneath(project: Path, monkeypatch) -> None:
+def test_write_refuses_when_file_changed_underneath(project: Path) -> None:
     path = project / STACK_TEST_REL
     original = path.read_bytes()
     path.write_text(path.read_text() + "\n// edited meanwhile\n")

@@ -1,5 +1,7 @@
 """Test discovery for each framework flavour, nested classes, and broken code."""
 
+import pytest
+
 from oracular.java.declarations import extract
 from oracular.java.junit import Flavour, file_flavour, find_test_methods
 
@@ -63,16 +65,18 @@ def test_testng_expected_exceptions_and_class_level_test() -> None:
     assert [t.name for t in discover(source)] == ["runsAsTest"]
 
 
-def test_flavour_from_imports() -> None:
-    assert (
-        file_flavour(extract(java("import org.junit.jupiter.api.Test; class A {}")).imports) is Flavour.JUNIT5
-    )
-    assert file_flavour(extract(java("import org.junit.Test; class A {}")).imports) is Flavour.JUNIT4
-    assert file_flavour(extract(java("import org.testng.Assert; class A {}")).imports) is Flavour.TESTNG
-    assert (
-        file_flavour(extract(java("import junit.framework.TestCase; class A {}")).imports) is Flavour.JUNIT3
-    )
-    assert file_flavour(extract(java("class A {}")).imports) is None
+@pytest.mark.parametrize(
+    ("imports", "flavour"),
+    [
+        ("import org.junit.jupiter.api.Test;", Flavour.JUNIT5),
+        ("import org.junit.Test;", Flavour.JUNIT4),
+        ("import org.testng.Assert;", Flavour.TESTNG),
+        ("import junit.framework.TestCase;", Flavour.JUNIT3),
+        ("", None),
+    ],
+)
+def test_flavour_from_imports(imports: str, flavour: Flavour | None) -> None:
+    assert file_flavour(extract(java(f"{imports} class A {{}}")).imports) is flavour
 
 
 def test_methods_in_anonymous_classes_are_not_tests() -> None:

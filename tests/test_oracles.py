@@ -4,10 +4,16 @@ import pytest
 
 from oracular.engine import EngineSettings, OracleEngine
 from oracular.java.oracles import is_oracle_call
-from oracular.java.source import load_source
-from oracular.java.workspace import WorkspaceIndex
+from oracular.java.source import SourceText, load_source
 
-from .conftest import fixture_source, java, oracle_free_names
+from .conftest import fixture_source, indexed, java, oracle_free_names
+
+
+def one_test(body: str) -> SourceText:
+    """A JUnit 5 class with one test, ``t``, whose body is ``int x = 1;`` then ``body``."""
+    return java(
+        f"import org.junit.jupiter.api.Test;\nclass ApiTest {{ @Test void t() {{ int x = 1; {body} }} }}"
+    )
 
 
 @pytest.mark.parametrize(
@@ -52,9 +58,8 @@ def test_superclass_helper_found_through_workspace(tmp_path) -> None:
         "package p; import org.junit.jupiter.api.Test;\n"
         "class ChildTest extends Base { @Test void a() { ensureSane(1); } @Test void b() { log(); } }"
     )
-    index = WorkspaceIndex([tmp_path])
-    index.refresh()
-    statuses = {s.test.name: s for s in OracleEngine(index).analyse(load_source(test_file)).statuses}
+    analysis = OracleEngine(indexed(tmp_path)).analyse(load_source(test_file))
+    statuses = {s.test.name: s for s in analysis.statuses}
     assert statuses["a"].evidence.via_helper == "ensureSane"
     assert statuses["b"].evidence is None
 
@@ -78,10 +83,7 @@ def test_superclass_helper_found_through_workspace(tmp_path) -> None:
     ],
 )
 def test_assertion_apis_count_as_oracles(engine: OracleEngine, body: str) -> None:
-    source = java(
-        f"import org.junit.jupiter.api.Test;\nclass ApiTest {{ @Test void t() {{ int x = 1; {body} }} }}"
-    )
-    assert oracle_free_names(engine, source) == []
+    assert oracle_free_names(engine, one_test(body)) == []
 
 
 @pytest.mark.parametrize(
@@ -94,10 +96,7 @@ def test_assertion_apis_count_as_oracles(engine: OracleEngine, body: str) -> Non
     ],
 )
 def test_lookalikes_are_not_oracles(engine: OracleEngine, body: str) -> None:
-    source = java(
-        f"import org.junit.jupiter.api.Test;\nclass ApiTest {{ @Test void t() {{ int x = 1; {body} }} }}"
-    )
-    assert oracle_free_names(engine, source) == ["t"]
+    assert oracle_free_names(engine, one_test(body)) == ["t"]
 
 
 def test_extra_assertion_methods_setting(index) -> None:
@@ -169,9 +168,7 @@ def test_static_helper_class_and_static_import(tmp_path) -> None:
         "  @Test void notAnOracle() { TestUtils.close(1); }\n"
         "}"
     )
-    index = WorkspaceIndex([tmp_path])
-    index.refresh()
-    names = oracle_free_names(OracleEngine(index), load_source(test_file))
+    names = oracle_free_names(OracleEngine(indexed(tmp_path)), load_source(test_file))
     assert names == ["notAnOracle"]
 
 

@@ -1,15 +1,12 @@
 """Rendering: text per framework, imports never duplicated, edits at the right place."""
 
-import shutil
-import subprocess
 from pathlib import Path
 
 from oracular.candidates.style import Flavour, junit4_supports_assert_throws, style_for
 from oracular.cli.suggest import apply_edits
 from oracular.engine import EngineSettings, OracleEngine
 
-from .conftest import EXAMPLE, java
-from .test_compile import JARS, require_toolchain
+from .conftest import java, javac, require_junit5_javac
 
 
 def top_oracles(engine: OracleEngine, source) -> dict[str, list[str]]:
@@ -132,7 +129,9 @@ class ReassignedTest {
 """
 
 
-def test_junit5_try_catch_fallback_imports_fail_and_compiles(engine: OracleEngine, tmp_path: Path) -> None:
+def test_junit5_try_catch_fallback_imports_fail_and_compiles(
+    engine: OracleEngine, tmp_path: Path, project: Path
+) -> None:
     """Regression: the JUnit 5 try/``fail``/catch fallback (a reassigned capture) imported
     ``assertThrows`` instead of ``fail``, so the oracle did not compile."""
     source = java(REASSIGNED_JUNIT5)
@@ -146,25 +145,10 @@ def test_junit5_try_catch_fallback_imports_fail_and_compiles(engine: OracleEngin
     text = apply_edits(source, top.edits)
     assert "Assertions.assertThrows" not in text
 
-    require_toolchain()
-    project = tmp_path / "stack"
-    shutil.copytree(EXAMPLE, project)
+    require_junit5_javac()
     written = project / "src/test/java/org/example/stack/ReassignedTest.java"
     written.write_text(text, encoding="utf-8")
-    main_sources = sorted(str(p) for p in (project / "src/main").rglob("*.java"))
-    result = subprocess.run(
-        [
-            "javac",
-            "-d",
-            str(tmp_path / "classes"),
-            "-cp",
-            ":".join(map(str, JARS)),
-            *main_sources,
-            str(written),
-        ],
-        capture_output=True,
-        text=True,
-    )
+    result = javac(tmp_path / "classes", [*sorted((project / "src/main").rglob("*.java")), written])
     assert result.returncode == 0, result.stderr
 
 

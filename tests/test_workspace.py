@@ -3,9 +3,10 @@
 import os
 from pathlib import Path
 
+from oracular.java.declarations import Import
 from oracular.java.workspace import WorkspaceIndex, is_test_path, project_root
 
-from .conftest import EXAMPLE
+from .conftest import EXAMPLE, indexed
 
 
 def test_index_records_javadoc_throws_and_constants(index: WorkspaceIndex) -> None:
@@ -62,10 +63,7 @@ def test_resolve_prefers_imports_then_package(tmp_path: Path) -> None:
     for pkg in ("a", "b"):
         (tmp_path / pkg).mkdir()
         (tmp_path / pkg / "Thing.java").write_text(f"package {pkg}; public class Thing {{ }}")
-    index = WorkspaceIndex([tmp_path])
-    index.refresh()
-    from oracular.java.declarations import Import
-
+    index = indexed(tmp_path)
     assert index.resolve("Thing", "a").qualified_name == "a.Thing"
     assert index.resolve("Thing", "a", [Import("b.Thing", False, False)]).qualified_name == "b.Thing"
     assert index.resolve("Thing", "c", [Import("b", False, True)]).qualified_name == "b.Thing"
@@ -79,8 +77,7 @@ def test_test_roots_are_judged_below_the_index_root(tmp_path: Path) -> None:
     for path, body in ((main, "class Foo {}"), (test, "class FooTest {}")):
         path.parent.mkdir(parents=True)
         path.write_text(body + "\n")
-    index = WorkspaceIndex([root])
-    index.refresh()
+    index = indexed(root)
     assert not index.is_test_file(main)
     assert index.is_test_file(test)
     assert index.resolve("Foo") is not None and not index.resolve("Foo").is_test

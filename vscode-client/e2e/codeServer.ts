@@ -29,7 +29,7 @@ export interface CodeServerOptions {
 
 const START_TIMEOUT_MS = 60_000;
 
-export function folders(root: string): { home: string; tmp: string; userData: string; extensions: string } {
+function folders(root: string): { home: string; tmp: string; userData: string; extensions: string } {
   return {
     home: path.join(root, 'home'),
     tmp: path.join(root, 'tmp'),
@@ -110,7 +110,7 @@ export function processesInGroup(group: number): Map<number, string[]> {
   return result;
 }
 
-export function writeSettings(userDataDir: string, settings: Record<string, unknown>): void {
+function writeSettings(userDataDir: string, settings: Record<string, unknown>): void {
   fs.writeFileSync(path.join(userDataDir, 'User', 'settings.json'), JSON.stringify(settings, null, 2));
 }
 

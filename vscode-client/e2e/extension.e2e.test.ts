@@ -138,17 +138,14 @@ describe('Oracular in VS Code (code-server + Chromium)', function () {
     mark('open the workbench in Chromium');
   });
 
-  afterEach(function () {
+  afterEach(async function () {
     if (this.currentTest?.state === 'passed') {
       passed += 1;
     } else if (this.currentTest?.state === 'failed') {
       failed += 1;
-    }
-  });
-
-  afterEach(async function () {
-    if (this.currentTest?.state === 'failed' && browser !== undefined) {
-      await shot('failure').catch(() => undefined);
+      if (browser !== undefined) {
+        await shot('failure').catch(() => undefined);
+      }
     }
   });
 
@@ -276,22 +273,19 @@ describe('Oracular in VS Code (code-server + Chromium)', function () {
   it('saves the oracle to disk, and the diagnostic goes away', async function () {
     // From the palette: a Ctrl+S pressed while the code action menu is still closing can be lost.
     await bench.command('File: Save');
-    const deadline = Date.now() + 15_000;
-    let saved = original;
-    while (Date.now() < deadline && saved === original) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      saved = fs.readFileSync(testFile, 'utf8');
-    }
+    const saved = await eventually(
+      async () => {
+        const text = fs.readFileSync(testFile, 'utf8');
+        return text !== original ? text : undefined;
+      },
+      15_000,
+      async () => 'the file was not saved',
+    );
     assert.ok(normalise(saved).includes(normalise(applied)), `the saved file lacks ${applied}:\n${saved}`);
     const body = saved.slice(saved.indexOf('void testPushPopIsEmpty'), saved.indexOf('void testPopOnEmptyStack'));
     assert.ok(normalise(body).includes(normalise(applied)), 'the oracle is not inside testPushPopIsEmpty');
     await bench.showProblems();
-    await bench.page.waitForFunction(
-      (count) =>
-        document.querySelectorAll('.markers-panel .monaco-list-row[aria-label*=" has no oracle "]').length === count,
-      ORACLE_FREE_TESTS - 1,
-      { timeout: 30_000 },
-    );
+    await bench.waitForMissingOracles(ORACLE_FREE_TESTS - 1);
     assert.equal(await bench.missingOracleProblems('Info').filter({ hasText: 'testPushPopIsEmpty' }).count(), 0);
     await shot('05-saved');
     mark('save; file on disk has the oracle; diagnostics 6 -> 5');
@@ -330,19 +324,13 @@ describe('Oracular in VS Code (code-server + Chromium)', function () {
     await bench.page.keyboard.press('Enter');
     await pick.waitFor({ state: 'hidden' });
     await bench.viewLine('assertThrows(EmptyStackException.class').first().waitFor();
-    await bench.page.waitForFunction(
-      (count) =>
-        document.querySelectorAll('.markers-panel .monaco-list-row[aria-label*=" has no oracle "]').length === count,
-      ORACLE_FREE_TESTS - 2,
-    );
+    await bench.waitForMissingOracles(ORACLE_FREE_TESTS - 2);
     mark('command "Suggest oracles for this test"');
   });
 
   it('"Oracular: Add top oracles to all tests in file" leaves no test without an oracle', async function () {
     await bench.command('Oracular: Add top oracles to all tests in file');
-    await bench.page.waitForFunction(
-      () => document.querySelectorAll('.markers-panel .monaco-list-row[aria-label*=" has no oracle "]').length === 0,
-    );
+    await bench.waitForMissingOracles(0);
     await bench.command('File: Save');
     await eventually(
       async () =>
@@ -377,7 +365,7 @@ describe('Oracular in VS Code (code-server + Chromium)', function () {
     await toast.getByRole('button', { name: 'Copy Install Command' }).waitFor();
     await bench.statusItem('Oracular').locator('.codicon-error').waitFor();
     assert.deepEqual(oracularServers(codeServer as CodeServer), [], 'the previous server is still running');
-    await shot('06-not-installed');
+    await shot('09-not-installed');
     mark('Python without Oracular: notification and error status');
   });
 });
@@ -406,18 +394,20 @@ function countLaunches(server: CodeServer): number {
     .filter((line) => line.includes('Starting ')).length;
 }
 
-function outputLogFiles(userDataDir: string): string[] {
+/** The files under code-server's log folder whose names match `name`. */
+function logFiles(userDataDir: string, name: RegExp): string[] {
   const logs = path.join(userDataDir, 'logs');
   if (!fs.existsSync(logs)) {
     return [];
   }
   return (fs.readdirSync(logs, { recursive: true }) as string[])
-    .filter((file) => /Oracular\.log$/.test(file))
+    .filter((file) => name.test(file))
     .map((file) => path.join(logs, file));
 }
 
+/** The Oracular output channel, as the extension host logged it. */
 function readOutputLogs(userDataDir: string): string {
-  return outputLogFiles(userDataDir)
+  return logFiles(userDataDir, /Oracular\.log$/)
     .map((file) => fs.readFileSync(file, 'utf8'))
     .join('\n');
 }
@@ -425,12 +415,7 @@ function readOutputLogs(userDataDir: string): string {
 /** Keep the Oracular output channel and the extension host log with the screenshots. */
 function copyLogs(userDataDir: string, artifacts: string): void {
   fs.writeFileSync(path.join(artifacts, 'oracular-output.log'), readOutputLogs(userDataDir));
-  const logs = path.join(userDataDir, 'logs');
-  if (fs.existsSync(logs)) {
-    for (const file of fs.readdirSync(logs, { recursive: true }) as string[]) {
-      if (/exthost\.log$/.test(file)) {
-        fs.copyFileSync(path.join(logs, file), path.join(artifacts, 'exthost.log'));
-      }
-    }
+  for (const file of logFiles(userDataDir, /exthost\.log$/)) {
+    fs.copyFileSync(file, path.join(artifacts, 'exthost.log'));
   }
 }

@@ -10,7 +10,7 @@ import * as vscode from 'vscode';
 import { CodeAction, CodeActionRequest, CodeActionResolveRequest, LanguageClient } from 'vscode-languageclient/node';
 
 /** The server's source action kind (server/oracular/lsp/code_actions.py). */
-export const ADD_ALL_KIND = 'source.oracular.addTopOracles';
+const ADD_ALL_KIND = 'source.oracular.addTopOracles';
 
 export async function addTopOracles(client: LanguageClient, document: vscode.TextDocument): Promise<void> {
   const version = document.version;

@@ -11,7 +11,7 @@ import { OracularServer } from './server';
 import { SHOW_OUTPUT_COMMAND } from './statusBar';
 import { suggestForTest } from './suggestCommand';
 
-export const COMMANDS = {
+const COMMANDS = {
   suggest: 'oracular.suggestForTest',
   addAll: 'oracular.addTopOracles',
   restart: 'oracular.restartServer',

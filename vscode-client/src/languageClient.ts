@@ -19,11 +19,11 @@ import { CommandLine } from './serverCommand';
 import { SECTION, serverSection } from './settings';
 import { ProgressValue, StatusModel } from './status';
 
-export const CLIENT_ID = 'oracular';
-export const CLIENT_NAME = 'Oracular';
+const CLIENT_ID = 'oracular';
+const CLIENT_NAME = 'Oracular';
 
 /** Java files on disk and unsaved Java buffers; the server itself decides which ones are tests. */
-export const DOCUMENT_SELECTOR = [
+const DOCUMENT_SELECTOR = [
   { scheme: 'file', language: 'java' },
   { scheme: 'untitled', language: 'java' },
 ];

@@ -7,7 +7,7 @@ import { Launch, LaunchSource } from './interpreter';
 import { ProbeResult } from './probe';
 import { installCommand } from './serverCommand';
 
-export function describeSource(source: LaunchSource): string {
+function describeSource(source: LaunchSource): string {
   switch (source) {
     case 'oracular.server.path':
       return 'set by oracular.server.path';

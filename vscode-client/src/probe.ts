@@ -19,7 +19,7 @@ export type ProbeResult =
   /** Anything else: a crash, a time-out, unexpected output. */
   | { readonly ok: false; readonly reason: 'failed'; readonly detail: string };
 
-export const PROBE_TIMEOUT_MS = 30_000;
+const PROBE_TIMEOUT_MS = 30_000;
 
 interface Outcome {
   readonly error: (Error & { code?: string | number | null; killed?: boolean }) | null;
@@ -38,10 +38,10 @@ export async function probe(
       resolve({ error, stdout: String(stdout), stderr: String(stderr) }),
     );
   });
-  return classify(launch, outcome);
+  return classify(launch, outcome, timeoutMs);
 }
 
-function classify(launch: Launch, { error, stdout, stderr }: Outcome): ProbeResult {
+function classify(launch: Launch, { error, stdout, stderr }: Outcome, timeoutMs: number): ProbeResult {
   const output = stdout.trim();
   if (error === null) {
     return launch.kind === 'server' ? parseServerVersion(output) : parsePythonProbe(output);
@@ -54,7 +54,7 @@ function classify(launch: Launch, { error, stdout, stderr }: Outcome): ProbeResu
     return {
       ok: false,
       reason: 'failed',
-      detail: `${launch.executable} did not answer within ${PROBE_TIMEOUT_MS / 1000} s`,
+      detail: `${launch.executable} did not answer within ${timeoutMs / 1000} s`,
     };
   }
   if (launch.kind === 'python' && error.code === PROBE_NOT_INSTALLED) {

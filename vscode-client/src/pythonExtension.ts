@@ -8,7 +8,7 @@
 
 import * as vscode from 'vscode';
 
-export const PYTHON_EXTENSION_ID = 'ms-python.python';
+const PYTHON_EXTENSION_ID = 'ms-python.python';
 const ACTIVATION_TIMEOUT_MS = 15_000;
 
 interface EnvironmentPath {

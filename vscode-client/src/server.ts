@@ -77,7 +77,8 @@ export class OracularServer {
     }
     this.launch = launch;
     const line = serverCommand(launch);
-    this.status.starting(`${display(line)} (${launch.source})`);
+    const described = `${display(line)} (${launch.source})`;
+    this.status.starting(described);
     this.output.appendLine(`Starting ${display(line)} (chosen by ${launch.source})`);
     const checked = await probe(launch);
     if (!checked.ok) {
@@ -87,7 +88,7 @@ export class OracularServer {
       return;
     }
     const client = createLanguageClient(line, this.output, this.status);
-    client.onDidChangeState(({ newState }) => this.stateChanged(client, newState, checked.version));
+    client.onDidChangeState(({ newState }) => this.stateChanged(client, newState, described, checked.version));
     this.client = client;
     try {
       await client.start();
@@ -98,14 +99,13 @@ export class OracularServer {
     }
   }
 
-  private stateChanged(client: LanguageClient, state: State, version: string): void {
+  /** `described`: the launch as the status tooltip shows it; `version`: what the probe found. */
+  private stateChanged(client: LanguageClient, state: State, described: string, version: string): void {
     if (client !== this.client) {
       return; // a client being replaced
     }
     if (state === State.Starting) {
-      this.status.starting(
-        this.launch !== undefined ? `${display(serverCommand(this.launch))} (${this.launch.source})` : 'oracular serve',
-      );
+      this.status.starting(described); // also when the client restarts a crashed server
     } else if (state === State.Running) {
       this.status.running(version);
     } else if (this.stopping) {

@@ -13,7 +13,7 @@ import { ExecuteCommandRequest, LanguageClient } from 'vscode-languageclient/nod
 import { nothingToPick, parseSuggestDocument, pickEntries, pickTitle, Suggestion } from './suggestions';
 
 /** The server's command (server/oracular/lsp/commands.py). */
-export const SERVER_SUGGEST = 'oracular.suggest';
+const SERVER_SUGGEST = 'oracular.suggest';
 
 export async function suggestForTest(client: LanguageClient, editor: vscode.TextEditor): Promise<void> {
   const document = editor.document;
@@ -50,12 +50,7 @@ export async function suggestForTest(client: LanguageClient, editor: vscode.Text
 
 async function insert(client: LanguageClient, document: vscode.TextDocument, suggestion: Suggestion): Promise<void> {
   const edit = new vscode.WorkspaceEdit();
-  edit.set(
-    document.uri,
-    await client.protocol2CodeConverter.asTextEdits(
-      suggestion.edits.map((e) => ({ range: e.range, newText: e.newText })),
-    ),
-  );
+  edit.set(document.uri, await client.protocol2CodeConverter.asTextEdits([...suggestion.edits]));
   if (!(await vscode.workspace.applyEdit(edit))) {
     void vscode.window.showErrorMessage(`Oracular: VS Code refused the edit for ${suggestion.oracle}.`);
   }

@@ -88,6 +88,6 @@ describe('probe', () => {
   it('gives up on a probe that hangs', async () => {
     const hang = script('hang', 'sleep 10');
     const result = await probe({ kind: 'server', executable: hang, source: 'oracular.server.path' }, process.env, 300);
-    assert.ok(!result.ok && result.reason === 'failed' && /did not answer/.test(result.detail));
+    assert.ok(!result.ok && result.reason === 'failed' && /did not answer within 0\.3 s/.test(result.detail));
   });
 });
