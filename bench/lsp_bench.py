@@ -45,7 +45,7 @@ from lsprotocol import types
 from pygls.lsp.client import LanguageClient
 from scan_bench import machine, rss_mib
 
-from oracular.corpus.fetch import default_cache_dir
+from oracular.cache import default_cache_dir
 from oracular.engine import OracleEngine
 from oracular.java.source import load_source
 

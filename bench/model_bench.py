@@ -46,7 +46,7 @@ from typing import Any
 
 import torch
 
-from oracular.corpus.fetch import default_cache_dir
+from oracular.cache import default_cache_dir
 from oracular.corpus.mine import DATASETS_DIR
 from oracular.engine import OracleEngine
 from oracular.java.source import load_source

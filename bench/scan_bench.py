@@ -43,7 +43,7 @@ import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from oracular.corpus.fetch import default_cache_dir
+from oracular.cache import default_cache_dir
 from oracular.engine import OracleEngine
 from oracular.java.source import SourceError, load_source
 from oracular.java.workspace import WorkspaceIndex, iter_java_files, project_root

@@ -22,8 +22,8 @@ from collections import Counter, defaultdict
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
+from oracular.cache import default_cache_dir
 from oracular.cli.common import engine_for
-from oracular.corpus.fetch import default_cache_dir
 from oracular.corpus.lists import DEV_FILE, read_package_list
 from oracular.java.source import SourceError, load_source
 from oracular.java.workspace import iter_java_files

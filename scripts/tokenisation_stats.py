@@ -16,7 +16,7 @@ import argparse
 import re
 import statistics
 
-from oracular.corpus.fetch import default_cache_dir
+from oracular.cache import default_cache_dir
 from oracular.corpus.mine import DATASETS_DIR
 from oracular.models.backbone import load_tokenizer
 from oracular.models.data import dataset_path, read_samples, sample_statements

@@ -13,13 +13,13 @@ from pathlib import Path
 
 import pytest
 
+from oracular.cache import default_cache_dir
 from oracular.corpus import lists as lists_module
 from oracular.corpus.fetch import (
     MARKER_NAME,
     AptSourceError,
     FetchReport,
     count_test_files,
-    default_cache_dir,
     fetch_packages,
     find_orig_tarball,
 )

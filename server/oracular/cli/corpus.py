@@ -8,9 +8,10 @@ import logging
 import os
 from pathlib import Path
 
+from oracular.cache import default_cache_dir
 from oracular.candidates.values import GLOBAL_DICTIONARY, models_dir
 from oracular.cli.common import error
-from oracular.corpus.fetch import default_cache_dir, fetch_packages
+from oracular.corpus.fetch import fetch_packages
 from oracular.corpus.lists import CorpusLists, read_package_list
 from oracular.corpus.mine import DATASETS_DIR, mine_corpus
 from oracular.corpus.report import render_report

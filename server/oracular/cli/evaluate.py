@@ -11,9 +11,9 @@ import json
 import logging
 from pathlib import Path
 
+from oracular.cache import default_cache_dir
 from oracular.cli.common import error
 from oracular.cli.train import add_data_arguments, data_dir
-from oracular.corpus.fetch import default_cache_dir
 from oracular.execution.cli import add_mutant_arguments, run_mutants
 from oracular.models.layout import default_model_dir, weights_present
 

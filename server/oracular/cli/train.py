@@ -11,8 +11,8 @@ import json
 import logging
 from pathlib import Path
 
+from oracular.cache import default_cache_dir
 from oracular.cli.common import error
-from oracular.corpus.fetch import default_cache_dir
 from oracular.corpus.mine import DATASETS_DIR
 from oracular.models.layout import default_model_dir
 

@@ -50,7 +50,6 @@ __all__ = [
     "UnsafeTarballError",
     "apt_source_download",
     "count_test_files",
-    "default_cache_dir",
     "fetch_packages",
     "find_orig_tarball",
     "unpack_tarball",
@@ -174,16 +173,6 @@ class FetchReport:
             "packages": [asdict(p) for p in self.packages],
         }
         return json.dumps(document, indent=indent)
-
-
-def default_cache_dir() -> Path:
-    """``$ORACULAR_CACHE``, else ``$XDG_CACHE_HOME/oracular``, else ``~/.cache/oracular``."""
-    explicit = os.environ.get("ORACULAR_CACHE")
-    if explicit:
-        return Path(explicit).expanduser()
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    base = Path(xdg).expanduser() if xdg else Path.home() / ".cache"
-    return base / "oracular"
 
 
 def find_orig_tarball(directory: Path) -> Path | None:

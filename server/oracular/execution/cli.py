@@ -117,8 +117,8 @@ def add_mutant_arguments(parser: argparse.ArgumentParser) -> None:
 def run_mutants(args: argparse.Namespace) -> int:
     import logging
 
+    from oracular.cache import default_cache_dir
     from oracular.cli.common import error
-    from oracular.corpus.fetch import default_cache_dir
     from oracular.execution.evaluation import DEFAULT_PROJECTS, evaluate_project, markdown
     from oracular.execution.jvm import ToolchainMissing
     from oracular.execution.mutants import OPERATORS

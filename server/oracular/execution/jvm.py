@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from oracular.corpus.fetch import default_cache_dir
+from oracular.cache import default_cache_dir
 
 HELPER_SOURCES = Path(__file__).resolve().parent / "java"
 DEBIAN_JAVA = Path("/usr/share/java")
