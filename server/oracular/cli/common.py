@@ -17,5 +17,14 @@ def engine_for(paths: list[Path], settings: EngineSettings | None = None) -> Ora
     return OracleEngine(index, settings=settings, project_root=roots[0] if roots else None)
 
 
+def emit(text: str, output: Path | None, what: str) -> None:
+    """A Markdown document to stdout, or to ``output`` with a line saying where ``what`` went."""
+    if output is None:
+        print(text, end="")
+    else:
+        output.write_text(text, encoding="utf-8")
+        print(f"{what} written to {output}")
+
+
 def error(message: str) -> None:
     print(f"oracular: {message}", file=sys.stderr)

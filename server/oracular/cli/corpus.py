@@ -10,7 +10,7 @@ from pathlib import Path
 
 from oracular.cache import default_cache_dir
 from oracular.candidates.values import GLOBAL_DICTIONARY, models_dir
-from oracular.cli.common import error
+from oracular.cli.common import emit, error
 from oracular.corpus.fetch import fetch_packages
 from oracular.corpus.lists import CorpusLists, read_package_list
 from oracular.corpus.mine import DATASETS_DIR, mine_corpus
@@ -129,9 +129,5 @@ def run_report(args: argparse.Namespace) -> int:
         error(f"cannot read {stats_path} ({exc}): run 'oracular corpus mine' first")
         return 2
     text = render_report(stats)
-    if args.output is None:
-        print(text, end="")
-    else:
-        args.output.write_text(text, encoding="utf-8")
-        print(f"report written to {args.output}")
+    emit(text, args.output, "report")
     return 0

@@ -12,7 +12,7 @@ import logging
 from pathlib import Path
 
 from oracular.cache import default_cache_dir
-from oracular.cli.common import error
+from oracular.cli.common import emit, error
 from oracular.cli.train import add_data_arguments, data_dir
 from oracular.execution.cli import add_mutant_arguments, run_mutants
 from oracular.models.layout import default_model_dir, weights_present
@@ -146,9 +146,5 @@ def run(args: argparse.Namespace) -> int:
         "never throws": never_throws_metrics(outcomes),
     }
     text = markdown(results, reference, header)
-    if args.output is None:
-        print(text, end="")
-    else:
-        args.output.write_text(text, encoding="utf-8")
-        print(f"evaluation written to {args.output}")
+    emit(text, args.output, "evaluation")
     return 0

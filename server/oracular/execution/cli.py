@@ -118,7 +118,7 @@ def run_mutants(args: argparse.Namespace) -> int:
     import logging
 
     from oracular.cache import default_cache_dir
-    from oracular.cli.common import error
+    from oracular.cli.common import emit, error
     from oracular.execution.evaluation import DEFAULT_PROJECTS, evaluate_project, markdown
     from oracular.execution.jvm import ToolchainMissing
     from oracular.execution.mutants import OPERATORS
@@ -156,11 +156,7 @@ def run_mutants(args: argparse.Namespace) -> int:
             error(str(exc))
             return 2
     text = markdown(results)
-    if args.output is None:
-        print(text, end="")
-    else:
-        args.output.write_text(text, encoding="utf-8")
-        print(f"evaluation written to {args.output}")
+    emit(text, args.output, "evaluation")
     if args.json is not None:
         args.json.write_text(json.dumps([r.to_json() for r in results], indent=1) + "\n", encoding="utf-8")
     return 0
