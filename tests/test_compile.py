@@ -8,12 +8,7 @@ from pathlib import Path
 
 from oracular.cli.main import main
 
-from .conftest import JUNIT5_JARS, javac, require_junit5_javac
-
-# Old names, still imported from here by tests/lsp/test_neovim.py: it should import
-# JUNIT5_JARS, require_junit5_javac (and javac) from tests/conftest.py, and then these go.
-JARS = JUNIT5_JARS
-require_toolchain = require_junit5_javac
+from .conftest import javac, require_junit5_javac
 
 
 def test_written_oracles_compile_and_behave(tmp_path: Path, project: Path, capsys) -> None:

@@ -9,7 +9,6 @@ modified (one test checks exactly that).
 
 from __future__ import annotations
 
-import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,7 +22,7 @@ from oracular.execution.classpath import ClasspathSettings
 from oracular.execution.jvm import DEBIAN_JAVA, ToolchainMissing, find_toolchain
 from oracular.java.source import load_source
 
-from ..conftest import EXAMPLE
+from ..conftest import skip_or_fail
 
 NEEDED_JARS = ("junit4.jar", "junit-jupiter-api.jar", "opentest4j.jar")
 
@@ -42,9 +41,7 @@ def require_toolchain() -> None:
         except ToolchainMissing as exc:
             message = str(exc)
     if message:
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
+        skip_or_fail(message)
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -53,14 +50,6 @@ def _private_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("ORACULAR_CACHE", str(tmp_path_factory.mktemp("oracular-cache")))
         yield
-
-
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
-    """A private copy of the bundled example project."""
-    copy = tmp_path / "stack"
-    shutil.copytree(EXAMPLE, copy)
-    return copy
 
 
 @pytest.fixture(scope="session")

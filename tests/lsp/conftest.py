@@ -9,7 +9,6 @@ suite starts few processes; tests that change settings get a server of their own
 from __future__ import annotations
 
 import asyncio
-import shutil
 import sys
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -29,7 +28,7 @@ from oracular.candidates.render import TextEdit
 from oracular.cli.suggest import apply_edits
 from oracular.java.source import parse_text
 
-from ..conftest import EXAMPLE
+from ..conftest import copy_example
 
 PROFILES = ("visual-studio-code", "neovim")
 SERVE = [sys.executable, "-m", "oracular", "serve"]
@@ -109,13 +108,6 @@ async def initialize(
     # The server is ready once it has read its settings and loaded the ranker, which it logs.
     await until(lambda: any("ranker on" in m.message for m in client.log_messages), what="the ranker")
     return result
-
-
-def copy_example(destination: Path) -> Path:
-    """A private copy of the bundled example: tests edit and save files, never the original."""
-    project = destination / "stack"
-    shutil.copytree(EXAMPLE, project)
-    return project
 
 
 async def until(condition: Callable[[], Any], timeout: float = TIMEOUT_S, what: str = "condition") -> Any:
@@ -306,11 +298,6 @@ async def stop(client: LanguageClient) -> None:
 @pytest.fixture(scope="module")
 def module_project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return copy_example(tmp_path_factory.mktemp("lsp"))
-
-
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
-    return copy_example(tmp_path)
 
 
 @pytest_lsp.fixture(config=CONFIG, params=PROFILES, scope="module")

@@ -15,6 +15,7 @@ from pygls.exceptions import JsonRpcInvalidParams
 from oracular.cli.main import main
 from oracular.lsp.code_actions import ADD_ALL_KIND, ADD_ALL_TITLE
 
+from ..conftest import copy_example
 from .conftest import (
     STACK,
     STACK_TEST,
@@ -22,7 +23,6 @@ from .conftest import (
     apply_workspace_edit,
     at,
     code_actions,
-    copy_example,
     full_range,
     opened,
     resolved_edit,

@@ -14,9 +14,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from ..conftest import REPO
-from ..test_compile import JARS, require_toolchain
-from .conftest import STACK_TEST, copy_example
+from ..conftest import REPO, copy_example, javac, require_junit5_javac
+from .conftest import STACK_TEST
 
 DOCS = REPO / "docs" / "neovim.md"
 DRIVER = r"""
@@ -77,7 +76,7 @@ def find_nvim() -> str:
 
 
 def test_neovim_diagnostics_code_action_hints_and_save(tmp_path: Path) -> None:
-    require_toolchain()
+    require_junit5_javac()
     project = copy_example(tmp_path)
     test_file = project / STACK_TEST
     original = test_file.read_text()
@@ -132,11 +131,6 @@ def test_neovim_diagnostics_code_action_hints_and_save(tmp_path: Path) -> None:
     # Saving added every other top oracle; the file on disk is the result, and it compiles.
     saved = test_file.read_text()
     assert "assertTrue(empty);" in saved and saved.count("assertThrows(EmptyStackException.class") == 1
-    sources = [str(p) for p in sorted(project.rglob("*.java"))]
-    compiled = subprocess.run(
-        ["javac", "-d", str(tmp_path / "classes"), "-cp", os.pathsep.join(map(str, JARS)), *sources],
-        capture_output=True,
-        text=True,
-    )
+    compiled = javac(tmp_path / "classes", sorted(project.rglob("*.java")))
     assert compiled.returncode == 0, compiled.stderr
     assert (tmp_path / "classes" / "org" / "example" / "stack" / "StackTest.class").exists()

@@ -11,22 +11,21 @@ from pathlib import Path
 import pytest
 
 from oracular.candidates.render import TextEdit
+from oracular.cli.suggest import apply_edits
 from oracular.engine import EngineSettings, OracleEngine
 from oracular.java.source import SourceText
 from oracular.java.workspace import WorkspaceIndex
 from oracular.quality import Finding, QualitySettings, check_file
 from oracular.ranking.baseline import BaselineRanker
 
-from ..conftest import TEST_DICTIONARY, java
+from ..conftest import TEST_DICTIONARY, indexed, java
 
 QUALITY_FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
 
 @pytest.fixture(scope="session")
 def quality_index() -> WorkspaceIndex:
-    index = WorkspaceIndex([QUALITY_FIXTURES])
-    index.refresh()
-    return index
+    return indexed(QUALITY_FIXTURES)
 
 
 @pytest.fixture
@@ -46,9 +45,5 @@ def run_check(engine: OracleEngine, code: str, text: str) -> tuple[SourceText, l
 
 
 def apply(source: SourceText, edits: tuple[TextEdit, ...] | list[TextEdit]) -> str:
-    """The document text after applying LSP edits (made against ``source``), last first."""
-    text = source.data
-    spans = [(source.offset(*e.start), source.offset(*e.end), e.new_text) for e in edits]
-    for start, end, new in sorted(spans, reverse=True):
-        text = text[:start] + new.encode("utf-8") + text[end:]
-    return text.decode("utf-8")
+    """The document text after applying LSP edits (made against ``source``)."""
+    return apply_edits(source, list(edits))
