@@ -411,8 +411,7 @@ class OracleEngine:
         for status in analysis.oracle_free:
             if cancelled is not None and cancelled():
                 raise RankingCancelled
-            node = status.test.node
-            if line is not None and not (node.start_point[0] + 1 <= line <= node.end_point[0] + 1):
+            if line is not None and not status.test.spans_line(line):
                 continue
             report, renderer = self.suggest_test(analysis, status, junit4_assert_throws)
             reports.append(report)

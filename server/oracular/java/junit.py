@@ -67,6 +67,10 @@ class TestMethod:
     def body(self) -> Node | None:
         return self.node.child_by_field_name("body")
 
+    def spans_line(self, line: int) -> bool:
+        """Whether the method (annotations to closing brace) covers 1-based ``line``."""
+        return self.node.start_point[0] + 1 <= line <= self.node.end_point[0] + 1
+
     @property
     def line(self) -> int:
         """0-based line of the method's name."""

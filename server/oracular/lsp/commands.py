@@ -43,10 +43,7 @@ def _at_line(report: FileReport, line: int | None) -> FileReport:
     """``report`` cut to the test containing 1-based ``line``, as ``OracleEngine.suggest(line=)`` cuts."""
     if line is None:
         return report
-    tests = [
-        t for t in report.tests if t.test.node.start_point[0] + 1 <= line <= t.test.node.end_point[0] + 1
-    ]
-    return dataclasses.replace(report, tests=tests)
+    return dataclasses.replace(report, tests=[t for t in report.tests if t.test.spans_line(line)])
 
 
 async def suggest(server: OracularServer, arguments: list[Any]) -> dict[str, Any]:
