@@ -15,7 +15,7 @@ from transformers import BertModel
 from oracular.models.calibration import Calibration, predict
 from oracular.models.inference import CHUNK, LoadedModel
 from oracular.models.inputs import InputFormatter
-from oracular.models.network import OracleNetwork, collate
+from oracular.models.network import CrossEncoderNetwork, OracleNetwork, build_network, collate
 
 from .conftest import STACK_CANDIDATES, STACK_FOCAL, STACK_STATEMENTS, tiny_config, tiny_network
 
@@ -68,10 +68,58 @@ def test_crossing_layers_are_bounded() -> None:
         OracleNetwork(tiny_config(), cross_layers=3)
 
 
-@pytest.mark.parametrize("cross_layers", [None, 1])
-def test_chunked_inference_scores_as_one_pass(formatter: InputFormatter, cross_layers: int | None) -> None:
+def test_the_cross_encoder_reads_context_and_candidate_in_one_full_pass(formatter: InputFormatter) -> None:
+    """Its candidate score is the head over BertModel's unmasked pass over ``[context, candidate]``."""
     torch.manual_seed(0)
-    network = OracleNetwork(tiny_config(), cross_layers).eval()
+    network = CrossEncoderNetwork(tiny_config()).eval()
+    reference = BertModel(tiny_config(), add_pooling_layer=False).eval()
+    reference.load_state_dict(network.bert.state_dict())
+    batch = collate([formatter.encode(STACK_STATEMENTS, STACK_FOCAL, STACK_CANDIDATES[:1])], formatter.pad_id)
+    with torch.no_grad():
+        _, scores = network(batch)
+        ids = torch.cat([batch.context_ids[0], batch.candidate_ids[0, 0]])[None]
+        n = batch.context_ids.shape[1]
+        token_types = torch.zeros_like(ids)
+        token_types[0, n:] = 1
+        hidden = reference(input_ids=ids, token_type_ids=token_types).last_hidden_state[0]
+        candidate, context = hidden[n:].mean(0), hidden[:n].mean(0)
+        expected = network.candidate_head(torch.cat([candidate, context, candidate * context]))
+        masked = OracleNetwork(tiny_config())
+        masked.load_state_dict(network.state_dict())
+        _, cached = masked.eval()(batch)
+    assert torch.allclose(scores[0, 0], expected[0], atol=1e-5)
+    assert not torch.allclose(scores, cached, atol=1e-3)  # the context saw the candidate
+
+
+def test_the_cross_encoder_batches_candidates_and_contexts_exactly(formatter: InputFormatter) -> None:
+    torch.manual_seed(0)
+    network = build_network(tiny_config(), architecture="cross-encoder").eval()
+    short = formatter.encode(STACK_STATEMENTS[:1], None, STACK_CANDIDATES[:2])
+    long = formatter.encode(STACK_STATEMENTS, STACK_FOCAL, STACK_CANDIDATES)
+    with torch.no_grad():
+        _, scores = network(collate([short, long], formatter.pad_id))
+        for b, encoded in enumerate((short, long)):
+            for i, candidate in enumerate(encoded.candidates):
+                alone = collate([type(encoded)(encoded.context, [candidate])], formatter.pad_id)
+                assert torch.allclose(network(alone)[1][0, 0], scores[b, i], atol=1e-5)
+
+
+def test_unknown_architectures_and_crossing_cross_encoders_are_refused() -> None:
+    with pytest.raises(ValueError, match="unknown architecture"):
+        build_network(tiny_config(), architecture="bi-encoder")
+    with pytest.raises(ValueError, match="cross_layers"):
+        build_network(tiny_config(), cross_layers=1, architecture="cross-encoder")
+
+
+@pytest.mark.parametrize(
+    ("cross_layers", "architecture"),
+    [(None, "cached-context"), (1, "cached-context"), (None, "cross-encoder")],
+)
+def test_chunked_inference_scores_as_one_pass(
+    formatter: InputFormatter, cross_layers: int | None, architecture: str
+) -> None:
+    torch.manual_seed(0)
+    network = build_network(tiny_config(), cross_layers, architecture).eval()
     candidates = [f"assertEquals({'x' * (i % 7)}{i}, s.size())" for i in range(CHUNK * 2 + 3)]
     encoded = formatter.encode(STACK_STATEMENTS, STACK_FOCAL, candidates)
     model = LoadedModel(network, formatter, Calibration(), "cpu")
@@ -116,12 +164,15 @@ def test_a_test_without_candidates_still_gets_an_exception_logit(formatter: Inpu
     assert not batch.candidate_present.any() and torch.isfinite(scores).all()
 
 
-@pytest.mark.parametrize("cross_layers", [0, 1, None])
+@pytest.mark.parametrize(
+    ("cross_layers", "architecture"),
+    [(0, "cached-context"), (1, "cached-context"), (None, "cached-context"), (None, "cross-encoder")],
+)
 def test_padding_slots_keep_outputs_and_gradients_finite(
-    formatter: InputFormatter, cross_layers: int | None
+    formatter: InputFormatter, cross_layers: int | None, architecture: str
 ) -> None:
     torch.manual_seed(0)
-    network = OracleNetwork(tiny_config(), cross_layers).train()
+    network = build_network(tiny_config(), cross_layers, architecture).train()
     few = formatter.encode(STACK_STATEMENTS[:1], None, STACK_CANDIDATES[:1])
     many = formatter.encode(STACK_STATEMENTS, STACK_FOCAL, STACK_CANDIDATES)
     exception, scores = network(collate([few, many], formatter.pad_id))

@@ -16,7 +16,7 @@ from safetensors import safe_open
 from oracular.models import store
 from oracular.models.inputs import InputFormatter, InputSettings
 from oracular.models.layout import CONFIG_FILE, WEIGHTS_FILE, weights_present
-from oracular.models.network import collate
+from oracular.models.network import CrossEncoderNetwork, collate
 
 from .conftest import STACK_CANDIDATES, STACK_FOCAL, STACK_STATEMENTS, tiny_network
 
@@ -50,3 +50,17 @@ def test_an_unknown_format_is_refused(tiny_model_dir: Path, tmp_path: Path) -> N
     (tmp_path / CONFIG_FILE).write_text(json.dumps({**data, "format": 99}))
     with pytest.raises(ValueError, match="format"):
         store.load_config(tmp_path)
+
+
+def test_the_architecture_travels_with_the_weights(tiny_model_dir: Path, tmp_path: Path) -> None:
+    """A cross-encoder comes back as one; a config older than the setting is the shipped design."""
+    data = json.loads((tiny_model_dir / CONFIG_FILE).read_text())
+    assert data["architecture"] == "cached-context"
+    directory = tmp_path / "cross"
+    network, config, _ = store.load(tiny_model_dir)
+    config.cross_layers, config.architecture = None, "cross-encoder"
+    store.save(directory, network, config)
+    assert isinstance(store.load(directory)[0], CrossEncoderNetwork)
+    del data["architecture"]
+    (tmp_path / CONFIG_FILE).write_text(json.dumps(data))
+    assert store.load_config(tmp_path).architecture == "cached-context"

@@ -75,6 +75,12 @@ def register(commands: argparse._SubParsersAction) -> None:
         help="top encoder layers in which candidates attend to the context (default: all; fewer: faster)",
     )
     parser.add_argument(
+        "--architecture",
+        choices=("cached-context", "cross-encoder"),
+        default="cached-context",
+        help="cross-encoder: one full pass per candidate, as TOGA (slow; for comparison)",
+    )
+    parser.add_argument(
         "--precision",
         choices=("auto", "bf16", "fp32"),
         default="auto",
@@ -134,6 +140,7 @@ def run(args: argparse.Namespace) -> int:
         seed=args.seed,
         train_embeddings=args.train_embeddings,
         cross_layers=args.cross_layers,
+        architecture=args.architecture,
         precision=args.precision,
         inputs=InputSettings(split_identifiers=not args.no_split_identifiers, max_context=args.max_context),
         progress=not args.quiet,

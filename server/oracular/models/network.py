@@ -11,6 +11,11 @@ the ~250 shared ones. Fewer crossing layers make candidates cheaper still (about
 time for 64 candidates on a CPU with two instead of six; ``bench/model_bench.py``). The
 exception head reads the pooled context alone.
 
+For comparison, :class:`CrossEncoderNetwork` is TOGA's shape on the same encoder, heads and
+inputs: each candidate is read together with its context in one full-attention pass, so the
+context also sees the candidate. It is as exact as a cross-encoder gets and costs a whole
+context pass per candidate (``--architecture cross-encoder``; ``docs/eval.md`` compares them).
+
 The encoder is written out here (rather than wrapping ``transformers.BertModel``) because the
 cached-context pass needs a custom attention; parameter names mirror ``BertModel`` so the
 pretrained MiniLM weights load unchanged, and a unit test checks the outputs agree. It has no
@@ -217,6 +222,8 @@ class _Layers(nn.Module):
 
 @dataclass
 class EncodedContext:
+    embedded: Tensor
+    """(B, n, d) the embeddings the first layer read (a cross-encoder reads them again)."""
     hidden: Tensor
     """(B, n, d) last-layer states."""
     mask: Tensor
@@ -249,18 +256,22 @@ class Encoder(nn.Module):
 
     def encode_context(self, ids: Tensor, mask: Tensor) -> EncodedContext:
         positions = torch.arange(ids.shape[1], device=ids.device).expand_as(ids)
-        x = self.embeddings(ids, positions, token_type=0)
+        embedded = x = self.embeddings(ids, positions, token_type=0)
         memory = []
         for layer in self.encoder.layer:
             x, kv = layer(x, mask)
             memory.append(kv)
-        return EncodedContext(x, mask, memory, masked_mean(x, mask))
+        return EncodedContext(embedded, x, mask, memory, masked_mean(x, mask))
 
-    def encode_candidates(self, context: EncodedContext, ids: Tensor, mask: Tensor) -> Tensor:
+    def embed_candidates(self, context: EncodedContext, ids: Tensor) -> Tensor:
         """(B, C, m, d): candidates placed right after their context, as in a cross-encoder."""
         offsets = torch.arange(ids.shape[-1], device=ids.device)
         positions = (context.lengths[:, None, None] + offsets).expand_as(ids)
-        x = self.embeddings(ids, positions, token_type=1)
+        return self.embeddings(ids, positions, token_type=1)
+
+    def encode_candidates(self, context: EncodedContext, ids: Tensor, mask: Tensor) -> Tensor:
+        """(B, C, m, d) candidate states, the context's cached keys/values attended to."""
+        x = self.embed_candidates(context, ids)
         first_cross = len(self.encoder.layer) - self.cross_layers
         for i, (layer, kv) in enumerate(zip(self.encoder.layer, context.memory, strict=True)):
             x = layer.forward_candidates(x, mask, kv if i >= first_cross else None, context.mask)
@@ -290,8 +301,12 @@ class OracleNetwork(nn.Module):
     def score(self, context: EncodedContext, ids: Tensor, mask: Tensor) -> Tensor:
         """(B, C) logits of candidates (B, C, m) against their encoded contexts."""
         candidates = masked_mean(self.bert.encode_candidates(context, ids, mask), mask)
-        shared = context.pooled[:, None, :].expand_as(candidates)
-        return self.candidate_head(torch.cat([candidates, shared, candidates * shared], -1)).squeeze(-1)
+        return self._candidate_logits(candidates, context.pooled[:, None, :].expand_as(candidates))
+
+    def _candidate_logits(self, candidates: Tensor, contexts: Tensor) -> Tensor:
+        """(B, C) logits from pooled candidates and the pooled contexts they are scored against."""
+        features = torch.cat([candidates, contexts, candidates * contexts], -1)
+        return self.candidate_head(features).squeeze(-1)
 
     def forward(self, batch: Batch) -> tuple[Tensor, Tensor]:
         """Raw logits: whether each context throws (B,), and a score per candidate (B, C).
@@ -301,3 +316,42 @@ class OracleNetwork(nn.Module):
         """
         context, exception = self.encode(batch.context_ids, batch.context_mask)
         return exception, self.score(context, batch.candidate_ids, batch.candidate_mask)
+
+
+class CrossEncoderNetwork(OracleNetwork):
+    """The plain cross-encoder: ``[context, candidate]`` in one full-attention pass per candidate.
+
+    Same parameters as :class:`OracleNetwork` (weights load into either), same exception head
+    on the context alone; only the candidate scoring differs: both pooled inputs of the
+    candidate head come from the joint pass, so the context is read in the light of each
+    candidate, as TOGA's CodeBERT read it.
+    """
+
+    def score(self, context: EncodedContext, ids: Tensor, mask: Tensor) -> Tensor:
+        b, c, n = ids.shape[0], ids.shape[1], context.mask.shape[1]
+        context_mask = context.mask[:, None, :].expand(b, c, n)
+        x = torch.cat(
+            [context.embedded[:, None].expand(b, c, n, -1), self.bert.embed_candidates(context, ids)], 2
+        ).flatten(0, 1)
+        joint_mask = torch.cat([context_mask, mask], 2).flatten(0, 1)
+        for layer in self.bert.encoder.layer:
+            x, _ = layer(x, joint_mask)
+        x = x.unflatten(0, (b, c))
+        return self._candidate_logits(masked_mean(x[:, :, n:], mask), masked_mean(x[:, :, :n], context_mask))
+
+
+ARCHITECTURES: dict[str, type[OracleNetwork]] = {
+    "cached-context": OracleNetwork,
+    "cross-encoder": CrossEncoderNetwork,
+}
+"""``--architecture`` names: the shipped design, and the plain cross-encoder it is compared with."""
+
+
+def build_network(
+    config: BertConfig, cross_layers: int | None = None, architecture: str = "cached-context"
+) -> OracleNetwork:
+    if architecture not in ARCHITECTURES:
+        raise ValueError(f"unknown architecture {architecture!r} ({', '.join(ARCHITECTURES)})")
+    if architecture == "cross-encoder" and cross_layers not in (None, config.num_hidden_layers):
+        raise ValueError("a cross-encoder crosses in every layer: cross_layers does not apply")
+    return ARCHITECTURES[architecture](config, cross_layers)

@@ -22,7 +22,7 @@ from oracular.models.backbone import copy_tokenizer, load_tokenizer
 from oracular.models.calibration import Calibration
 from oracular.models.inputs import InputSettings
 from oracular.models.layout import CONFIG_FILE, WEIGHTS_FILE
-from oracular.models.network import OracleNetwork
+from oracular.models.network import OracleNetwork, build_network
 
 FORMAT = 1
 _ARCHITECTURE = (
@@ -37,6 +37,8 @@ class ModelConfig:
     encoder: dict[str, Any]
     cross_layers: int | None = None
     """Top layers in which candidates attend to the context (``None``: all; see the network)."""
+    architecture: str = "cached-context"
+    """How candidates meet their context (:data:`oracular.models.network.ARCHITECTURES`)."""
     inputs: InputSettings = field(default_factory=InputSettings)
     calibration: Calibration = field(default_factory=Calibration)
     stages: list[str] = field(default_factory=list)
@@ -56,6 +58,7 @@ class ModelConfig:
             "format": FORMAT,
             "encoder": self.encoder,
             "cross_layers": self.cross_layers,
+            "architecture": self.architecture,
             "inputs": self.inputs.to_json(),
             "calibration": self.calibration.to_json(),
             "stages": self.stages,
@@ -69,6 +72,7 @@ class ModelConfig:
         return cls(
             data["encoder"],
             data.get("cross_layers"),
+            data.get("architecture", "cached-context"),
             InputSettings(**data["inputs"]),
             Calibration.from_json(data["calibration"]),
             list(data.get("stages", [])),
@@ -98,7 +102,7 @@ def load_config(directory: Path) -> ModelConfig:
 def load(directory: Path) -> tuple[OracleNetwork, ModelConfig, Tokenizer]:
     """The network in float32 on the CPU (in eval mode), its config and its tokenizer."""
     config = load_config(directory)
-    network = OracleNetwork(config.bert_config(), config.cross_layers)
+    network = build_network(config.bert_config(), config.cross_layers, config.architecture)
     state = {
         name: t.float() if t.is_floating_point() else t
         for name, t in load_file(str(directory / WEIGHTS_FILE)).items()

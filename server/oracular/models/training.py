@@ -57,7 +57,7 @@ from oracular.models.evaluation import (
 from oracular.models.inference import select_device
 from oracular.models.inputs import InputFormatter, InputSettings
 from oracular.models.layout import weights_present
-from oracular.models.network import OracleNetwork, collate
+from oracular.models.network import OracleNetwork, build_network, collate
 
 logger = logging.getLogger("oracular.train")
 
@@ -102,6 +102,8 @@ class TrainSettings:
     seed: int = 13
     cross_layers: int | None = None
     """Top encoder layers in which candidates attend to the context (``None``: all); fresh models only."""
+    architecture: str = "cached-context"
+    """``cross-encoder``: the plain cross-encoder the shipped design is compared with; fresh models only."""
     train_embeddings: bool = False
     """Also fine-tune the word embeddings (slower on CPU; rarely worth it)."""
     precision: str = "auto"
@@ -165,17 +167,19 @@ def initial_network(settings: TrainSettings) -> tuple[OracleNetwork, store.Model
         if config.inputs != settings.inputs:
             logger.warning("continuing %s: keeping its input settings %s", settings.out, config.inputs)
         return network, config, tokenizer
-    if settings.encoder_config is not None:
-        network = OracleNetwork(settings.encoder_config, settings.cross_layers)
-    else:
-        network = OracleNetwork(pretrained_config(), settings.cross_layers)
+    encoder = settings.encoder_config or pretrained_config()
+    network = build_network(encoder, settings.cross_layers, settings.architecture)
+    if settings.encoder_config is None:
         wanted = network.bert.state_dict()
         pretrained = {k: v for k, v in pretrained_state().items() if k in wanted}
         network.bert.load_state_dict(pretrained, strict=True)
     if settings.inputs.max_context + settings.inputs.max_candidate > network.config.max_position_embeddings:
         raise ValueError("max context + candidate tokens exceed the encoder's positions")
     config = store.ModelConfig.for_encoder(
-        network.config, cross_layers=network.bert.cross_layers, inputs=settings.inputs
+        network.config,
+        cross_layers=network.bert.cross_layers,
+        architecture=settings.architecture,
+        inputs=settings.inputs,
     )
     return network, config, load_tokenizer()
 
