@@ -6,6 +6,7 @@ the grammar cannot express) and compare the model with the baseline on identical
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -103,6 +104,24 @@ def test_eval_cli_compares_the_model_and_the_baseline(
     ):
         assert row in text
     assert "not replayed" not in text
+
+
+def test_eval_cli_compares_several_models_by_folder_name(
+    mined: MinedCorpus, tiny_model_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    other = tmp_path / "unsplit"
+    shutil.copytree(tiny_model_dir, other)
+    argv = ["eval", "--data", str(mined.datasets), "--cache", str(mined.cache), "--device", "cpu", "-q"]
+    models = ["--model", str(tiny_model_dir), "--model", str(other), "--model", str(tmp_path / "gone")]
+    assert main([*argv, *models]) == 0
+    out = capsys.readouterr().out
+    assert (
+        f"- model oracles: {tiny_model_dir} (" in out and f"- model gone: none in {tmp_path / 'gone'}" in out
+    )
+    for row in ("| oracles (threshold", "| unsplit (threshold", "| baseline (threshold"):
+        assert row in out
+    assertion_rows = out.split("## Assertion stage")[1]
+    assert "| oracles |" in assertion_rows and "| unsplit |" in assertion_rows
 
 
 def test_eval_cli_without_a_model_reports_the_baseline_alone(

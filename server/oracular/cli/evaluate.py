@@ -36,7 +36,14 @@ def register(commands: argparse._SubParsersAction) -> None:
         metavar="FILE",
         help="the global dictionary the datasets were mined with (default: the models folder's)",
     )
-    parser.add_argument("--model", type=Path, default=None, metavar="DIR", help="default: the shipped model")
+    parser.add_argument(
+        "--model",
+        type=Path,
+        action="append",
+        default=None,
+        metavar="DIR",
+        help="default: the shipped model; repeat to compare models (each named by its folder)",
+    )
     parser.add_argument("--limit", type=int, default=None, metavar="N", help="samples per dataset (seeded)")
     parser.add_argument("--seed", type=int, default=13)
     parser.add_argument("-o", "--output", type=Path, default=None, metavar="FILE", help="instead of stdout")
@@ -97,8 +104,14 @@ def run(args: argparse.Namespace) -> int:
             header[f"{kind} samples not replayed ({reason})"] = count
 
     results = []
-    model_dir = args.model or default_model_dir()
-    if weights_present(model_dir):
+    model_dirs = args.model or [default_model_dir()]
+    for model_dir in model_dirs:
+        name, key = (
+            ("neural", "model") if len(model_dirs) == 1 else (model_dir.name, f"model {model_dir.name}")
+        )
+        if not weights_present(model_dir):
+            header[key] = f"none in {model_dir}" + (": baseline only" if len(model_dirs) == 1 else "")
+            continue
         from oracular.models.inference import DeviceUnavailable, load_model  # torch: only with a model
         from oracular.models.store import load_config, size_bytes
 
@@ -108,13 +121,14 @@ def run(args: argparse.Namespace) -> int:
             error(str(exc))
             return 2
         config = load_config(model_dir)
-        header["model"] = (
-            f"{model_dir} ({size_bytes(model_dir) / 1e6:.1f} MB, stages {', '.join(config.stages)})"
+        header[key] = (
+            f"{model_dir} ({size_bytes(model_dir) / 1e6:.1f} MB, {config.architecture}, "
+            f"stages {', '.join(config.stages)})"
         )
         header["device"] = model.device
         results.append(
             evaluate_ranker(
-                "neural",
+                name,
                 model,
                 pairs["exception"],
                 pairs["assertion"],
@@ -123,8 +137,6 @@ def run(args: argparse.Namespace) -> int:
                 progress,
             )
         )
-    else:
-        header["model"] = f"none in {model_dir}: baseline only"
     results.append(
         evaluate_ranker(
             "baseline",
