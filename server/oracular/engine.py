@@ -121,6 +121,11 @@ class TestReport:
         """1-based line of the method name."""
         return self.test.line + 1
 
+    @property
+    def confident(self) -> bool:
+        """Whether there is an oracle to offer as the answer: the editor inserts only these."""
+        return not self.abstained and bool(self.suggestions)
+
     def to_json(self) -> dict:
         focal = None
         if self.focal is not None:
@@ -155,7 +160,7 @@ class FileReport:
         edits: list[TextEdit] = []
         imports: set[ImportLine] = set()
         for report in self.tests:
-            if report.abstained or not report.suggestions:
+            if not report.confident:
                 continue
             edits.append(report.suggestions[0].rendered.statement_edit)
             imports |= report.suggestions[0].rendered.imports

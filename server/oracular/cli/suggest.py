@@ -120,5 +120,5 @@ def run(args: argparse.Namespace) -> int:
     if not write_if_unchanged(args.file, original, new_text):
         error(f"{args.file} changed while oracles were computed; nothing written")
         return 1
-    print(f"{args.file}: wrote {sum(1 for t in report.tests if not t.abstained and t.suggestions)} oracle(s)")
+    print(f"{args.file}: wrote {sum(t.confident for t in report.tests)} oracle(s)")
     return 0

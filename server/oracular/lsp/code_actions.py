@@ -129,7 +129,7 @@ def actions(
     if wanted(types.CodeActionKind.QuickFix, only):
         for report in analysis.tests_in(selection):
             diagnostics = [diagnostic(analysis, report, server.settings.diagnostic_severity)]
-            if report.abstained or not report.suggestions:
+            if not report.confident:
                 if client.disabled_actions:
                     result.append(
                         types.CodeAction(

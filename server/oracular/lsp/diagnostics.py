@@ -26,7 +26,7 @@ CODE = "missing-oracle"
 
 def message(report: TestReport) -> str:
     focal = f"focal method {report.focal.cls.name}.{report.focal.name}" if report.focal else "no focal method"
-    if report.abstained or not report.suggestions:
+    if not report.confident:
         advice = report.reason or "no oracle to suggest"
     else:
         advice = f"suggested: {one_line(report.suggestions[0].oracle)}"

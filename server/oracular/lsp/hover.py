@@ -44,7 +44,7 @@ def markdown(report: TestReport, state: CheckState | None = None) -> str:
     else:
         lines.append("No focal method found in the workspace.")
     lines += ["", f"Exception: p = {report.exception_probability:.2f} ({code(report.exception_type)})", ""]
-    if report.abstained or not report.suggestions:
+    if not report.confident:
         lines.append(f"*{report.reason or 'No oracle to suggest.'}*")
     if report.suggestions:
         lines += [f"Top {len(report.suggestions)} oracles:", ""]

@@ -28,7 +28,7 @@ def hints(analysis: Analysis, visible: types.Range, state: CheckState | None = N
     result = []
     for spans in analysis.spans:
         report, end = spans.report, spans.last_statement_end
-        if report.abstained or not report.suggestions or end is None or not contains(shown, end):
+        if not report.confident or end is None or not contains(shown, end):
             continue
         first = ordered(state, report)[0]
         top = first.suggestion
