@@ -33,6 +33,13 @@ on a shared 2-core CPU, two threads made the dev p95 15x worse than one (each st
 the slower thread), while one thread kept it under 130 ms (``bench/model_bench.py --threads``)."""
 
 
+# torch.ao's dynamic quantisation is deprecated in favour of torchao, which is not a dependency;
+# it still works. Filters for exactly its two warnings, installed once: a catch_warnings() around
+# the call would swap the process's filters while other threads (the language server's) run.
+warnings.filterwarnings("ignore", "torch.ao.quantization is deprecated", DeprecationWarning)
+warnings.filterwarnings("ignore", "torch.quantize_per_tensor, torch.quantize_per_channel", UserWarning)
+
+
 class DeviceUnavailable(RuntimeError):
     """``cuda`` was asked for explicitly and torch sees no CUDA device."""
 
@@ -54,11 +61,7 @@ def quantise(network: nn.Module) -> nn.Module:
     """int8 dynamic quantisation of every ``nn.Linear`` (weights int8, activations quantised per call)."""
     from torch.ao.quantization import quantize_dynamic
 
-    with warnings.catch_warnings():
-        # torch.ao is deprecated in favour of torchao, which is not a dependency; it still works.
-        warnings.simplefilter("ignore", DeprecationWarning)
-        warnings.simplefilter("ignore", UserWarning)
-        return quantize_dynamic(network, {nn.Linear}, dtype=torch.qint8)
+    return quantize_dynamic(network, {nn.Linear}, dtype=torch.qint8)
 
 
 def problem_inputs(problem: OracleProblem) -> tuple[list[str], dict | None, list[str]]:
