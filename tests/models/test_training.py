@@ -32,11 +32,12 @@ def settings(mined: MinedCorpus, out: Path, stage: str = "all", **overrides) -> 
     )
 
 
-def test_two_steps_train_calibrate_and_save(mined: MinedCorpus, tmp_path: Path) -> None:
-    result = train(settings(mined, tmp_path / "model"))
+@pytest.mark.parametrize("architecture", ["cached-context", "cross-encoder"])
+def test_two_steps_train_calibrate_and_save(mined: MinedCorpus, tmp_path: Path, architecture: str) -> None:
+    result = train(settings(mined, tmp_path / "model", architecture=architecture))
     assert result.steps == 2
     config = store.load_config(tmp_path / "model")
-    assert config.stages == ["exception", "ranker"]
+    assert config.stages == ["exception", "ranker"] and config.architecture == architecture
     assert config.calibration == result.calibration
     assert config.metadata["dev"]["assertion"]["samples"] == result.dev["assertion"]["samples"] > 0
     assert config.metadata["last_all_run"]["train_samples"] == {"exception": 11, "assertion": 5}
