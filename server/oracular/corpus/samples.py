@@ -160,7 +160,11 @@ def _rule_expectation(statement: Node) -> str | None:
     return _class_literal(next(iter(call_args(call)), None))
 
 
-def _is_rule_statement(statement: Node) -> bool:
+def is_rule_statement(statement: Node) -> bool:
+    """``thrown.expect(...)``, ``thrown.expectMessage(...)``: a JUnit 4 ``ExpectedException`` rule.
+
+    Such a statement is part of the oracle (it says what must be thrown), so prefixes leave it out.
+    """
     call = statement_call(statement)
     return (
         call is not None
@@ -285,7 +289,7 @@ class FileMiner:
                 rest = [
                     syntax.text(s)
                     for s in statements[i + 1 :]
-                    if not _is_rule_statement(s) and not is_oracle_statement(s)
+                    if not is_rule_statement(s) and not is_oracle_statement(s)
                 ]
                 self._exception_sample(status, number, before + rest, expected_by_rule, "expected-rule")
                 return

@@ -22,9 +22,9 @@ from tree_sitter import Node
 
 from oracular.corpus.normalise import canonical_expression, is_oracle_statement, normalise_assertion
 from oracular.corpus.samples import (
-    _is_rule_statement,  # the corpus's test for an ``ExpectedException`` rule statement
     exception_oracle,
     is_not_throw_oracle,
+    is_rule_statement,
     parse_method,
     synthesise_method,
 )
@@ -78,7 +78,7 @@ def cut_test(engine: OracleEngine, analysis: FileAnalysis, status: TestStatus) -
         return None
     statements = syntax.statements(test.body)
     # ``thrown.expect(...)`` (JUnit 4's ``ExpectedException``): a cut cannot keep its meaning.
-    if any(_is_rule_statement(s) or is_not_throw_oracle(s) for s in statements):
+    if any(is_rule_statement(s) or is_not_throw_oracle(s) for s in statements):
         return None
     line = test.line + 1
     if test.expected_exception:
