@@ -104,6 +104,7 @@ def run(args: argparse.Namespace) -> int:
             header[f"{kind} samples not replayed ({reason})"] = count
 
     results = []
+    device = None  # every model is loaded for the same --device
     model_dirs = args.model or [default_model_dir()]
     for model_dir in model_dirs:
         name, key = (
@@ -125,7 +126,7 @@ def run(args: argparse.Namespace) -> int:
             f"{model_dir} ({size_bytes(model_dir) / 1e6:.1f} MB, {config.architecture}, "
             f"stages {', '.join(config.stages)})"
         )
-        header["device"] = model.device
+        device = model.device
         results.append(
             evaluate_ranker(
                 name,
@@ -137,6 +138,8 @@ def run(args: argparse.Namespace) -> int:
                 progress,
             )
         )
+    if device is not None:
+        header["device"] = device
     results.append(
         evaluate_ranker(
             "baseline",
