@@ -8,12 +8,12 @@ import json
 import os
 import sys
 import tempfile
-from collections.abc import Callable
 from pathlib import Path
 
 from oracular.candidates.render import TextEdit
 from oracular.cli.common import engine_for, error
-from oracular.engine import EngineSettings, FileReport, Suggestion, TestReport
+from oracular.cli.listing import print_human
+from oracular.engine import EngineSettings
 from oracular.execution.cli import add_check_arguments, run_check
 from oracular.java.source import SourceError, SourceText, load_source
 
@@ -57,26 +57,6 @@ def write_if_unchanged(path: Path, original: bytes, new_text: str) -> bool:
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)
-
-
-def print_human(report: FileReport, annotate: Callable[[TestReport, Suggestion], str] | None = None) -> None:
-    """The listing; ``annotate`` adds text after each oracle (``--check``'s verdicts)."""
-    skipped = report.analysis.skipped
-    for status in skipped:
-        print(f"{report.path}:{status.test.line + 1} {status.test.name}: skipped (incomplete or broken code)")
-    if not report.tests:
-        print(f"{report.path}: no oracle-free tests")
-        return
-    for test in report.tests:
-        focal = f" (focal: {test.focal.cls.name}.{test.focal.name})" if test.focal else ""
-        print(f"{report.path}:{test.line} {test.test.name}{focal}")
-        print(f"  exception: p={test.exception_probability:.2f} {test.exception_type}")
-        if test.reason:
-            print(f"  {test.reason}")
-        for s in test.suggestions:
-            oracle = s.oracle.replace("\n", "\n" + " " * 16)
-            note = annotate(test, s) if annotate is not None else ""
-            print(f"  {s.rank}. [{s.score:.3f}] {oracle}" + (f"  · {note}" if note else ""))
 
 
 def run(args: argparse.Namespace) -> int:

@@ -47,7 +47,7 @@ def add_check_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run_check(args: argparse.Namespace, report: FileReport) -> int:
     """Check ``report``'s suggestions and print them (human text or ``--json`` with ``check`` fields)."""
-    from oracular.cli.suggest import print_human
+    from oracular.cli.listing import print_human
     from oracular.execution.checks import CheckSettings, OracleChecker, format_check
     from oracular.execution.classpath import ClasspathSettings
 
