@@ -14,7 +14,7 @@ exception head reads the pooled context alone.
 For comparison, :class:`CrossEncoderNetwork` is TOGA's shape on the same encoder, heads and
 inputs: each candidate is read together with its context in one full-attention pass, so the
 context also sees the candidate. It is as exact as a cross-encoder gets and costs a whole
-context pass per candidate (``--architecture cross-encoder``; ``docs/eval.md`` compares them).
+context pass per candidate (``--architecture cross-encoder``; ``docs/ablation.md`` compares them).
 
 The encoder is written out here (rather than wrapping ``transformers.BertModel``) because the
 cached-context pass needs a custom attention; parameter names mirror ``BertModel`` so the
