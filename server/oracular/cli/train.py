@@ -14,7 +14,7 @@ from pathlib import Path
 from oracular.cache import default_cache_dir
 from oracular.cli.common import error
 from oracular.corpus.mine import DATASETS_DIR
-from oracular.models.layout import default_model_dir
+from oracular.models.layout import ARCHITECTURES, DEFAULT_ARCHITECTURE, default_model_dir
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -76,8 +76,8 @@ def register(commands: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--architecture",
-        choices=("cached-context", "cross-encoder"),
-        default="cached-context",
+        choices=ARCHITECTURES,
+        default=DEFAULT_ARCHITECTURE,
         help="cross-encoder: one full pass per candidate, as TOGA (slow; for comparison)",
     )
     parser.add_argument(

@@ -13,6 +13,11 @@ from oracular.candidates.values import models_dir
 MODEL_FOLDER = "oracles"
 WEIGHTS_FILE = "model.safetensors"
 CONFIG_FILE = "config.json"
+ARCHITECTURES = ("cached-context", "cross-encoder")
+"""How candidates meet their context: the shipped design (the default), and TOGA's plain
+cross-encoder it is compared with (:mod:`oracular.models.network` builds each). Named here,
+without torch, for the CLI."""
+DEFAULT_ARCHITECTURE = ARCHITECTURES[0]
 
 
 def default_model_dir() -> Path:

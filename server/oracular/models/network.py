@@ -34,6 +34,7 @@ from torch import Tensor, nn
 from transformers import BertConfig
 
 from oracular.models.inputs import Encoded
+from oracular.models.layout import ARCHITECTURES, DEFAULT_ARCHITECTURE
 
 
 @dataclass
@@ -340,18 +341,17 @@ class CrossEncoderNetwork(OracleNetwork):
         return self._candidate_logits(masked_mean(x[:, :, n:], mask), masked_mean(x[:, :, :n], context_mask))
 
 
-ARCHITECTURES: dict[str, type[OracleNetwork]] = {
-    "cached-context": OracleNetwork,
-    "cross-encoder": CrossEncoderNetwork,
-}
-"""``--architecture`` names: the shipped design, and the plain cross-encoder it is compared with."""
+_NETWORKS: dict[str, type[OracleNetwork]] = dict(
+    zip(ARCHITECTURES, (OracleNetwork, CrossEncoderNetwork), strict=True)
+)
 
 
 def build_network(
-    config: BertConfig, cross_layers: int | None = None, architecture: str = "cached-context"
+    config: BertConfig, cross_layers: int | None = None, architecture: str = DEFAULT_ARCHITECTURE
 ) -> OracleNetwork:
-    if architecture not in ARCHITECTURES:
+    if architecture not in _NETWORKS:
         raise ValueError(f"unknown architecture {architecture!r} ({', '.join(ARCHITECTURES)})")
-    if architecture == "cross-encoder" and cross_layers not in (None, config.num_hidden_layers):
+    network = _NETWORKS[architecture]
+    if network is CrossEncoderNetwork and cross_layers not in (None, config.num_hidden_layers):
         raise ValueError("a cross-encoder crosses in every layer: cross_layers does not apply")
-    return ARCHITECTURES[architecture](config, cross_layers)
+    return network(config, cross_layers)

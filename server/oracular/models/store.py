@@ -21,7 +21,7 @@ from transformers import BertConfig
 from oracular.models.backbone import copy_tokenizer, load_tokenizer
 from oracular.models.calibration import Calibration
 from oracular.models.inputs import InputSettings
-from oracular.models.layout import CONFIG_FILE, WEIGHTS_FILE
+from oracular.models.layout import CONFIG_FILE, DEFAULT_ARCHITECTURE, WEIGHTS_FILE
 from oracular.models.network import OracleNetwork, build_network
 
 FORMAT = 1
@@ -37,8 +37,8 @@ class ModelConfig:
     encoder: dict[str, Any]
     cross_layers: int | None = None
     """Top layers in which candidates attend to the context (``None``: all; see the network)."""
-    architecture: str = "cached-context"
-    """How candidates meet their context (:data:`oracular.models.network.ARCHITECTURES`)."""
+    architecture: str = DEFAULT_ARCHITECTURE
+    """How candidates meet their context (:data:`oracular.models.layout.ARCHITECTURES`)."""
     inputs: InputSettings = field(default_factory=InputSettings)
     calibration: Calibration = field(default_factory=Calibration)
     stages: list[str] = field(default_factory=list)
@@ -72,7 +72,7 @@ class ModelConfig:
         return cls(
             data["encoder"],
             data.get("cross_layers"),
-            data.get("architecture", "cached-context"),
+            data.get("architecture", DEFAULT_ARCHITECTURE),
             InputSettings(**data["inputs"]),
             Calibration.from_json(data["calibration"]),
             list(data.get("stages", [])),

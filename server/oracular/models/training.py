@@ -56,7 +56,7 @@ from oracular.models.evaluation import (
 )
 from oracular.models.inference import select_device
 from oracular.models.inputs import InputFormatter, InputSettings
-from oracular.models.layout import weights_present
+from oracular.models.layout import DEFAULT_ARCHITECTURE, weights_present
 from oracular.models.network import OracleNetwork, build_network, collate
 
 logger = logging.getLogger("oracular.train")
@@ -102,7 +102,7 @@ class TrainSettings:
     seed: int = 13
     cross_layers: int | None = None
     """Top encoder layers in which candidates attend to the context (``None``: all); fresh models only."""
-    architecture: str = "cached-context"
+    architecture: str = DEFAULT_ARCHITECTURE
     """``cross-encoder``: the plain cross-encoder the shipped design is compared with; fresh models only."""
     train_embeddings: bool = False
     """Also fine-tune the word embeddings (slower on CPU; rarely worth it)."""
