@@ -115,6 +115,8 @@ class TestReport:
     suggestions: list[Suggestion]
     reason: str | None = None
     """Why nothing is suggested (empty body, no target), when that is the case."""
+    observed: bool = False
+    """The test's prefix was run and its targets' values observed (see ``execution.observe``)."""
 
     @property
     def line(self) -> int:
@@ -151,6 +153,8 @@ class FileReport:
     tests: list[TestReport]
     analysis: FileAnalysis
     renderer: Renderer | None = None
+    notes: list[str] = field(default_factory=list)
+    """What the user should know about how the answers were made (why values were not observed)."""
 
     def to_json(self) -> dict:
         return {"file": self.path, "tests": [t.to_json() for t in self.tests]}

@@ -48,7 +48,25 @@ def register(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--seed", type=int, default=13)
     parser.add_argument("-o", "--output", type=Path, default=None, metavar="FILE", help="instead of stdout")
     add_mutant_arguments(parser)
+    add_realistic_arguments(parser)
     parser.set_defaults(run=run)
+
+
+def add_realistic_arguments(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("realistic evaluation (--realistic)")
+    group.add_argument(
+        "--realistic",
+        nargs="*",
+        default=None,
+        metavar="PROJECT",
+        help="dev tests cut right before their oracle, nothing appended, answered as in the editor "
+        "(corpus package names or folders; default: every dev package in the corpus cache)",
+    )
+    group.add_argument(
+        "--no-observe",
+        action="store_true",
+        help="static ranking only: do not run the prefixes to observe values (nor the top-1 oracles)",
+    )
 
 
 def _positive_rate(data: Path) -> float | None:
@@ -62,8 +80,15 @@ def _positive_rate(data: Path) -> float | None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.mutants is not None and args.realistic is not None:
+        error("--mutants and --realistic are two evaluations: run them one at a time")
+        return 2
     if args.mutants is not None:
         return run_mutants(args)
+    if args.realistic is not None:
+        from oracular.cli.realistic import run_realistic
+
+        return run_realistic(args)
     logging.basicConfig(level=logging.WARNING, format="%(message)s")
     from oracular.candidates.values import GLOBAL_DICTIONARY, load_global_dictionary, models_dir
     from oracular.models.data import dataset_path, read_samples

@@ -20,7 +20,12 @@ from dataclasses import dataclass
 
 from tree_sitter import Node
 
-from oracular.corpus.normalise import canonical_expression, is_oracle_statement, normalise_assertion
+from oracular.corpus.normalise import (
+    GroundTruth,
+    canonical_expression,
+    is_oracle_statement,
+    normalise_assertion,
+)
 from oracular.corpus.samples import (
     exception_oracle,
     is_not_throw_oracle,
@@ -53,6 +58,14 @@ class DevTest:
     """JUnit 4 ``@Test(expected = X.class)``: the developer variant keeps it."""
     oracle: str
     """The developer's oracle statement, for the report."""
+    truth: GroundTruth | None = None
+    """The developer's assertion in canonical form (assertion tests whose oracle normalises)."""
+    exception: str | None = None
+    """For exception tests: the simple name of the type the developer expects."""
+    appended: bool = False
+    """The developer asserts on a call no statement of the prefix computes (``xs.size()`` after
+    ``xs.add(1);``): the corpus appends such a call to its samples' prefixes, which hands a
+    ranker its target; a user's oracle-free test has no such hint."""
 
     @property
     def key(self) -> tuple[str, str]:
@@ -64,8 +77,15 @@ def _has_parameters(test: TestMethod) -> bool:
     return params is not None and bool(params.named_children)
 
 
-def cut_test(engine: OracleEngine, analysis: FileAnalysis, status: TestStatus) -> DevTest | None:
-    """The test cut before its first oracle, or ``None`` when it cannot be cut faithfully."""
+def cut_test(
+    engine: OracleEngine, analysis: FileAnalysis, status: TestStatus, append_call: bool = True
+) -> DevTest | None:
+    """The test cut before its first oracle, or ``None`` when it cannot be cut faithfully.
+
+    ``append_call``: end the prefix with the asserted call when the prefix does not compute it,
+    as the corpus does. Without it the prefix is exactly what a user's oracle-free test holds
+    (``DevTest.appended`` still says whether the corpus would have appended).
+    """
     test = status.test
     if (
         status.incomplete
@@ -87,8 +107,10 @@ def cut_test(engine: OracleEngine, analysis: FileAnalysis, status: TestStatus) -
             return None
         expected = test.expected_exception
         return DevTest(test.class_name, test.name, line, test.flavour, "exception", kept, kept,
-                       expected, f"@Test(expected = {expected}.class)")  # fmt: skip
+                       expected, f"@Test(expected = {expected}.class)",
+                       exception=expected.rsplit(".", 1)[-1])  # fmt: skip
     before: list[str] = []
+    computed: set[str] = set()
     for statement in statements:
         text = syntax.text(statement)
         oracle = exception_oracle(statement)
@@ -97,32 +119,44 @@ def cut_test(engine: OracleEngine, analysis: FileAnalysis, status: TestStatus) -
             if not prefix:
                 return None
             return DevTest(test.class_name, test.name, line, test.flavour, "exception", prefix,
-                           (*before, text), None, text)  # fmt: skip
+                           (*before, text), None, text, exception=oracle.exception)  # fmt: skip
         if is_oracle_statement(statement):
             if not before:
                 return None
             prefix = list(before)
             truth = normalise_assertion(statement, test.flavour)
+            appended = False
             if truth is not None and truth.actual_is_call:
-                analysed = engine.prefix_for(
-                    analysis, status, parse_method(synthesise_method(test, 1, prefix))
-                )
                 key = canonical_expression(truth.actual)
-                if analysed is None or not any(
-                    canonical_expression(t.expression) == key for t in analysed.targets
-                ):
-                    prefix.append(f"{truth.actual};")  # as the corpus does: the asserted call ends the prefix
+                appended = key not in computed
+                if append_call:
+                    analysed = engine.prefix_for(
+                        analysis, status, parse_method(synthesise_method(test, 1, prefix))
+                    )
+                    if analysed is None or not any(
+                        canonical_expression(t.expression) == key for t in analysed.targets
+                    ):
+                        prefix.append(f"{truth.actual};")  # as the corpus does: the asserted call ends it
             return DevTest(test.class_name, test.name, line, test.flavour, "assertion", tuple(prefix),
-                           (*before, text), None, text)  # fmt: skip
+                           (*before, text), None, text, truth=truth, appended=appended)  # fmt: skip
         before.append(text)
+        computed |= _computed_values(statement)
     return None
 
 
-def cut_file(engine: OracleEngine, analysis: FileAnalysis) -> list[DevTest]:
+def _computed_values(statement: Node) -> set[str]:
+    """Canonical texts of the values a statement computes: a bare expression, declarators' values."""
+    if statement.type == "expression_statement" and statement.named_children:
+        return {canonical_expression(syntax.text(statement.named_children[0]))}
+    values = (d.child_by_field_name("value") for d in statement.children_by_field_name("declarator"))
+    return {canonical_expression(syntax.text(v)) for v in values if v is not None}
+
+
+def cut_file(engine: OracleEngine, analysis: FileAnalysis, append_call: bool = True) -> list[DevTest]:
     """Every test of the file that can be cut (see :func:`cut_test`)."""
     found = []
     for status in analysis.statuses:
-        cut = cut_test(engine, analysis, status)
+        cut = cut_test(engine, analysis, status, append_call)
         if cut is not None:
             found.append(cut)
     return found

@@ -1,0 +1,308 @@
+"""``oracular eval --realistic``: the engine's answers for real tests cut right before their oracle.
+
+Why a mode of its own: the dev figures of ``oracular eval`` replay mined samples, and many of
+those end with the asserted call appended to the prefix (the corpus does that so that every
+sample has a target), which hands the ranker its target. A user's oracle-free test has no such
+hint. Here each developer test is cut before its first oracle with nothing appended
+(:func:`~oracular.execution.devtests.cut_test` with ``append_call=False``), the file is rewritten
+with the chosen tests cut (an oracle-free copy, same path), and the engine answers it exactly as
+it answers an editor, observation of the running code included when a JDK and a classpath
+are found. The tests whose asserted call the prefix does not compute are reported apart.
+
+An answer is right when it is the developer's oracle up to argument order (``assertEquals(a, b)``
+equals ``assertEquals(b, a)``), compared in the corpus' canonical form (no qualifier, message,
+delta or numeric suffix; ``assertEquals(true, x)`` is ``assertTrue(x)``); an exception oracle is
+right when it names the type the developer expects.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import logging
+import random
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tqdm import tqdm
+
+from oracular.corpus.fetch import MARKER_NAME
+from oracular.corpus.normalise import candidate_text, canonical_expression
+from oracular.engine import FileReport, OracleEngine, Suggestion, TestReport
+from oracular.execution.devtests import DevTest, cut_file, oracle_free_copy
+from oracular.java.source import SourceError, SourceText, load_source
+from oracular.java.workspace import WorkspaceIndex, iter_java_files
+
+logger = logging.getLogger("oracular.eval")
+
+TOP_K = 5
+
+Suggester = Callable[[OracleEngine, SourceText], FileReport]
+"""Answers an oracle-free copy as the editor would (static ranking, or with observed values)."""
+TopChecker = Callable[[FileReport], dict[tuple[int, int], str]]
+"""Runs each test's top-1 on the correct code: ``(test line, rank) -> status``."""
+
+
+def answer_keys(cut: DevTest) -> frozenset[str]:
+    """The canonical texts that count as the developer's oracle (both argument orders)."""
+    if cut.kind == "exception":
+        return frozenset({f"assertThrows({cut.exception}.class)"}) if cut.exception else frozenset()
+    truth = cut.truth
+    if truth is None:
+        return frozenset()
+    keys = {truth.key}
+    if truth.expected is not None:
+        keys.add(canonical_expression(f"{truth.method}({truth.actual}, {truth.expected})"))
+    return frozenset(keys)
+
+
+def suggestion_key(suggestion: Suggestion) -> str:
+    candidate = suggestion.candidate
+    if candidate.kind == "exception":
+        return f"assertThrows({(candidate.exception or 'Exception').rsplit('.', 1)[-1]}.class)"
+    return canonical_expression(candidate_text(candidate))
+
+
+@dataclass
+class Judged:
+    """One cut developer test and what the engine answered."""
+
+    project: str
+    file: str
+    test: str
+    kind: str
+    appended: bool
+    developer: str
+    offered: bool
+    """The engine offers an oracle (it did not abstain)."""
+    rank: int | None
+    """1-based rank of the first suggestion that is the developer's oracle, within the top-K."""
+    top1: str | None = None
+    top1_method: str | None = None
+    top1_source: str | None = None
+    """Where the top-1's expected value came from (``observed``, ``literal``...)."""
+    observed: bool = False
+    """Values of this test's running prefix were observed."""
+    top1_status: str | None = None
+    """What the top-1 did on the correct code: ``holds``, ``fails``, ``does-not-compile``..."""
+
+    def to_json(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
+def judge(project: str, file: str, cut: DevTest, report: TestReport) -> Judged:
+    keys = answer_keys(cut)
+    rank = next(
+        (s.rank for s in report.suggestions[:TOP_K] if keys and suggestion_key(s) in keys), None
+    )
+    top = report.suggestions[0] if report.suggestions else None
+    expected = top.candidate.expected if top is not None else None
+    return Judged(
+        project,
+        file,
+        f"{cut.class_name}.{cut.name}",
+        cut.kind,
+        cut.appended,
+        cut.oracle,
+        report.confident,
+        rank,
+        top.oracle if top is not None else None,
+        top.candidate.assertion if top is not None else None,
+        expected.source if expected is not None else None,
+        observed=report.observed,
+    )
+
+
+# -- one project ------------------------------------------------------------------------------
+@dataclass
+class ProjectRun:
+    name: str
+    version: str
+    judged: list[Judged] = field(default_factory=list)
+    counts: Counter[str] = field(default_factory=Counter)
+    notes: list[str] = field(default_factory=list)
+    """What the run said about the project: the classpath used, why nothing was observed."""
+    elapsed_s: float = 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "version": self.version,
+            "counts": dict(self.counts),
+            "notes": self.notes,
+            "elapsed_s": round(self.elapsed_s, 1),
+            "judged": [j.to_json() for j in self.judged],
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> ProjectRun:
+        run = cls(data["name"], data["version"], counts=Counter(data["counts"]), notes=data["notes"])
+        run.elapsed_s = data["elapsed_s"]
+        run.judged = [Judged(**j) for j in data["judged"]]
+        return run
+
+
+def _version(root: Path) -> str:
+    try:
+        return json.loads((root / MARKER_NAME).read_text(encoding="utf-8")).get("version", "")
+    except (OSError, ValueError, AttributeError):
+        return ""
+
+
+def evaluate_project(
+    root: Path,
+    engine_for: Callable[[WorkspaceIndex, Path], OracleEngine],
+    suggest: Suggester,
+    max_tests: int,
+    seed: int,
+    check_top: TopChecker | None = None,
+    progress: bool = True,
+) -> ProjectRun:
+    """Cut ``max_tests`` (seeded) of the project's tests, answer them, and judge the answers."""
+    start = time.monotonic()
+    root = root.resolve()
+    run = ProjectRun(root.name, _version(root))
+    index = WorkspaceIndex([root])
+    index.refresh()
+    engine = engine_for(index, root)
+    cuts: list[tuple[Path, DevTest]] = []
+    for path in iter_java_files([root]):
+        if not index.is_test_file(path):
+            continue
+        try:
+            analysis = engine.analyse(load_source(path, lenient=True))
+        except (SourceError, RecursionError, ValueError):
+            run.counts["files_unreadable"] += 1
+            continue
+        run.counts["tests"] += len(analysis.statuses)
+        found = cut_file(engine, analysis, append_call=False)
+        cuts += [(path, cut) for cut in found]
+    run.counts["tests_cut"] = len(cuts)
+    chosen = cuts if len(cuts) <= max_tests else random.Random(seed).sample(cuts, max_tests)
+    by_file: dict[Path, list[DevTest]] = {}
+    for path, cut in chosen:
+        by_file.setdefault(path, []).append(cut)
+    bar = tqdm(total=len(chosen), desc=f"{root.name}", unit="test", disable=not progress)
+    for path, file_cuts in sorted(by_file.items()):
+        run.judged += _evaluate_file(root, path, file_cuts, engine, suggest, check_top, run)
+        bar.update(len(file_cuts))
+    bar.close()
+    run.counts["tests_judged"] = len(run.judged)
+    run.elapsed_s = time.monotonic() - start
+    return run
+
+
+def _evaluate_file(
+    root: Path,
+    path: Path,
+    cuts: list[DevTest],
+    engine: OracleEngine,
+    suggest: Suggester,
+    check_top: TopChecker | None,
+    run: ProjectRun,
+) -> list[Judged]:
+    source = load_source(path, lenient=True)
+    copy = oracle_free_copy(source, engine.analyse(source), cuts)
+    report = suggest(engine, copy)
+    for note in report.notes:
+        if note not in run.notes:
+            run.notes.append(note)
+    reports = {(t.test.class_name, t.test.name): t for t in report.tests}
+    pairs: list[tuple[Judged, TestReport]] = []
+    for cut in cuts:
+        test_report = reports.get(cut.key)
+        if test_report is None:
+            run.counts["cut_not_oracle_free"] += 1
+            continue
+        pairs.append((judge(root.name, str(path.relative_to(root)), cut, test_report), test_report))
+    tops = [dataclasses.replace(t, suggestions=t.suggestions[:1]) for _, t in pairs if t.suggestions]
+    if check_top is not None and tops:
+        statuses = check_top(dataclasses.replace(report, tests=tops))
+        for item, test_report in pairs:
+            item.top1_status = statuses.get((test_report.line, 1))
+    return [item for item, _ in pairs]
+
+
+# -- figures ----------------------------------------------------------------------------------
+def _ratio(a: int, b: int) -> float | None:
+    return a / b if b else None
+
+
+def figures(judged: Sequence[Judged]) -> dict[str, Any]:
+    """Top-1, top-5, offered, holds and ``assertNotNull`` shares over ``judged``."""
+    n = len(judged)
+    offered = [j for j in judged if j.offered]
+    checked = [j for j in offered if j.top1_status is not None]
+    return {
+        "tests": n,
+        "top1": _ratio(sum(j.rank == 1 for j in judged), n),
+        "top5": _ratio(sum(j.rank is not None for j in judged), n),
+        "offered": _ratio(len(offered), n),
+        "top1_offered": _ratio(sum(j.rank == 1 for j in offered), len(offered)),
+        "observed": _ratio(sum(j.observed for j in judged), n),
+        "checked": len(checked),
+        "holds": _ratio(sum(j.top1_status == "holds" for j in checked), len(checked)),
+        "fails": _ratio(sum(j.top1_status == "fails" for j in checked), len(checked)),
+        "not_null": _ratio(sum(j.top1_method == "assertNotNull" for j in offered), len(offered)),
+    }
+
+
+GROUPS: dict[str, Callable[[Judged], bool]] = {
+    "all": lambda j: True,
+    "prefix computes the asserted value": lambda j: not j.appended,
+    "asserted call not in the prefix": lambda j: j.appended,
+    "assertion tests": lambda j: j.kind == "assertion",
+    "exception tests": lambda j: j.kind == "exception",
+    "observed tests": lambda j: j.observed,
+}
+
+
+def _pct(x: float | None) -> str:
+    return "—" if x is None else f"{100 * x:.1f}%"
+
+
+def _row(*cells: object) -> str:
+    return "| " + " | ".join(str(c) for c in cells) + " |"
+
+
+COLUMNS = ("tests", "top-1", "top-5", "offered", "top-1 when offered", "top-1 holds", "top-1 fails",
+           "assertNotNull top-1")  # fmt: skip
+
+
+def _cells(f: dict[str, Any]) -> list[str]:
+    return [str(f["tests"]), _pct(f["top1"]), _pct(f["top5"]), _pct(f["offered"]), _pct(f["top1_offered"]),
+            _pct(f["holds"]), _pct(f["fails"]), _pct(f["not_null"])]  # fmt: skip
+
+
+def markdown(runs: Sequence[ProjectRun], header: dict[str, Any]) -> str:
+    """The report: the groups over all projects, then one row per project, then the notes."""
+    judged = [j for run in runs for j in run.judged]
+    lines = ["# Realistic evaluation: tests cut right before their oracle, nothing appended", ""]
+    lines += [f"- {k}: {v}" for k, v in header.items()]
+    lines += ["", "## All projects", "", _row("tests", *COLUMNS[1:]).replace("| tests", "| group | tests", 1)]
+    lines.append(_row(*["---"] * (len(COLUMNS) + 1)))
+    for name, keep in GROUPS.items():
+        f = figures([j for j in judged if keep(j)])
+        if f["tests"]:
+            lines.append(_row(name, *_cells(f)))
+    lines += ["", "## Per project", ""]
+    lines += [_row("project", *COLUMNS, "observed"), _row(*["---"] * (len(COLUMNS) + 2))]
+    for run in runs:
+        f = figures(run.judged)
+        lines.append(_row(f"{run.name} {run.version}".strip(), *_cells(f), _pct(f["observed"])))
+    lines += [
+        "",
+        "Top-1/top-5: the developer's oracle (up to argument order) is the first / among the first five "
+        "suggestions, over all tests. Offered: the engine did not abstain. Holds/fails: the top-1 run on "
+        "the correct code, over the offered tests it could be run for. Observed: the share of tests whose "
+        "prefix ran and whose values were observed.",
+    ]
+    notes = [(run.name, note) for run in runs for note in run.notes]
+    if notes:
+        lines += ["", "## Notes", ""]
+        lines += [f"- {name}: {note}" for name, note in notes]
+    return "\n".join(lines) + "\n"
