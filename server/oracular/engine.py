@@ -13,8 +13,26 @@ from pathlib import Path
 
 from tree_sitter import Node
 
-from oracular.candidates.grammar import Candidate, build_candidates
+from oracular.candidates.grammar import MAX_CANDIDATES, Candidate, build_candidates
+from oracular.candidates.observed import (
+    FileObservation,
+    ObservationPlan,
+    Observer,
+    TestObservation,
+    TypeNamer,
+    Verdict,
+    observed_candidates,
+    value_reads,
+    verdict,
+)
 from oracular.candidates.render import ImportLine, RenderedOracle, Renderer, TextEdit
+from oracular.candidates.strength import (
+    POSSIBLE_BUG_SCORE,
+    cannot_fail,
+    implied,
+    is_possible_bug,
+    offer_order,
+)
 from oracular.candidates.style import AssertionStyle, junit4_supports_assert_throws, style_for
 from oracular.candidates.values import (
     Value,
@@ -86,6 +104,12 @@ class Suggestion:
     rendered: RenderedOracle
     edits: list[TextEdit]
     """The statement edit followed by the import edits it needs."""
+    verdict: Verdict | None = None
+    """What the observed run says of it: ``holds`` or ``fails`` (with the value seen)."""
+    possible_bug: bool = False
+    """It fails now although the ranker was confident in it: the code may be wrong."""
+    vacuous: bool = False
+    """It cannot fail (``assertNotNull`` on a ``new`` object...): offered last."""
 
     @property
     def kind(self) -> str:
@@ -95,14 +119,41 @@ class Suggestion:
     def oracle(self) -> str:
         return self.rendered.oracle
 
+    @property
+    def source(self) -> str:
+        """Where the expected value came from (``observed``, ``literal``...), or the oracle's kind."""
+        expected = self.candidate.expected
+        return expected.source if expected is not None else self.kind
+
+    def observed_summary(self) -> str | None:
+        """``holds now (observed)``, ``fails now: was 2 — possible bug``, or ``None`` when unknown."""
+        if self.verdict is None:
+            return None
+        if self.verdict.status == "holds":
+            return "holds now (observed)"
+        why = "possible bug" if self.possible_bug else "likely wrong guess"
+        seen = self.verdict.observed
+        seen = seen if seen.startswith(("threw ", "nothing thrown")) else f"was {seen}"
+        return f"fails now: {seen} — {why}"
+
     def to_json(self) -> dict:
-        return {
+        document = {
             "rank": self.rank,
             "kind": self.kind,
             "oracle": self.oracle,
             "score": round(self.score, 4),
+            "source": self.source,
             "edits": [e.to_lsp() for e in self.edits],
         }
+        if self.verdict is not None:
+            document["observed"] = {
+                "status": self.verdict.status,
+                "value": self.verdict.observed,
+                "possibleBug": self.possible_bug,
+            }
+        if self.vacuous:
+            document["vacuous"] = True
+        return document
 
 
 @dataclass
@@ -143,6 +194,7 @@ class TestReport:
             "focal": focal,
             "exception": {"probability": round(self.exception_probability, 4), "type": self.exception_type},
             "abstained": self.abstained,
+            "observed": self.observed,
             "suggestions": [s.to_json() for s in self.suggestions],
         }
 
@@ -157,7 +209,7 @@ class FileReport:
     """What the user should know about how the answers were made (why values were not observed)."""
 
     def to_json(self) -> dict:
-        return {"file": self.path, "tests": [t.to_json() for t in self.tests]}
+        return {"file": self.path, "tests": [t.to_json() for t in self.tests], "notes": self.notes}
 
     def top_edits(self) -> list[TextEdit]:
         """The top-1 oracle of every non-abstaining test, with their imports merged."""
@@ -347,6 +399,28 @@ class OracleEngine:
 
         return qualify
 
+    def type_namer(self, analysis: FileAnalysis) -> TypeNamer:
+        """How the test file spells a class an observed value names (an enum constant's type)."""
+        decls = analysis.decls
+        explicit = [i.name for i in decls.imports if not i.is_static and not i.is_wildcard]
+        env = TypeEnv(self.index, decls.package, decls.imports)
+        return TypeNamer(decls.package, explicit, lambda simple: env.resolve_class(simple) is not None)
+
+    def observed_candidates(
+        self, analysis: FileAnalysis, prefix: PrefixAnalysis, observation: TestObservation
+    ) -> list[Candidate]:
+        """The candidates that hold now by construction: each target's observed value, the thrown type."""
+        namer = self.type_namer(analysis)
+        found: list[Candidate] = []
+        if observation.thrown is not None:
+            thrown = observation.thrown.replace("$", ".").removeprefix("java.lang.")
+            found.append(Candidate("exception", "assertThrows", exception=thrown))
+        for target in prefix.targets:
+            value = observation.values.get(target.expression)
+            if value is not None:
+                found += observed_candidates(target, value, namer)
+        return found
+
     def renderer_for(
         self,
         analysis: FileAnalysis,
@@ -365,15 +439,19 @@ class OracleEngine:
         status: TestStatus,
         junit4_assert_throws: bool = False,
         method: Node | None = None,
+        observation: TestObservation | None = None,
+        prefix: PrefixAnalysis | None = None,
     ) -> tuple[TestReport, Renderer]:
         """Ranked oracles for one test; ``method`` replaces its body (see :meth:`prefix_for`).
 
         A ``method`` parsed from a copy of the document cut after some statement keeps that
         statement's byte offsets, so the edits still apply to the real document (the quality
-        checks rank oracles for a call's discarded result this way).
+        checks rank oracles for a call's discarded result this way). With an ``observation`` of
+        the running prefix, its values join the candidates and every candidate is told to hold
+        or fail now; the offered order is :func:`~oracular.candidates.strength.offer_order`'s.
         """
         test = status.test
-        prefix = self.prefix_for(analysis, status, method)
+        prefix = prefix or self.prefix_for(analysis, status, method)
         renderer = self.renderer_for(
             analysis, test.flavour, junit4_assert_throws, prefix.focal if prefix else None
         )
@@ -382,32 +460,55 @@ class OracleEngine:
                 test, None, 0.0, "Exception", True, [], reason="the test body is empty"
             ), renderer
         candidates = self.candidates_for(prefix, status)
+        observed = observation is not None and observation.ran
+        if observed:
+            assert observation is not None
+            candidates = _merge(self.observed_candidates(analysis, prefix, observation), candidates)
         ranking = self.ranker.rank(OracleProblem(test.name, prefix, candidates))
-        order = sorted(range(len(candidates)), key=lambda i: -ranking.scores[i])[: self.settings.top_k]
+        scores = ranking.scores
+        verdicts = [verdict(c, observation) if observed else None for c in candidates]  # type: ignore[arg-type]
+        vacuous = [cannot_fail(c, prefix) for c in candidates]
+        order = offer_order(scores, verdicts, vacuous, implied(candidates, verdicts))[: self.settings.top_k]
         report = TestReport(
-            test, prefix.focal, ranking.exception_probability, ranking.exception_type, False, []
-        )
+            test, prefix.focal, ranking.exception_probability, ranking.exception_type, False, [],
+            observed=observed,
+        )  # fmt: skip
         for rank, i in enumerate(order):
             rendered = renderer.render(candidates[i], prefix, test.node)
             edits = [rendered.statement_edit, *renderer.import_edits(rendered.imports)]
-            report.suggestions.append(Suggestion(rank + 1, ranking.scores[i], candidates[i], rendered, edits))
-        top = report.suggestions[0].score if report.suggestions else 0.0
-        threshold = self.abstention_threshold
-        report.abstained = top < threshold
-        if report.abstained:
-            report.reason = f"no confident oracle (best score {top:.2f} < {threshold:.2f})"
+            bug = is_possible_bug(i, scores, verdicts[i], POSSIBLE_BUG_SCORE)
+            report.suggestions.append(
+                Suggestion(rank + 1, scores[i], candidates[i], rendered, edits, verdicts[i], bug, vacuous[i])
+            )
+        self._decide_abstention(report)
         return report, renderer
+
+    def _decide_abstention(self, report: TestReport) -> None:
+        """Offer the top oracle when it holds now and can fail; else only above the threshold."""
+        top = report.suggestions[0] if report.suggestions else None
+        if top is not None and top.verdict is not None and top.verdict.status == "holds" and not top.vacuous:
+            return
+        score = top.score if top is not None else 0.0
+        threshold = self.abstention_threshold
+        if top is not None and top.vacuous:
+            report.abstained = True
+            report.reason = "no oracle that can fail (only vacuous ones hold)"
+        elif score < threshold:
+            report.abstained = True
+            report.reason = f"no confident oracle (best score {score:.2f} < {threshold:.2f})"
 
     def suggest(
         self,
         source: SourceText,
         line: int | None = None,
         cancelled: Callable[[], bool] | None = None,
+        observer: Observer | None = None,
     ) -> FileReport:
         """Ranked oracles for every oracle-free test (or the one containing 1-based ``line``).
 
         ``cancelled`` is polled between tests, so an editor that has moved on to a newer version
         of a large file stops paying for the old one (:class:`RankingCancelled` is raised).
+        ``observer``, when given, runs the tests' prefixes first (:meth:`observe`).
         """
         preload = getattr(self.ranker, "preload", None)
         if preload is not None:
@@ -415,13 +516,60 @@ class OracleEngine:
         analysis = self.analyse(source)
         # Read the build file once per document, not once per test.
         junit4_assert_throws = junit4_supports_assert_throws(self.project_root, source.text)
+        chosen = [s for s in analysis.oracle_free if line is None or s.test.spans_line(line)]
+        prefixes = {s.test.line: self.prefix_for(analysis, s) for s in chosen}
+        observation = FileObservation()
+        if observer is not None:
+            observation = self.observe(observer, analysis, chosen, prefixes, cancelled)
         reports = []
         renderer = None
-        for status in analysis.oracle_free:
+        for status in chosen:
             if cancelled is not None and cancelled():
                 raise RankingCancelled
-            if line is not None and not status.test.spans_line(line):
-                continue
-            report, renderer = self.suggest_test(analysis, status, junit4_assert_throws)
+            report, renderer = self.suggest_test(
+                analysis,
+                status,
+                junit4_assert_throws,
+                observation=observation.tests.get(status.test.line + 1),
+                prefix=prefixes[status.test.line],
+            )
             reports.append(report)
-        return FileReport(str(source.path or ""), reports, analysis, renderer)
+        return FileReport(str(source.path or ""), reports, analysis, renderer, list(observation.notes))
+
+    def observe(
+        self,
+        observer: Observer,
+        analysis: FileAnalysis,
+        statuses: list[TestStatus],
+        prefixes: dict[int, PrefixAnalysis | None],
+        cancelled: Callable[[], bool] | None = None,
+    ) -> FileObservation:
+        """Run the prefixes of ``statuses`` and read their targets (tests without a prefix skipped)."""
+        plans = []
+        for status in statuses:
+            prefix = prefixes.get(status.test.line)
+            if prefix is not None and prefix.targets:
+                reads = [*prefix.targets, *value_reads(self.candidates_for(prefix, status))]
+                plans.append(ObservationPlan(status.test, prefix, tuple(reads)))
+        if not plans:
+            return FileObservation()
+        return observer.observe(analysis.source, plans, cancelled)
+
+
+def _merge(first: list[Candidate], then: list[Candidate]) -> list[Candidate]:
+    """``first`` (observed, all kept) then ``then`` without duplicates, capped as the grammar caps."""
+    seen = {c.key for c in first}
+    merged = list(first)
+    thrown = {_simple(c.exception) for c in first if c.kind == "exception"}
+    exceptions = [c for c in then if c.kind == "exception" and _simple(c.exception) not in thrown]
+    room = MAX_CANDIDATES - len(merged) - len(exceptions)
+    for candidate in then:
+        if candidate.kind == "assertion" and candidate.key not in seen and room > 0:
+            seen.add(candidate.key)
+            merged.append(candidate)
+            room -= 1
+    return merged + exceptions
+
+
+def _simple(exception: str | None) -> str:
+    return (exception or "Exception").rsplit(".", 1)[-1]

@@ -82,8 +82,13 @@ def build_candidates(
 
 
 def uses_delta(candidate: Candidate) -> bool:
-    return (
-        candidate.assertion == "assertEquals"
-        and candidate.target is not None
-        and is_floating(candidate.target.type)
-    )
+    """Floating point compares within a delta, arrays of it too (JUnit 4 has no exact form)."""
+    if candidate.target is None:
+        return False
+    if candidate.assertion == "assertEquals":
+        return is_floating(candidate.target.type)
+    if candidate.assertion == "assertArrayEquals":
+        expected = candidate.expected.text if candidate.expected is not None else ""
+        element = (candidate.target.type or "").removesuffix("[]")
+        return is_floating(element) or expected.startswith(("new double[]", "new float[]"))
+    return False

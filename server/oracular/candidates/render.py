@@ -212,6 +212,8 @@ class Renderer:
             qualified = self.style.static_import(method)
             if qualified and not self._has_static(method):
                 lines.add(ImportLine(qualified, True))
+        if candidate.expected is not None:
+            lines |= {ImportLine(q, False) for q in candidate.expected.imports if not self._has_type(q)}
         if candidate.exception:
             simple = candidate.exception.rsplit(".", 1)[-1]
             qualified = candidate.exception if "." in candidate.exception else self.qualify_exception(simple)

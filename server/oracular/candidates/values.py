@@ -36,11 +36,14 @@ class Value:
     text: str
     type: str
     source: str
-    """``argument`` (passed to a call), ``literal``, ``variable``, ``constant`` or ``global``."""
+    """``argument`` (passed to a call), ``literal``, ``variable``, ``constant``, ``global``, or
+    ``observed`` (what running the prefix produced, see :mod:`oracular.candidates.observed`)."""
     rank: int = 0
     """Order within its source: appearance in the prefix, or frequency rank in the corpus."""
     receiver: str | None = None
     """For ``argument`` values, the receiver of the call the value was passed to."""
+    imports: tuple[str, ...] = ()
+    """Classes the value's text names and the test file may need to import (``java.util.Arrays``)."""
 
 
 def models_dir() -> Path:

@@ -48,6 +48,7 @@ from oracular.execution.jvm import (
 from oracular.execution.runner import CompileContext, ScratchOutcome, ScratchRunner, tree_fingerprint
 from oracular.execution.scratch import ScratchBuilder, Variant, byte_edit
 from oracular.java.junit import Flavour
+from oracular.java.source import SourceText
 from oracular.java.workspace import PROJECT_MARKERS, project_root
 
 BUG_SCORE = 0.5
@@ -278,6 +279,15 @@ class FileCheck:
         }
 
 
+@dataclass(frozen=True)
+class Bench:
+    """What one run over a file needs: its classpath, a warm helper JVM, how to compile."""
+
+    classpath: Classpath
+    worker: JvmWorker
+    context: CompileContext
+
+
 def module_root(path: Path) -> Path:
     """The nearest folder above ``path`` with a build file: where its tests expect to run."""
     start = path if path.is_dir() else path.parent
@@ -339,6 +349,17 @@ class OracleChecker:
             fingerprint=fingerprint,
         )
 
+    def bench(self, source: SourceText) -> Bench | str:
+        """The classpath, helper JVM and compile context for a run over ``source``, or why none."""
+        if source.path is None:
+            return "the file has no path, so its project (and classpath) is unknown"
+        classpath = discover(project_root(source.path), self.settings.classpath)
+        try:
+            worker = self.worker_for(module_root(source.path), classpath.layout.resource_dirs)
+        except ToolchainMissing as exc:
+            return str(exc)
+        return Bench(classpath, worker, self.context_for(classpath))
+
     def check(self, report: FileReport, cancelled: Callable[[], bool] | None = None) -> FileCheck:
         """Check every suggestion of ``report`` (raises :class:`CheckCancelled` when cancelled)."""
         start = time.monotonic()
@@ -347,18 +368,15 @@ class OracleChecker:
         tests = [t for t in report.tests if t.suggestions]
         if not tests:
             return check
-        if source.path is None:
-            check.error = "the file has no path, so its project (and classpath) is unknown"
+        bench = self.bench(source)
+        if isinstance(bench, str):
+            check.error = bench
+            if source.path is not None:
+                check.classpath = discover(project_root(source.path), self.settings.classpath)
             return check
-        classpath = discover(project_root(source.path), self.settings.classpath)
-        check.classpath = classpath
-        try:
-            toolchain_worker = self.worker_for(module_root(source.path), classpath.layout.resource_dirs)
-        except ToolchainMissing as exc:
-            check.error = str(exc)
-            return check
+        check.classpath = classpath = bench.classpath
+        toolchain_worker, context = bench.worker, bench.context
         check.missing_imports = missing_imports(report.analysis.decls.imports, classpath)
-        context = self.context_for(classpath)
 
         builder = ScratchBuilder(source)
         keys: dict[int, list[str]] = {}

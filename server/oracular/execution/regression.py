@@ -29,12 +29,12 @@ OBSERVER = "oracular.exec.Observe"
 def observe_statements(key: str, expression: str) -> list[str]:
     """Statements recording ``expression``'s value (or what its evaluation threw) under ``key``."""
     return [
-        f"try {{ {OBSERVER}.value({_java_string(key)}, {expression}); }} "
-        f"catch (Throwable oracular$t) {{ {OBSERVER}.thrown({_java_string(key)}, oracular$t); }}"
+        f"try {{ {OBSERVER}.value({java_string(key)}, {expression}); }} "
+        f"catch (Throwable oracular$t) {{ {OBSERVER}.thrown({java_string(key)}, oracular$t); }}"
     ]
 
 
-def _java_string(text: str) -> str:
+def java_string(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
@@ -45,9 +45,9 @@ def _thrown_check(
     body = "\n".join(f"    {s}" for s in (*prefix, *extra))
     return [
         f"try {{\n{body}\n}} catch (Throwable oracular$e) {{\n"
-        f"    {assert_class}.assertEquals({_java_string(exception)}, oracular$e.getClass().getName());\n"
+        f"    {assert_class}.assertEquals({java_string(exception)}, oracular$e.getClass().getName());\n"
         f"    return;\n}}",
-        f"{assert_class}.fail({_java_string('expected ' + exception)});",
+        f"{assert_class}.fail({java_string('expected ' + exception)});",
     ]
 
 
@@ -82,9 +82,14 @@ def regression_body(
         oracle = f"{assert_class}.assertEquals((Object) ({payload}), (Object) {value});"
     elif kind == "string":
         oracle = f"{assert_class}.assertEquals({payload}, String.valueOf((Object) {value}));"
+    elif kind == "enum":
+        oracle = f"{assert_class}.assertEquals({java_string(payload)}, String.valueOf((Object) {value}));"
+    elif kind == "class":
+        oracle = f"{assert_class}.assertEquals({payload}.class, (Object) {value});"
     elif kind == "array":
-        wrapped = f"java.util.Arrays.deepToString(new Object[] {{{value}}})"
-        oracle = f"{assert_class}.assertEquals({payload}, {wrapped});"
+        oracle = f"{assert_class}.assertTrue(java.util.Objects.deepEquals({payload}, {value}));"
+    elif kind == "list":
+        oracle = f"{assert_class}.assertEquals(java.util.Arrays.asList({payload}), (Object) {value});"
     elif kind == "null":
         oracle = f"{assert_class}.assertNull({value});"
     elif kind == "object":

@@ -36,6 +36,8 @@ from oracular.execution.jvm import (
 from oracular.execution.scratch import ScratchClass
 
 MAX_COMPILE_ROUNDS = 4
+Locate = Callable[[ScratchClass, int], str | None]
+"""Which key a compile error on a 1-based line of the scratch class belongs to."""
 CACHE_VERSION = "1"
 MAX_CACHED_RESULTS = 4000
 """Past this many cached outcomes, the oldest half is deleted (an editor checks on every pause)."""
@@ -173,8 +175,13 @@ class ScratchRunner:
         timeout_s: float = 5.0,
         timeouts: dict[str, float] | None = None,
         cancelled: Cancelled | None = None,
+        locate: Locate | None = None,
     ) -> ScratchOutcome:
-        """Build (leaving out what does not compile), compile, run; ``timeouts`` per variant key."""
+        """Build (leaving out what does not compile), compile, run; ``timeouts`` per variant key.
+
+        ``locate`` maps a javac error's line to the key ``build`` should leave out next time
+        (default: the generated method's variant key); observing harnesses name single statements.
+        """
         scratch = build(frozenset())
         timeouts = timeouts or {}
         key = self.cache_key(scratch, context, timeout_s, timeouts)
@@ -184,7 +191,7 @@ class ScratchRunner:
                 return ScratchOutcome.from_json(json.loads(cache_file.read_text(encoding="utf-8")))
             except (OSError, ValueError, KeyError, TypeError):
                 pass
-        outcome = self._compile_and_run(build, scratch, context, key, timeout_s, timeouts, cancelled)
+        outcome = self._compile_and_run(build, scratch, context, key, timeout_s, timeouts, cancelled, locate)
         if self.use_cache and not outcome.crashed and not outcome.stale:
             cache_file.parent.mkdir(parents=True, exist_ok=True)
             tmp = cache_file.with_suffix(f".tmp{os.getpid()}.{threading.get_ident()}")
@@ -199,8 +206,10 @@ class ScratchRunner:
         context: CompileContext,
         out_dir: Path,
         cancelled: Cancelled | None = None,
+        locate: Locate | None = None,
     ) -> tuple[ScratchClass, ScratchOutcome]:
         """Compile into ``out_dir``, dropping variants that do not compile; the final scratch class."""
+        locate = locate or ScratchClass.method_at
         outcome = ScratchOutcome()
         excluded: set[str] = set()
         scratch = build(frozenset())
@@ -225,7 +234,7 @@ class ScratchRunner:
             outside: list[str] = []
             for d in result.diagnostics:
                 mine = d.file and Path(d.file).resolve() == path.resolve()
-                variant = scratch.method_at(d.line) if mine else None
+                variant = locate(scratch, d.line) if mine else None
                 if variant is not None:
                     newly.setdefault(variant, d.short())
                 elif mine:
@@ -293,11 +302,12 @@ class ScratchRunner:
         timeout_s: float,
         timeouts: dict[str, float],
         cancelled: Cancelled | None,
+        locate: Locate | None,
     ) -> ScratchOutcome:
         work = self.work_dir / "scratch" / key[:20]
         out_dir = work / "classes"
         scratch, outcome = self.compile(
-            lambda ex: first if not ex else build(ex), context, out_dir, cancelled
+            lambda ex: first if not ex else build(ex), context, out_dir, cancelled, locate
         )
         if outcome.class_error is not None or not scratch.methods:
             shutil.rmtree(work, ignore_errors=True)

@@ -8,30 +8,16 @@ last, else the value of the last non-void call, else the observers (``size()``, 
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 from tree_sitter import Node
 
 from oracular.java import syntax
 from oracular.java.declarations import ClassInfo, MethodInfo
-from oracular.java.types import ResolvedCall, TypeEnv, instantiate_return
+from oracular.java.targets import Target, TargetEnumerator, workspace_observers
+from oracular.java.types import ResolvedCall, TypeEnv
 
 MAX_OBSERVERS = 6
-_OBSERVER = re.compile(r"^(get|is|has)[A-Z0-9_]\w*$|^(size|isEmpty|length|count|hashCode)$")
-_PREFERRED_OBSERVERS = ("isEmpty", "size", "length", "count")
-
-
-@dataclass(frozen=True)
-class Target:
-    """An expression the oracle asserts on."""
-
-    expression: str
-    type: str | None
-    kind: str
-    """``variable``: a local; ``call``: the last statement's value; ``observer``: a getter."""
-    receiver: str | None = None
-    method: str | None = None
 
 
 @dataclass
@@ -175,29 +161,8 @@ def _resolve_focal(call: Node, env: TypeEnv, index: int) -> FocalMethod | None:
 
 
 def observers(cls: ClassInfo, env: TypeEnv, receiver: str, receiver_type: str | None) -> list[Target]:
-    """Zero-argument, non-void observer methods of the receiver's class (and superclasses)."""
-    found: dict[str, Target] = {}
-    for owner, method in env.methods_in_hierarchy(cls):
-        if (
-            method.is_constructor
-            or method.params
-            or method.return_type in (None, "void")
-            or "static" in method.modifiers
-            or "private" in method.modifiers
-            or not _OBSERVER.match(method.name)
-            or method.name in found
-            or method.name == "hashCode"
-        ):
-            continue
-        call_text = f"{receiver}.{method.name}()"
-        ret = instantiate_return(owner, method, receiver_type)
-        found[method.name] = Target(call_text, ret, "observer", receiver, method.name)
-
-    def preference(target: Target) -> int:
-        name = target.method or ""
-        return _PREFERRED_OBSERVERS.index(name) if name in _PREFERRED_OBSERVERS else len(_PREFERRED_OBSERVERS)
-
-    return sorted(found.values(), key=preference)[:MAX_OBSERVERS]
+    """The preferred zero-argument observers of the receiver's class (and superclasses)."""
+    return workspace_observers(cls, env, receiver, receiver_type)[:MAX_OBSERVERS]
 
 
 def _receiver_observers(statement_call: Node, env: TypeEnv) -> list[Target]:
@@ -279,6 +244,8 @@ def analyse_prefix(method: Node, env: TypeEnv, test_class: str) -> PrefixAnalysi
     if scope is None:
         return None
     statements, reassigned = scope
-    targets, replace_last = choose_targets(statements, env)
+    primary, replace_last = choose_targets(statements, env)
     focal = find_focal(statements, env, test_class)
+    enumerator = TargetEnumerator(statements, env, focal.receiver if focal else None)
+    targets = enumerator.enumerate(primary, focal.cls if focal else None)
     return PrefixAnalysis(statements, targets, focal, env, replace_last, reassigned)

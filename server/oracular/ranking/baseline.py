@@ -152,5 +152,6 @@ def _assertion_score(candidate: Candidate, calls: dict[str, list[tuple[str, list
         return 0.75
     if value.text in passed:
         return 0.6 - 0.01 * passed[::-1].index(value.text)
-    base = {"argument": 0.5, "literal": 0.5, "variable": 0.45, "constant": 0.35, "global": 0.3}[value.source]
+    base = {"observed": 0.6, "argument": 0.5, "literal": 0.5, "variable": 0.45, "constant": 0.35,
+            "global": 0.3}[value.source]  # fmt: skip
     return max(0.01, base - 0.02 * value.rank)

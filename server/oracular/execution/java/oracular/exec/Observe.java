@@ -1,21 +1,31 @@
 package oracular.exec;
 
+import java.lang.reflect.Array;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.regex.Pattern;
 
 /**
  * Records the value an expression has on the current code, as Java source that recreates it.
  *
- * <p>Why: the regression-oracle baseline asserts that a test's target keeps the value it has
- * now (what EvoSuite and Randoop write). A scratch test calls {@code Observe.value("key", expr)}
- * after its prefix; the overload chosen at compile time keeps the static primitive type, so
- * {@code 5} and {@code 5L} stay distinct. The records go back to Python with the RUN answer.
+ * <p>Why: values the code really produces are the strongest oracle candidates, and the regression
+ * baseline asserts that a test's target keeps the value it has now (what EvoSuite and Randoop
+ * write). A scratch test calls {@code Observe.value("key", expr)} after its prefix; the overload
+ * chosen at compile time keeps the static primitive type, so {@code 5} and {@code 5L} stay
+ * distinct. The records go back to Python with the RUN answer.
+ *
+ * <p>Kinds: {@code boolean}, {@code literal} (numbers, {@code char}, {@code String}, with exact Java
+ * escapes; NaN and the infinities as constants), {@code enum} (type = the enum's canonical name,
+ * payload = the constant), {@code class} (payload = canonical name), {@code array} (payload = a
+ * one-dimensional array creation, {@code new int[] {1, 2}}), {@code list} (a {@code java.util.List}
+ * whose elements are all literals: payload = the elements, comma-separated), {@code string} (an
+ * object whose class overrides {@code toString}: payload = that text as a literal), {@code null},
+ * {@code object} (anything else: only "not null" is known) and {@code thrown}.
  */
 public final class Observe {
     private static final List<String> RECORDS = new ArrayList<>();
     private static final int MAX_LITERAL = 2000;
+    private static final int MAX_ELEMENTS = 16;
     private static final Pattern IDENTITY = Pattern.compile(".*@[0-9a-f]{4,}$", Pattern.DOTALL);
 
     private Observe() {}
@@ -95,10 +105,18 @@ public final class Observe {
             record(key, "literal", type, doubleLiteral(d));
         } else if (v instanceof String s) {
             recordString(key, "literal", type, s);
+        } else if (v instanceof Enum<?> e) {
+            String enumType = e.getDeclaringClass().getCanonicalName();
+            record(key, enumType == null ? "object" : "enum", enumType == null ? type : enumType, e.name());
+        } else if (v instanceof Class<?> c) {
+            String name = c.getCanonicalName();
+            record(key, name == null ? "object" : "class", type, name == null ? "" : name);
         } else if (v.getClass().isArray()) {
-            recordString(key, "array", type, Arrays.deepToString(new Object[] {v}));
-        } else if (v instanceof Enum<?>) {
-            recordString(key, "string", type, String.valueOf(v));
+            String created = arrayCreation(v);
+            record(key, created == null ? "object" : "array", type, created == null ? "" : created);
+        } else if (v instanceof List<?> list) {
+            String elements = elements(list);
+            record(key, elements == null ? "object" : "list", type, elements == null ? "" : elements);
         } else {
             String text;
             try {
@@ -121,6 +139,85 @@ public final class Observe {
         } else {
             record(key, kind, type, stringLiteral(s));
         }
+    }
+
+    /** {@code new int[] {1, 2}} for a small one-dimensional array of literals, else null. */
+    static String arrayCreation(Object array) {
+        Class<?> component = array.getClass().getComponentType();
+        int length = Array.getLength(array);
+        if (component.isArray() || length > MAX_ELEMENTS || component.getCanonicalName() == null) {
+            return null;
+        }
+        List<Object> items = new ArrayList<>(length);
+        for (int i = 0; i < length; i++) {
+            items.add(Array.get(array, i));
+        }
+        String inner;
+        if (component.isPrimitive()) {
+            StringBuilder b = new StringBuilder();
+            for (Object item : items) {
+                String literal = literal(item, component);
+                if (literal == null) {
+                    return null;
+                }
+                b.append(b.length() == 0 ? "" : ", ").append(literal);
+            }
+            inner = b.toString();
+        } else {
+            inner = elements(items);
+        }
+        if (inner == null || inner.length() > MAX_LITERAL) {
+            return null;
+        }
+        return "new " + component.getCanonicalName() + "[] {" + inner + "}";
+    }
+
+    /** The elements as comma-separated literals, or null if one has no exact literal. */
+    static String elements(List<?> list) {
+        if (list.size() > MAX_ELEMENTS) {
+            return null;
+        }
+        StringBuilder b = new StringBuilder();
+        for (Object item : list) {
+            String literal = item == null ? "null" : literal(item, item.getClass());
+            if (literal == null) {
+                return null;
+            }
+            b.append(b.length() == 0 ? "" : ", ").append(literal);
+        }
+        return b.length() > MAX_LITERAL ? null : b.toString();
+    }
+
+    /** Java source for a boxed or primitive value or a String, typed as {@code type}; else null. */
+    private static String literal(Object v, Class<?> type) {
+        if (v instanceof String s) {
+            return stringLiteral(s);
+        }
+        if (v instanceof Boolean b) {
+            return b.toString();
+        }
+        if (v instanceof Character c) {
+            return charLiteral(c);
+        }
+        if (v instanceof Integer i) {
+            return i.toString();
+        }
+        if (v instanceof Long l) {
+            return l + "L";
+        }
+        if (v instanceof Short s) {
+            return type == short.class ? s.toString() : "(short) " + s;
+        }
+        if (v instanceof Byte b) {
+            return type == byte.class ? b.toString() : "(byte) " + b;
+        }
+        if (v instanceof Float f) {
+            return floatLiteral(f);
+        }
+        if (v instanceof Double d) {
+            return doubleLiteral(d);
+        }
+        return null;
     }
 
     static String stringLiteral(String s) {

@@ -1,0 +1,295 @@
+"""Values observed by running a test's prefix, as oracle candidates and as a verdict on any candidate.
+
+Why: the value the code really produces is the strongest candidate there is. Once a target's value
+is known, ``assertEquals(<observed>, target)`` (or ``assertTrue``/``assertNull``...) holds now by
+construction, and every other candidate for that target can be told apart without running it:
+it holds, or it fails with "was <observed>". A failing oracle the ranker was sure of is the bug
+signal; one it was unsure of is a wrong guess.
+
+Everything here is pure: :mod:`oracular.execution.observe` runs the code and fills
+:class:`TestObservation`; the engine turns it into candidates and statuses.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from oracular.candidates.grammar import Candidate
+from oracular.candidates.values import Value
+from oracular.java.junit import TestMethod
+from oracular.java.prefix import PrefixAnalysis
+from oracular.java.source import SourceText
+from oracular.java.targets import Target
+from oracular.java.types import is_floating, is_integral, is_primitive, unboxed
+
+HOLDS, FAILS = "holds", "fails"
+REFERENCE_KINDS = frozenset({"object", "string", "array", "list", "enum", "class"})
+"""Observed kinds that are objects for sure (a ``literal`` may be a primitive)."""
+
+
+@dataclass(frozen=True)
+class ObservedValue:
+    """One target's value, as ``oracular.exec.Observe`` recorded it (see its Javadoc for kinds)."""
+
+    kind: str
+    """``boolean``, ``literal``, ``enum``, ``class``, ``array``, ``list``, ``string``, ``null``,
+    ``object`` or ``thrown``."""
+    type: str
+    """The static primitive type (``int``, ``char``...) when the expression has one, else the
+    value's runtime class (``java.lang.Integer``); for ``enum``, the enum's canonical name; for
+    ``thrown``, the exception's class."""
+    payload: str
+    """Java source recreating the value (``5L``, ``"a\\n"``, ``new int[] {1}``), the enum
+    constant, the class's canonical name, the list's elements; the message for ``thrown``."""
+
+    @property
+    def non_null(self) -> bool:
+        return self.kind not in ("null", "thrown")
+
+    def describe(self) -> str:
+        """How a user reads it: ``2``, ``"a"``, ``null``, ``RED``, ``a Foo``, ``threw X``."""
+        if self.kind in ("literal", "boolean", "array", "string"):
+            return self.payload
+        if self.kind == "enum":
+            return self.payload
+        if self.kind == "class":
+            return f"{self.payload.rsplit('.', 1)[-1]}.class"
+        if self.kind == "list":
+            return f"[{self.payload}]"
+        if self.kind == "thrown":
+            return f"threw {self.type.rsplit('.', 1)[-1]}"
+        if self.kind == "null":
+            return "null"
+        return f"a {self.type.rsplit('.', 1)[-1].replace('$', '.')}"
+
+
+@dataclass
+class TestObservation:
+    """What running one oracle-free test's prefix (twice) showed."""
+
+    values: dict[str, ObservedValue] = field(default_factory=dict)
+    """Target expression -> its value, kept only when both runs agreed."""
+    flaky: set[str] = field(default_factory=set)
+    """Targets whose value differed between the two runs (clocks, hash codes, temporary paths)."""
+    thrown: str | None = None
+    """The exception's class when the prefix itself threw (no target could be read then)."""
+    error: str | None = None
+    """Why nothing was observed for this test (it does not compile here, a time limit)."""
+
+    @property
+    def ran(self) -> bool:
+        return self.error is None
+
+
+class TypeNamer:
+    """Spells a class in the test file: its simple name where visible or importable, else qualified.
+
+    ``import_of`` records the imports the spelled names need.
+    """
+
+    def __init__(self, package: str, imported: Iterable[str], visible: Callable[[str], bool]) -> None:
+        self.package = package
+        self.imported = {name.rsplit(".", 1)[-1]: name for name in imported}
+        self.visible = visible
+
+    def spell(self, canonical: str) -> tuple[str, tuple[str, ...]]:
+        """``pkg.Outer.Inner`` -> (``Outer.Inner``, (``pkg.Outer``,)) when ``Outer`` can be imported."""
+        parts = canonical.split(".")
+        top = next((i for i, p in enumerate(parts) if p[:1].isupper()), len(parts) - 1)
+        package, outer = ".".join(parts[:top]), ".".join(parts[: top + 1])
+        simple, nested = parts[top], ".".join(parts[top:])
+        if package in ("java.lang", self.package) or self.imported.get(simple) == outer:
+            return nested, ()
+        if simple in self.imported or self.visible(simple):
+            return canonical, ()  # another class of that name is in scope: qualify
+        return nested, (outer,)
+
+
+def _value_type(observed: ObservedValue) -> str:
+    simple = observed.type.rsplit(".", 1)[-1]
+    return "String" if simple == "String" else simple
+
+
+def expected_value(target: Target, observed: ObservedValue, namer: TypeNamer) -> Value | None:
+    """The observed value as an expected value for ``assertEquals``/``assertArrayEquals``."""
+    kind = observed.kind
+    if kind == "literal":
+        text = observed.payload
+        if is_integral(target.type) and unboxed(target.type) not in ("int", "long") and text.startswith("("):
+            text = text.split(")", 1)[1].strip()  # (short) 3 against a short target: plain 3
+        return Value(text, _value_type(observed), "observed")
+    if kind == "enum":
+        text, imports = namer.spell(observed.type)
+        enum_type = observed.type.rsplit(".", 1)[-1]
+        return Value(f"{text}.{observed.payload}", enum_type, "observed", imports=imports)
+    if kind == "class":
+        text, imports = namer.spell(observed.payload)
+        return Value(f"{text}.class", "Class", "observed", imports=imports)
+    if kind == "array":
+        return Value(_simplify_java_lang(observed.payload), "array", "observed")
+    if kind == "list":
+        if not observed.payload:
+            return Value("Collections.emptyList()", "List", "observed", imports=("java.util.Collections",))
+        return Value(f"Arrays.asList({observed.payload})", "List", "observed", imports=("java.util.Arrays",))
+    return None
+
+
+def _simplify_java_lang(text: str) -> str:
+    return text.replace("new java.lang.", "new ", 1) if text.startswith("new java.lang.") else text
+
+
+def observed_candidates(target: Target, observed: ObservedValue, namer: TypeNamer) -> list[Candidate]:
+    """The oracles that hold now for ``target``, by construction, most specific first."""
+    if observed.kind == "boolean":
+        return [Candidate("assertion", "assertTrue" if observed.payload == "true" else "assertFalse", target)]
+    if observed.kind == "null":
+        return [Candidate("assertion", "assertNull", target)]
+    found = []
+    value = expected_value(target, observed, namer)
+    if value is not None:
+        method = "assertArrayEquals" if observed.kind == "array" else "assertEquals"
+        found.append(Candidate("assertion", method, target, value))
+    if observed.kind in REFERENCE_KINDS and not is_primitive(target.type):
+        found.append(Candidate("assertion", "assertNotNull", target))
+    return found
+
+
+# -- verdicts on any candidate ---------------------------------------------------------------------
+@dataclass(frozen=True)
+class Verdict:
+    status: str
+    """``holds`` or ``fails``."""
+    observed: str
+    """What the target was: ``2``, ``null``, ``threw IllegalStateException``."""
+
+
+def _number(text: str) -> float | None:
+    """The value of a Java numeric literal (``(short) 3``, ``5L``, ``0x1F``, ``1.5f``, ``1_000``)."""
+    text = text.split(")", 1)[1] if text.startswith("(") else text
+    text = text.strip().replace("_", "")
+    hexadecimal = text.lower().lstrip("-").startswith("0x")
+    text = text.rstrip("lL") if hexadecimal else text.rstrip("lLfFdD")
+    try:
+        return float(int(text, 16 if hexadecimal else 10))
+    except ValueError:
+        pass
+    try:
+        return float(text)
+    except ValueError:
+        return None
+
+
+def _same_value(
+    expected: Value, observed: ObservedValue, observation: TestObservation, floating: bool
+) -> bool | None:
+    """Whether ``expected`` equals the observed value; ``None``: unknown.
+
+    A literal expected value is compared directly; a variable or a constant through its own
+    observed value, when the harness read it (see :func:`value_reads`).
+    """
+    if expected.source in ("variable", "constant"):
+        other = observation.values.get(expected.text)
+        if other is None or other.kind == "thrown":
+            return None
+        if other.kind in ("boolean", "enum", "null"):
+            return (other.kind, other.payload) == (observed.kind, observed.payload)
+        if other.kind != "literal" or observed.kind != "literal":
+            return None
+        expected = Value(other.payload, other.type, "observed")
+    if observed.kind == "boolean":
+        return expected.text == observed.payload if expected.text in ("true", "false") else None
+    if observed.kind != "literal":
+        return None
+    a, b = expected.text, observed.payload
+    if a.startswith(('"', "'")) or b.startswith(('"', "'")):
+        return a == b if a[:1] == b[:1] else False
+    x, y = _number(a), _number(b)
+    if x is None or y is None:
+        return None
+    return abs(x - y) <= 1e-4 if floating else x == y
+
+
+def verdict(candidate: Candidate, observation: TestObservation) -> Verdict | None:
+    """Whether ``candidate`` holds on the observed run, or ``None`` when that is not known."""
+    if candidate.kind == "exception":
+        if observation.thrown is None:
+            return Verdict(FAILS, "nothing thrown") if observation.values else None
+        thrown = observation.thrown.rsplit(".", 1)[-1].replace("$", ".")
+        expected = (candidate.exception or "Exception").rsplit(".", 1)[-1]
+        if expected == thrown:
+            return Verdict(HOLDS, f"threw {thrown}")
+        return None  # a supertype may still match: only running it says
+    target = candidate.target
+    if target is None or observation.thrown is not None:
+        return None
+    observed = observation.values.get(target.expression)
+    if observed is None:
+        return None
+    shown = observed.describe()
+    if observed.kind == "thrown":
+        return Verdict(FAILS, shown)  # reading the target throws: no assertion on it can pass
+    method = candidate.assertion
+    if method in ("assertNull", "assertNotNull"):
+        holds = (method == "assertNull") != observed.non_null
+        return Verdict(HOLDS if holds else FAILS, shown)
+    if method in ("assertTrue", "assertFalse"):
+        if observed.kind != "boolean":
+            return None
+        holds = (observed.payload == "true") == (method == "assertTrue")
+        return Verdict(HOLDS if holds else FAILS, shown)
+    if candidate.expected is None:
+        return None
+    if observed.kind == "null":
+        return Verdict(HOLDS if candidate.expected.text == "null" else FAILS, shown)
+    if candidate.expected.source == "observed":
+        return Verdict(HOLDS, shown)  # built from this very observation
+    floating = is_floating(target.type) or is_floating(observed.type)
+    same = _same_value(candidate.expected, observed, observation, floating)
+    if same is None:
+        return None
+    return Verdict(HOLDS if same else FAILS, shown)
+
+
+MAX_VALUE_READS = 12
+
+
+def value_reads(candidates: Iterable[Candidate]) -> list[Target]:
+    """The variables and constants candidates expect, read too so that their verdicts are known."""
+    found: dict[str, Target] = {}
+    for candidate in candidates:
+        value = candidate.expected
+        if value is not None and value.source in ("variable", "constant") and len(found) < MAX_VALUE_READS:
+            found.setdefault(value.text, Target(value.text, value.type, "value"))
+    return list(found.values())
+
+
+# -- what the engine asks of whoever runs the code ------------------------------------------------
+@dataclass(frozen=True)
+class ObservationPlan:
+    """One oracle-free test to observe: run its prefix, then read each of ``targets``."""
+
+    test: TestMethod
+    prefix: PrefixAnalysis
+    targets: tuple[Target, ...]
+
+
+@dataclass
+class FileObservation:
+    tests: dict[int, TestObservation] = field(default_factory=dict)
+    """By the test's 1-based line (:attr:`oracular.engine.TestReport.line`)."""
+    notes: list[str] = field(default_factory=list)
+    """What the user should know: the classpath used, why nothing could be observed."""
+    elapsed_s: float = 0.0
+
+
+class Observer(Protocol):
+    """Runs prefixes and reads their targets' values (:class:`oracular.execution.observe.ValueObserver`)."""
+
+    def observe(
+        self,
+        source: SourceText,
+        plans: Sequence[ObservationPlan],
+        cancelled: Callable[[], bool] | None = None,
+    ) -> FileObservation: ...

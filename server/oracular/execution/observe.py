@@ -1,0 +1,226 @@
+"""Observe what the code does: run each oracle-free test's prefix and record its targets' values.
+
+Why: the values the code under test really produces are the strongest oracle candidates (see
+:mod:`oracular.candidates.observed`). For the oracle-free tests of a file, a scratch copy of the
+class (never the user's file, :mod:`oracular.execution.scratch`) gets, per test, methods that run
+the prefix and then hand each target to ``oracular.exec.Observe``, each read in its own
+``try``/``catch`` so that one throwing target does not hide the others.
+
+Choices, each for a reason:
+- **Twice.** Every method is generated twice and a value is kept only when both runs agree:
+  clocks, hash codes, temporary paths and identity ``toString`` differ between runs.
+- **Reads that may change state run alone.** Observers (``size()``, ``getX()``, ``get(0)``...)
+  are read together, one after the other. An ``action`` target (``s.pop()``) would change what
+  the targets after it see, so each gets a method of its own.
+- **A statement that does not compile is left out, not its test.** Each read sits on its own
+  line behind a marker comment; javac's errors are mapped back to those markers and the
+  statement is dropped in the next round (a wrongly inferred target must not cost the others).
+- **The prefix may throw.** Then no target is read, and the exception's class is recorded: the
+  expected-exception oracle that holds now.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from oracular.candidates.observed import FileObservation, ObservationPlan, ObservedValue, TestObservation
+from oracular.execution.checks import Bench, OracleChecker
+from oracular.execution.jvm import HelperFailed, Observation
+from oracular.execution.regression import OBSERVER, java_string
+from oracular.execution.runner import ScratchOutcome, ScratchRunner
+from oracular.execution.scratch import ByteEdit, ScratchBuilder, ScratchClass, Variant
+from oracular.java.junit import Flavour
+from oracular.java.source import SourceText
+
+RUNS = 2
+_MARKER = re.compile(r"/\*oracular:(s[\d.]+)\*/")
+
+
+@dataclass(frozen=True)
+class _Read:
+    """One target read in one generated method."""
+
+    key: str
+    """Statement key (what a compile error leaves out): ``s<test>.<target>``."""
+    target: int
+    expression: str
+
+
+def _groups(plan: ObservationPlan) -> list[list[int]]:
+    """Target indices per generated method: the reads first, then each action alone."""
+    reads = [i for i, t in enumerate(plan.targets) if t.kind != "action"]
+    actions = [[i] for i, t in enumerate(plan.targets) if t.kind == "action"]
+    return [reads, *actions] if reads else actions
+
+
+def read_statement(key: str, observation_key: str, expression: str) -> str:
+    """One read on one line, behind its marker: ``/*oracular:s0.3*/ try { Observe.value(...); } ...``."""
+    k = java_string(observation_key)
+    return (
+        f"/*oracular:{key}*/ try {{ {OBSERVER}.value({k}, {expression}); }} "
+        f"catch (Throwable oracular$t) {{ {OBSERVER}.thrown({k}, oracular$t); }}"
+    )
+
+
+class Harness:
+    """The observing scratch class of one file: which methods read which targets."""
+
+    def __init__(self, source: SourceText, plans: Sequence[ObservationPlan]) -> None:
+        self.source = source
+        self.plans = [p for p in plans if p.test.flavour is not Flavour.TESTNG and p.targets]
+        self.groups = [_groups(p) for p in self.plans]
+
+    @staticmethod
+    def variant_key(test: int, group: int, run: int) -> str:
+        return f"o{test}.{group}.{run}"
+
+    @staticmethod
+    def observation_key(test: int, run: int, target: int) -> str:
+        return f"{test}.{run}.{target}"
+
+    def _edit(self, plan: ObservationPlan, statements: list[str], replaces_last: bool) -> ByteEdit:
+        last = plan.prefix.last
+        indent = self.source.line_indent(last.start_byte)
+        text = f"\n{indent}".join(statements)
+        if replaces_last:
+            return ByteEdit(last.start_byte, last.end_byte, text)
+        return ByteEdit(last.end_byte, last.end_byte, f"\n{indent}{text}")
+
+    def build(self, excluded: frozenset[str]) -> ScratchClass:
+        """The scratch class without the statements and methods in ``excluded``."""
+        builder = ScratchBuilder(self.source)
+        for t, (plan, groups) in enumerate(zip(self.plans, self.groups, strict=True)):
+            variants = []
+            for g, group in enumerate(groups):
+                for run in range(RUNS):
+                    key = self.variant_key(t, g, run)
+                    if key in excluded:
+                        continue
+                    statements = []
+                    wraps_last = False
+                    for i in group:
+                        if f"s{t}.{i}" in excluded:
+                            continue
+                        target = plan.targets[i]
+                        statements.append(read_statement(f"s{t}.{i}", self.observation_key(t, run, i),
+                                                         target.expression))  # fmt: skip
+                        wraps_last = wraps_last or (plan.prefix.replace_last and target.kind == "call")
+                    if statements:
+                        variants.append(Variant(key, (self._edit(plan, statements, wraps_last),)))
+            builder.replace(plan.test, variants)
+        builder.drop_other_tests(p.test for p in self.plans)
+        return builder.build(excluded)
+
+    @staticmethod
+    def locate(scratch: ScratchClass, line: int) -> str | None:
+        """The statement a compile error is in (its marker), else the method's variant key."""
+        lines = scratch.text.splitlines()
+        if 0 < line <= len(lines) and (match := _MARKER.search(lines[line - 1])):
+            return match.group(1)
+        return scratch.method_at(line)
+
+    # -- reading the outcome -----------------------------------------------------------------
+    def interpret(self, outcome: ScratchOutcome) -> dict[int, TestObservation]:
+        """Per plan index: the values both runs agreed on, flaky targets, what the prefix threw."""
+        result: dict[int, TestObservation] = {}
+        for t, (plan, groups) in enumerate(zip(self.plans, self.groups, strict=True)):
+            observation = TestObservation()
+            errors = []
+            for g, group in enumerate(groups):
+                runs = [outcome.results.get(self.variant_key(t, g, run)) for run in range(RUNS)]
+                compile_error = outcome.compile_errors.get(self.variant_key(t, g, 0))
+                if compile_error is not None or outcome.class_error is not None:
+                    errors.append(f"does not compile here: {compile_error or outcome.class_error}")
+                    continue
+                if any(r is None or r.status in ("timeout", "crashed", "notrun", "notfound") for r in runs):
+                    errors.append("ran past its time limit" if any(r and r.status == "timeout" for r in runs)
+                                  else "did not run")  # fmt: skip
+                    continue
+                failed = [r.exception for r in runs if r is not None and r.status == "failed"]
+                if failed:
+                    if g == 0 and len(failed) == RUNS and len(set(failed)) == 1:
+                        observation.thrown = failed[0]  # the prefix itself threw, the same both times
+                    continue
+                for i in group:
+                    self._read(plan, t, i, outcome.observations, observation)
+            if errors and not observation.values and observation.thrown is None:
+                observation.error = errors[0]
+            result[t] = observation
+        return result
+
+    def _read(
+        self,
+        plan: ObservationPlan,
+        t: int,
+        i: int,
+        observations: dict[str, Observation],
+        into: TestObservation,
+    ) -> None:
+        records = [observations.get(self.observation_key(t, run, i)) for run in range(RUNS)]
+        if any(r is None for r in records):
+            return
+        target = plan.targets[i]
+        first = records[0]
+        assert first is not None
+        if any(r != first for r in records[1:]):
+            into.flaky.add(target.expression)
+            return
+        if first.kind == "thrown" and target.kind == "call" and plan.prefix.replace_last:
+            into.thrown = first.type  # the prefix's own last statement threw
+            return
+        into.values[target.expression] = ObservedValue(first.kind, first.type, first.payload)
+
+
+class ValueObserver:
+    """Observes the oracle-free tests of a file with the checker's helper JVMs and classpath."""
+
+    def __init__(self, checker: OracleChecker) -> None:
+        self.checker = checker
+
+    def observe(
+        self,
+        source: SourceText,
+        plans: Sequence[ObservationPlan],
+        cancelled: Callable[[], bool] | None = None,
+    ) -> FileObservation:
+        start = time.monotonic()
+        result = FileObservation()
+        harness = Harness(source, plans)
+        if not harness.plans:
+            return result
+        bench = self.checker.bench(source)
+        if isinstance(bench, str):
+            result.notes.append(f"values not observed: {bench}")
+            return result
+        result.notes.append(bench.classpath.describe())
+        outcome = self._run(harness, bench, cancelled)
+        if isinstance(outcome, str):
+            result.notes.append(f"values not observed: {outcome}")
+            return result
+        for t, observation in harness.interpret(outcome).items():
+            result.tests[harness.plans[t].test.line + 1] = observation
+        result.elapsed_s = time.monotonic() - start
+        return result
+
+    def _run(
+        self, harness: Harness, bench: Bench, cancelled: Callable[[], bool] | None
+    ) -> ScratchOutcome | str:
+        checker = self.checker
+        runner = ScratchRunner(bench.worker, checker.cache_dir, checker.settings.use_cache)
+        timeout = checker.settings.timeout_s
+        try:
+            for attempt in range(2):
+                outcome = runner.run(
+                    harness.build, bench.context, timeout, cancelled=cancelled, locate=harness.locate
+                )
+                if attempt or not outcome.stale or bench.context.deps_dir is None:
+                    break
+                runner.reset_deps(bench.context)  # classes compiled on demand went stale: rebuild once
+        except (HelperFailed, TimeoutError) as exc:
+            return f"the observing JVM failed: {exc}"
+        if outcome.class_error is not None:
+            return f"the test class does not compile here: {outcome.class_error}"
+        return outcome
