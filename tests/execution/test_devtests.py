@@ -99,8 +99,20 @@ def test_regression_oracles_record_the_observed_value() -> None:
     assert body is not None and body[-1] == "junit.framework.Assert.assertNull((s));"
     body = regression_body(Flavour.JUNIT5, prefix, "o", passed, Observation("object", "p.Thing", ""))
     assert body is not None and body[-1].endswith("assertNotNull((o));")
-    body = regression_body(Flavour.JUNIT5, prefix, "xs", passed, Observation("array", "[I", '"[[1, 2]]"'))
-    assert body is not None and 'assertEquals("[[1, 2]]", java.util.Arrays.deepToString' in body[-1]
+    for observed, oracle in [
+        (
+            Observation("array", "[I", "new int[] {1, 2}"),
+            "assertTrue(java.util.Objects.deepEquals(new int[] {1, 2}, (v)));",
+        ),
+        (
+            Observation("list", "java.util.ArrayList", '"a"'),
+            'assertEquals(java.util.Arrays.asList("a"), (Object) (v));',
+        ),
+        (Observation("enum", "p.Color", "RED"), 'assertEquals("RED", String.valueOf((Object) (v)));'),
+        (Observation("class", "java.lang.Class", "p.Thing"), "assertEquals(p.Thing.class, (Object) (v));"),
+    ]:
+        body = regression_body(Flavour.JUNIT5, prefix, "v", passed, observed)
+        assert body is not None and body[-1] == f"org.junit.jupiter.api.Assertions.{oracle}"
 
 
 def test_a_prefix_that_threw_is_recorded_as_an_expected_exception() -> None:

@@ -69,6 +69,8 @@ class ObservedValue:
 class TestObservation:
     """What running one oracle-free test's prefix (twice) showed."""
 
+    __test__ = False  # not a pytest test class
+
     values: dict[str, ObservedValue] = field(default_factory=dict)
     """Target expression -> its value, kept only when both runs agreed."""
     flaky: set[str] = field(default_factory=set)

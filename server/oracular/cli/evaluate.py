@@ -67,6 +67,9 @@ def add_realistic_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="static ranking only: do not run the prefixes to observe values (nor the top-1 oracles)",
     )
+    group.add_argument(
+        "--check-timeout", type=float, default=5.0, metavar="S", help="time limit per run test (default 5)"
+    )
 
 
 def _positive_rate(data: Path) -> float | None:

@@ -11,6 +11,8 @@ from oracular.cache import default_cache_dir
 from oracular.cli.common import emit, error
 from oracular.corpus.lists import CorpusLists
 from oracular.engine import EngineSettings, FileReport, OracleEngine
+from oracular.execution.checks import CheckSettings, OracleChecker
+from oracular.execution.observe import ValueObserver
 from oracular.java.source import SourceText
 from oracular.java.workspace import WorkspaceIndex
 
@@ -50,13 +52,26 @@ def run_realistic(args: argparse.Namespace) -> int:
     def engine_for(index: WorkspaceIndex, root: Path) -> OracleEngine:
         return OracleEngine(index, ranker, settings, root)
 
-    def suggest(engine: OracleEngine, source: SourceText) -> FileReport:
-        return engine.suggest(source)
+    checker = None if args.no_observe else OracleChecker(CheckSettings(timeout_s=args.check_timeout))
+    observer = ValueObserver(checker) if checker is not None else None
 
-    runs = [
-        evaluate_project(root, engine_for, suggest, args.max_tests, args.seed, None, not args.quiet)
-        for root in roots
-    ]
+    def suggest(engine: OracleEngine, source: SourceText) -> FileReport:
+        return engine.suggest(source, observer=observer)
+
+    def check_top(report: FileReport) -> dict[tuple[int, int], str]:
+        assert checker is not None
+        check = checker.check(report)
+        return {key: str(result.status) for key, result in check.results.items()}
+
+    checking = check_top if checker is not None else None
+    try:
+        runs = [
+            evaluate_project(root, engine_for, suggest, args.max_tests, args.seed, checking, not args.quiet)
+            for root in roots
+        ]
+    finally:
+        if checker is not None:
+            checker.close()
     header = {
         "ranker": getattr(ranker, "name", type(ranker).__name__),
         "mode": "static (no values observed)" if args.no_observe else "observed values where the code runs",

@@ -142,13 +142,30 @@ def _declared_value(statement: Node, name: str) -> Node | None:
 
 
 def _is_literal(node: Node | None) -> bool:
+    """A literal, or an array initialiser of literals (``{1, 2}``, ``new int[] {1, 2}``)."""
     if node is None:
         return False
     if node.type in LITERAL_TYPES or literal_type(node) is not None:
         return True
-    if node.type in ("array_creation_expression", "array_initializer"):
-        return all(_is_literal(c) for c in syntax.walk(node) if c is not node and c.type.endswith("literal"))
+    if node.type == "array_creation_expression":
+        node = node.child_by_field_name("value")
+    if node is not None and node.type == "array_initializer":
+        return all(_is_literal(c) for c in node.named_children)
     return False
+
+
+def _written_name(node: Node) -> Node | None:
+    """The local a node writes: ``x = ...``, ``x[0] = ...``, ``x.f = ...``, ``x++``, ``x.call()``."""
+    written = None
+    if node.type == "assignment_expression":
+        written = node.child_by_field_name("left")
+        while written is not None and written.type in ("array_access", "field_access"):
+            written = written.child_by_field_name("array" if written.type == "array_access" else "object")
+    elif node.type == "method_invocation":
+        written = node.child_by_field_name("object")
+    elif node.type == "update_expression":
+        written = next((c for c in node.named_children if c.type == "identifier"), None)
+    return written if written is not None and written.type == "identifier" else None
 
 
 @dataclass
@@ -179,14 +196,8 @@ def write_history(statements: list[Node]) -> WriteHistory:
                     history.fresh.add(name)
             continue
         for node in syntax.walk_skipping_classes(statement):
-            written = None
-            if node.type == "assignment_expression":
-                written = node.child_by_field_name("left")
-            elif node.type == "method_invocation":
-                written = node.child_by_field_name("object")
-            elif node.type == "update_expression":
-                written = next((c for c in node.named_children if c.type == "identifier"), None)
-            if written is not None and written.type == "identifier":
+            written = _written_name(node)
+            if written is not None:
                 name = syntax.text(written)
                 history.last[name] = index
                 history.restated.discard(name)

@@ -1,0 +1,247 @@
+"""Observed values as candidates, verdicts on any candidate, and the offered order."""
+
+from __future__ import annotations
+
+import pytest
+
+from oracular.candidates.grammar import Candidate, uses_delta
+from oracular.candidates.observed import (
+    FAILS,
+    HOLDS,
+    ObservedValue,
+    TestObservation,
+    TypeNamer,
+    Verdict,
+    expected_value,
+    observed_candidates,
+    value_reads,
+    verdict,
+)
+from oracular.candidates.strength import cannot_fail, implied, offer_order
+from oracular.candidates.values import Value
+from oracular.engine import OracleEngine
+from oracular.java.targets import Target
+
+from .test_targets import analysed
+
+NAMER = TypeNamer("org.example", ["org.other.Imported"], lambda simple: simple == "Local")
+
+
+def target(expression: str = "x", type_: str | None = "int", kind: str = "variable") -> Target:
+    return Target(expression, type_, kind)
+
+
+@pytest.mark.parametrize(
+    ("target_type", "observed", "text", "value_type", "imports"),
+    [
+        ("int", ObservedValue("literal", "int", "3"), "3", "int", ()),
+        ("long", ObservedValue("literal", "long", "3L"), "3L", "long", ()),
+        ("char", ObservedValue("literal", "char", "'\\n'"), "'\\n'", "char", ()),
+        ("short", ObservedValue("literal", "short", "(short) 7"), "7", "short", ()),
+        (None, ObservedValue("literal", "java.lang.Short", "(short) 7"), "(short) 7", "Short", ()),
+        (
+            "String",
+            ObservedValue("literal", "java.lang.String", '"a\\"b\\u00e9"'),
+            '"a\\"b\\u00e9"',
+            "String",
+            (),
+        ),
+        ("double", ObservedValue("literal", "double", "Double.NaN"), "Double.NaN", "double", ()),
+        ("double", ObservedValue("literal", "double", "-0.0"), "-0.0", "double", ()),
+        # enum constants: the same package, an import, a name clash, a nested enum
+        (None, ObservedValue("enum", "org.example.Color", "RED"), "Color.RED", "Color", ()),
+        (None, ObservedValue("enum", "org.other.Imported", "A"), "Imported.A", "Imported", ()),
+        (None, ObservedValue("enum", "org.third.Local", "B"), "org.third.Local.B", "Local", ()),
+        (
+            None,
+            ObservedValue("enum", "org.third.Outer.Mode", "ON"),
+            "Outer.Mode.ON",
+            "Mode",
+            ("org.third.Outer",),
+        ),
+        (None, ObservedValue("class", "java.lang.Class", "java.lang.String"), "String.class", "Class", ()),
+        ("int[]", ObservedValue("array", "[I", "new int[] {1, 2}"), "new int[] {1, 2}", "array", ()),
+        (
+            None,
+            ObservedValue("array", "[Ljava.lang.String;", 'new java.lang.String[] {"a", null}'),
+            'new String[] {"a", null}',
+            "array",
+            (),
+        ),
+        (
+            "List<Long>",
+            ObservedValue("list", "java.util.ArrayList", "1L, 2L"),
+            "Arrays.asList(1L, 2L)",
+            "List",
+            ("java.util.Arrays",),
+        ),
+        (
+            "List<Long>",
+            ObservedValue("list", "java.util.ArrayList", ""),
+            "Collections.emptyList()",
+            "List",
+            ("java.util.Collections",),
+        ),
+    ],
+)
+def test_observed_values_render_as_exact_java(
+    target_type: str | None, observed: ObservedValue, text: str, value_type: str, imports: tuple[str, ...]
+) -> None:
+    value = expected_value(target("x", target_type), observed, NAMER)
+    assert value is not None
+    assert (value.text, value.type, value.source, value.imports) == (text, value_type, "observed", imports)
+
+
+def test_observed_candidates_per_kind() -> None:
+    def oracles(observed: ObservedValue, type_: str | None = "Object") -> list[str]:
+        found = observed_candidates(target("x", type_), observed, NAMER)
+        return [f"{c.assertion}({c.expected.text if c.expected else ''})" for c in found]
+
+    assert oracles(ObservedValue("boolean", "boolean", "false"), "boolean") == ["assertFalse()"]
+    assert oracles(ObservedValue("null", "null", "null")) == ["assertNull()"]
+    assert oracles(ObservedValue("literal", "int", "4"), "int") == ["assertEquals(4)"]
+    assert oracles(ObservedValue("object", "p.Thing", "")) == ["assertNotNull()"]
+    assert oracles(ObservedValue("array", "[I", "new int[] {1}"), "int[]") == [
+        "assertArrayEquals(new int[] {1})",
+        "assertNotNull()",
+    ]
+    assert oracles(ObservedValue("thrown", "java.lang.IllegalStateException", "boom")) == []
+
+
+def test_arrays_of_floating_point_compare_within_a_delta() -> None:
+    array = Candidate(
+        "assertion", "assertArrayEquals", target("d", None), Value("new double[] {1.5}", "array", "observed")
+    )
+    assert uses_delta(array)
+    assert not uses_delta(
+        Candidate(
+            "assertion",
+            "assertArrayEquals",
+            target("i", "int[]"),
+            Value("new int[] {1}", "array", "observed"),
+        )
+    )
+    assert uses_delta(
+        Candidate("assertion", "assertEquals", target("f", "float"), Value("1.5f", "float", "literal"))
+    )
+
+
+def equals(expected: str, source: str = "literal", type_: str = "int") -> Candidate:
+    return Candidate("assertion", "assertEquals", target("x", type_), Value(expected, type_, source))
+
+
+def test_verdicts_compare_values_as_java_would() -> None:
+    observation = TestObservation(
+        values={
+            "x": ObservedValue("literal", "long", "3L"),
+            "limit": ObservedValue("literal", "int", "3"),
+            "other": ObservedValue("literal", "int", "4"),
+            "b": ObservedValue("boolean", "boolean", "true"),
+            "o": ObservedValue("null", "null", "null"),
+            "t": ObservedValue("thrown", "java.util.NoSuchElementException", "empty"),
+        }
+    )
+    assert verdict(equals("3"), observation) == Verdict(HOLDS, "3L")  # 3 == 3L
+    assert verdict(equals("0x3"), observation) == Verdict(HOLDS, "3L")
+    assert verdict(equals("4"), observation) == Verdict(FAILS, "3L")
+    assert verdict(equals("limit", "variable"), observation) == Verdict(HOLDS, "3L")  # read too
+    assert verdict(equals("other", "constant"), observation) == Verdict(FAILS, "3L")
+    assert verdict(equals("unread", "variable"), observation) is None
+    assert verdict(Candidate("assertion", "assertTrue", target("b", "boolean")), observation).status == HOLDS
+    assert verdict(Candidate("assertion", "assertFalse", target("b", "boolean")), observation).status == FAILS
+    assert verdict(Candidate("assertion", "assertNull", target("o", "Object")), observation).status == HOLDS
+    assert verdict(Candidate("assertion", "assertNotNull", target("o", "Object")), observation) == Verdict(
+        FAILS, "null"
+    )
+    assert verdict(Candidate("assertion", "assertNotNull", target("t", "Object")), observation) == Verdict(
+        FAILS, "threw NoSuchElementException"
+    )
+    assert verdict(Candidate("assertion", "assertNotNull", target("unknown")), observation) is None
+    assert verdict(Candidate("exception", "assertThrows", exception="Exception"), observation) == Verdict(
+        FAILS, "nothing thrown"
+    )
+
+
+def test_verdicts_on_floating_point_strings_and_thrown_prefixes() -> None:
+    observation = TestObservation(
+        values={
+            "d": ObservedValue("literal", "double", "0.30000000000000004"),
+            "s": ObservedValue("literal", "java.lang.String", '"a\\tb"'),
+        }
+    )
+    assert verdict(equals("0.3", type_="double"), observation) is None  # the target is x, not read
+    d = Candidate("assertion", "assertEquals", target("d", "double"), Value("0.3", "double", "literal"))
+    assert verdict(d, observation).status == HOLDS  # within the delta
+    s = Candidate("assertion", "assertEquals", target("s", "String"), Value('"a\\tb"', "String", "literal"))
+    assert verdict(s, observation).status == HOLDS
+    s2 = Candidate("assertion", "assertEquals", target("s", "String"), Value('"a b"', "String", "literal"))
+    assert verdict(s2, observation).status == FAILS
+    thrown = TestObservation(thrown="java.lang.IllegalStateException")
+    assert verdict(
+        Candidate("exception", "assertThrows", exception="IllegalStateException"), thrown
+    ) == Verdict(HOLDS, "threw IllegalStateException")
+    assert verdict(Candidate("exception", "assertThrows", exception="RuntimeException"), thrown) is None
+    assert verdict(d, thrown) is None  # no assertion after a throwing prefix is judged
+
+
+def test_value_reads_are_the_variables_and_constants_candidates_expect() -> None:
+    reads = value_reads(
+        [
+            equals("limit", "variable"),
+            equals("3"),
+            equals("Stack.MAX", "constant"),
+            equals("limit", "variable"),
+        ]
+    )
+    assert [(t.expression, t.kind) for t in reads] == [("limit", "value"), ("Stack.MAX", "value")]
+
+
+def test_oracles_that_cannot_fail(engine: OracleEngine) -> None:
+    prefix = analysed(
+        engine,
+        """
+        int seed = 3;
+        Stack<Integer> s = new Stack<>();
+        s.push(seed);
+        Integer top = s.peek();
+        """,
+    )
+    fresh = Target("s", "Stack<Integer>", "variable")
+    assert cannot_fail(Candidate("assertion", "assertNotNull", fresh), prefix)
+    assert not cannot_fail(
+        Candidate("assertion", "assertNotNull", Target("top", "Integer", "variable")), prefix
+    )
+    assert cannot_fail(
+        Candidate(
+            "assertion", "assertEquals", Target("seed", "int", "variable"), Value("3", "int", "observed")
+        ),
+        prefix,
+    )
+    assert cannot_fail(
+        Candidate(
+            "assertion",
+            "assertEquals",
+            Target("top", "Integer", "variable"),
+            Value("top", "Integer", "variable"),
+        ),
+        prefix,
+    )
+    assert cannot_fail(Candidate("assertion", "assertTrue", Target("true", "boolean", "variable")), prefix)
+    assert not cannot_fail(Candidate("exception", "assertThrows", exception="Exception"), prefix)
+
+
+def test_the_offered_order() -> None:
+    holds, fails = Verdict(HOLDS, "1"), Verdict(FAILS, "1")
+    scores = [0.9, 0.6, 0.3, 0.2, 0.1, 0.05]
+    verdicts = [fails, None, holds, fails, holds, holds]
+    vacuous = [False, False, False, False, False, True]
+    # the confident failing first choice is a possible bug: right after what holds
+    assert offer_order(scores, verdicts, vacuous) == [2, 4, 0, 1, 3, 5]
+    # not confident: a wrong guess, after the unknown
+    assert offer_order([0.4, 0.35, 0.3, 0.2, 0.1, 0.05], verdicts, vacuous) == [2, 4, 1, 0, 3, 5]
+    candidates = [
+        Candidate("assertion", "assertEquals", target("x", "Integer"), Value("1", "int", "observed")),
+        Candidate("assertion", "assertNotNull", target("x", "Integer")),
+        Candidate("assertion", "assertNotNull", target("y", "Integer")),
+    ]
+    assert implied(candidates, [holds, holds, holds]) == [False, True, False]

@@ -1,0 +1,140 @@
+"""Target enumeration: what a developer would assert on after a prefix, typed and ranked."""
+
+from __future__ import annotations
+
+from oracular.engine import OracleEngine
+from oracular.java.declarations import extract
+from oracular.java.junit import find_test_methods
+from oracular.java.prefix import PrefixAnalysis, analyse_prefix
+from oracular.java.targets import MAX_TARGETS, write_history
+from oracular.java.types import TypeEnv
+
+from .conftest import java
+
+
+def analysed(engine: OracleEngine, body: str, imports: str = "", members: str = "") -> PrefixAnalysis:
+    source = java(
+        f"""
+        package org.example.stack;
+        import java.util.*;
+        {imports}
+        class SnippetTest {{
+            {members}
+            @org.junit.jupiter.api.Test
+            void t() {{
+                {body}
+            }}
+        }}
+        """
+    )
+    decls = extract(source)
+    test = find_test_methods(source, decls.imports)[0]
+    env = TypeEnv(engine.index, decls.package, decls.imports)
+    prefix = analyse_prefix(test.node, env, test.class_name)
+    assert prefix is not None
+    return prefix
+
+
+def targets(prefix: PrefixAnalysis) -> dict[str, tuple[str | None, str]]:
+    return {t.expression: (t.type, t.kind) for t in prefix.targets}
+
+
+def test_every_written_local_is_a_target_the_most_recent_first(engine: OracleEngine) -> None:
+    prefix = analysed(
+        engine,
+        """
+        Stack<Integer> s = new Stack<>();
+        s.push(1);
+        List<String> names = new ArrayList<>();
+        names.add("a");
+        int n = s.size();
+        """,
+    )
+    order = [t.expression for t in prefix.targets]
+    assert order[0] == "n"  # the prefix's own value first
+    assert order.index("names") < order.index("s")  # written after s
+    found = targets(prefix)
+    assert found["names.size()"] == ("int", "observer")
+    assert found["names.isEmpty()"] == ("boolean", "observer")
+    assert found["names.get(0)"] == ("String", "query")
+    assert found['names.contains("a")'] == ("boolean", "query")  # a prefix value as the argument
+    assert found["s.isEmpty()"] == ("boolean", "observer")  # the workspace's Stack, not java.util's
+    assert "s.get(0)" not in found  # ...which has no get(int)
+    assert found["s.peek()"] == ("Integer", "action")
+    assert "s.size()" not in found  # the prefix computes it already: n holds it
+
+
+def test_restated_inputs_are_not_targets(engine: OracleEngine) -> None:
+    prefix = analysed(
+        engine,
+        """
+        String input = "abc";
+        int[] data = {1, 2};
+        String r = TextUtils.reverse(input);
+        """,
+    )
+    found = targets(prefix)
+    assert "input" not in found and "input.length()" not in found and "data.length" not in found
+    assert found["r"] == ("String", "variable")
+    assert found["r.length()"] == ("int", "observer")
+    assert found["r.charAt(0)"] == ("char", "query")
+    # static calls of the unit over prefix values, not repeating the prefix's own call
+    assert found["TextUtils.isPalindrome(r)"] == ("boolean", "static")
+    assert "TextUtils.reverse(input)" not in found
+
+
+def test_nested_generics_arrays_and_chains(engine: OracleEngine) -> None:
+    prefix = analysed(
+        engine,
+        """
+        Map<String, List<Integer>> index = new HashMap<>();
+        String key = "k";
+        index.put(key, new ArrayList<>());
+        long[] sizes = new long[3];
+        sizes[0] = 4L;
+        """,
+    )
+    found = targets(prefix)
+    assert found["sizes.length"] == ("int", "observer")
+    assert found["index.get(key)"] == ("List<Integer>", "query")
+    assert found["index.containsKey(key)"] == ("boolean", "query")
+    assert found["index.size()"] == ("int", "observer")
+
+
+def test_workspace_chains_and_observers(engine: OracleEngine) -> None:
+    prefix = analysed(
+        engine,
+        """
+        BoundedCounter c = new BoundedCounter(3);
+        c.increment();
+        """,
+    )
+    found = targets(prefix)
+    assert found["c.getMax()"] == ("int", "observer")
+    assert found["c.isAtMax()"] == ("boolean", "observer")
+    assert found["c.value()"] == ("int", "action")
+
+
+def test_the_number_of_targets_is_bounded(engine: OracleEngine) -> None:
+    lines = "\n".join(f"List<String> l{i} = new ArrayList<>(); l{i}.add(\"x{i}\");" for i in range(20))
+    prefix = analysed(engine, lines)
+    assert len(prefix.targets) == MAX_TARGETS
+
+
+def test_write_history(engine: OracleEngine) -> None:
+    prefix = analysed(
+        engine,
+        """
+        int a = 1;
+        int b = 2;
+        b++;
+        Stack<Integer> s = new Stack<>();
+        Stack<Integer> t = new Stack<>();
+        t = new Stack<>(4);
+        s.push(a);
+        """,
+    )
+    history = write_history(prefix.statements)
+    assert history.restated == {"a"}  # b was written again
+    assert history.fresh == {"s"}  # t was reassigned (still new, but no longer the initialiser)
+    assert history.last["s"] == 6 and history.last["b"] == 2
