@@ -40,7 +40,8 @@ from oracular.java.types import (
 
 MAX_TARGETS = 32
 MAX_BASES = 6
-"""Prefix variables whose observers are enumerated (the most recently written first)."""
+"""Prefix variables whose observers are enumerated (the most recently written first); every
+written variable is a target itself."""
 MAX_OBSERVERS_PER_BASE = 6
 MAX_ACTIONS_PER_BASE = 2
 MAX_ARGUMENT_CALLS_PER_BASE = 3
@@ -268,8 +269,10 @@ class TargetEnumerator:
     def __init__(self, statements: list[Node], env: TypeEnv, focal_receiver: str | None) -> None:
         self.statements = statements
         self.env = env
-        self.bases = prefix_bases(statements, env, focal_receiver)[:MAX_BASES]
+        self.variables = prefix_bases(statements, env, focal_receiver)
+        self.bases = self.variables[:MAX_BASES]
         self.values = prefix_values(statements, env)
+        self.passed = _arguments_by_receiver(statements)
 
     # -- zero-argument observers -------------------------------------------------------------
     def observers(self, receiver: str, receiver_type: str) -> list[Target]:
@@ -310,10 +313,12 @@ class TargetEnumerator:
 
     # -- calls with arguments ----------------------------------------------------------------
     def _arguments(self, param_type: str, receiver: str, small_literals: bool = True) -> Iterator[str]:
-        """Values to pass: ``0`` for an ``int`` (an index: ``get(0)``), then prefix values that fit."""
+        """Values to pass: ``0`` for an ``int`` (an index: ``get(0)``), then prefix values that fit,
+        those the prefix passed to the same receiver first (``m.put(key, v)``, then ``m.get(key)``)."""
         if small_literals and param_type == "int":
             yield "0"
-        for value in self.values:
+        passed = self.passed.get(receiver, [])
+        for value in sorted(self.values, key=lambda v: v.text not in passed):
             if value.text != receiver and _accepts(param_type, value.type):
                 yield value.text
 
@@ -378,7 +383,8 @@ class TargetEnumerator:
     # -- all of it ---------------------------------------------------------------------------
     def enumerate(self, primary: list[Target], focal_class: ClassInfo | None) -> list[Target]:
         """``primary`` first (the prefix's own value), then per base: itself, its observers, its
-        queries; then chains; then static calls. Deduplicated, at most :data:`MAX_TARGETS`."""
+        queries; then the other written variables, chains and static calls. Deduplicated, at most
+        :data:`MAX_TARGETS`."""
         ordered: dict[str, Target] = {t.expression: t for t in primary}
         computed = _computed_values(self.statements)
 
@@ -399,6 +405,8 @@ class TargetEnumerator:
                         chains.append(
                             Target(chained.expression, chained.type, "chain", base.name, chained.method)
                         )
+        for base in self.variables[MAX_BASES:]:
+            add(Target(base.name, base.type, "variable"))
         for target in chains:
             add(target)
         owners = [focal_class] if focal_class is not None else []
@@ -406,6 +414,19 @@ class TargetEnumerator:
         for target in self.static_calls(owners):
             add(target)
         return list(ordered.values())[:MAX_TARGETS]
+
+
+def _arguments_by_receiver(statements: list[Node]) -> dict[str, list[str]]:
+    """``{"m": ["key", "v"]}`` for ``m.put(key, v)``: what the prefix handed each receiver."""
+    passed: dict[str, list[str]] = {}
+    for statement in statements:
+        for node in syntax.walk_skipping_classes(statement):
+            receiver = node.child_by_field_name("object") if node.type == "method_invocation" else None
+            args = node.child_by_field_name("arguments") if receiver is not None else None
+            if receiver is not None and args is not None:
+                texts = [syntax.text(a) for a in args.named_children]
+                passed.setdefault(syntax.text(receiver), []).extend(texts)
+    return passed
 
 
 def _computed_values(statements: list[Node]) -> set[str]:

@@ -1,0 +1,185 @@
+"""Observing running prefixes: exact values of every kind, flaky values dropped, and the observed
+oracles compiled and run on the code they came from (where they must all hold)."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from oracular.candidates.observed import FileObservation, ObservedValue
+from oracular.cli.common import engine_for
+from oracular.engine import EngineSettings, OracleEngine
+from oracular.execution.checks import CheckStatus, OracleChecker
+from oracular.execution.observe import Harness, ValueObserver
+from oracular.java.source import load_source
+
+from .conftest import require_toolchain
+
+VALUES = """
+package p;
+
+import java.util.*;
+
+public class Values {
+    public enum Mode { ON, OFF }
+
+    public String text() { return "a\\"b\\\\c\\n\\t\\u00e9"; }
+    public char letter() { return 'x'; }
+    public long big() { return 5L; }
+    public short small() { return 3; }
+    public double nan() { return Double.NaN; }
+    public double negativeZero() { return -0.0; }
+    public float infinity() { return Float.POSITIVE_INFINITY; }
+    public Mode mode() { return Mode.ON; }
+    public Class<?> type() { return String.class; }
+    public int[] numbers() { return new int[] {1, 2}; }
+    public String[] words() { return new String[] {"a", null}; }
+    public List<Long> longs() { return Arrays.asList(1L, 2L); }
+    public Map<String, List<Integer>> nested() {
+        Map<String, List<Integer>> m = new HashMap<>();
+        m.put("k", new ArrayList<>(List.of(1)));
+        return m;
+    }
+    public Object plain() { return new Object(); }
+    public Integer none() { return null; }
+    public int broken() { throw new IllegalStateException("no"); }
+}
+"""
+
+VALUES_TEST = """
+package p;
+
+import java.util.*;
+import org.junit.jupiter.api.Test;
+
+class ValuesTest {
+    @Test
+    void values() {
+        Values v = new Values();
+        String key = "k";
+        String text = v.text();
+        char c = v.letter();
+        int code = v.letter();
+        long big = v.big();
+        short small = v.small();
+        double nan = v.nan();
+        double negativeZero = v.negativeZero();
+        float infinity = v.infinity();
+        Values.Mode mode = v.mode();
+        Class<?> type = v.type();
+        int[] numbers = v.numbers();
+        String[] words = v.words();
+        List<Long> longs = v.longs();
+        Map<String, List<Integer>> nested = v.nested();
+        Object plain = v.plain();
+        Integer none = v.none();
+        long now = System.nanoTime();
+    }
+
+    @Test
+    void throwing() {
+        Values v = new Values();
+        int n = v.broken();
+    }
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def values_project(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("values")
+    (root / "pom.xml").write_text("<project><modelVersion>4.0.0</modelVersion></project>\n")
+    for folder, name, text in (("main", "Values", VALUES), ("test", "ValuesTest", VALUES_TEST)):
+        path = root / "src" / folder / "java" / "p" / f"{name}.java"
+        path.parent.mkdir(parents=True)
+        path.write_text(textwrap.dedent(text).lstrip(), encoding="utf-8")
+    return root
+
+
+def observe(engine: OracleEngine, path: Path, checker: OracleChecker) -> FileObservation:
+    analysis = engine.analyse(load_source(path))
+    statuses = analysis.oracle_free
+    prefixes = {s.test.line: engine.prefix_for(analysis, s) for s in statuses}
+    return engine.observe(ValueObserver(checker), analysis, statuses, prefixes)
+
+
+def test_values_of_every_kind_are_recorded_exactly(values_project: Path, checker: OracleChecker) -> None:
+    require_toolchain()
+    path = values_project / "src/test/java/p/ValuesTest.java"
+    engine = engine_for([path], EngineSettings(top_k=64))
+    observed = observe(engine, path, checker)
+    lines = {s.test.name: s.test.line + 1 for s in engine.analyse(load_source(path)).statuses}
+    values = observed.tests[lines["values"]]
+    assert values.ran and values.thrown is None
+    expected = {
+        "text": ObservedValue("literal", "java.lang.String", '"a\\"b\\\\c\\n\\t\\u00e9"'),
+        "c": ObservedValue("literal", "char", "'x'"),
+        "code": ObservedValue("literal", "int", "120"),
+        "big": ObservedValue("literal", "long", "5L"),
+        "small": ObservedValue("literal", "short", "(short) 3"),
+        "nan": ObservedValue("literal", "double", "Double.NaN"),
+        "negativeZero": ObservedValue("literal", "double", "-0.0"),
+        "infinity": ObservedValue("literal", "float", "Float.POSITIVE_INFINITY"),
+        "mode": ObservedValue("enum", "p.Values.Mode", "ON"),
+        "type": ObservedValue("class", "java.lang.Class", "java.lang.String"),
+        "numbers": ObservedValue("array", "[I", "new int[] {1, 2}"),
+        "words": ObservedValue("array", "[Ljava.lang.String;", 'new java.lang.String[] {"a", null}'),
+        "longs": ObservedValue("list", "java.util.Arrays$ArrayList", "1L, 2L"),
+        "plain": ObservedValue("object", "java.lang.Object", ""),
+        "none": ObservedValue("null", "null", "null"),
+        "words.length": ObservedValue("literal", "int", "2"),
+    }
+    assert {k: values.values.get(k) for k in expected} == expected
+    assert "now" in values.flaky and "now" not in values.values  # differs between the two runs
+    throwing = observed.tests[lines["throwing"]]
+    assert throwing.thrown == "java.lang.IllegalStateException" and not throwing.values
+    assert any(note.startswith("classpath from") for note in observed.notes)
+
+
+def test_observed_oracles_compile_and_hold_on_the_code(values_project: Path, checker: OracleChecker) -> None:
+    require_toolchain()
+    path = values_project / "src/test/java/p/ValuesTest.java"
+    engine = engine_for([path], EngineSettings(top_k=64, abstain_below=0.0))
+    report = engine.suggest(load_source(path), observer=ValueObserver(checker))
+    values, throwing = report.tests
+    assert values.observed and throwing.observed
+    observed = [s for s in values.suggestions if s.source == "observed"]
+    oracles = {s.oracle for s in observed}
+    assert {
+        "assertEquals(Values.Mode.ON, mode);",
+        "assertEquals(Double.NaN, nan, 0.0001);",
+        "assertEquals(5L, big);",
+        "assertEquals('x', c);",
+        'assertArrayEquals(new String[] {"a", null}, words);',
+        "assertEquals(Arrays.asList(1L, 2L), longs);",
+        "assertEquals(String.class, type);",
+    } <= oracles
+    assert throwing.suggestions[0].oracle == "assertThrows(IllegalStateException.class, () -> v.broken());"
+    check = checker.check(report)  # each oracle inserted on its own, compiled and run
+    assert check.error is None
+    statuses = {s.oracle: check.result_for(values, s).status for s in observed}
+    assert all(status is CheckStatus.HOLDS for status in statuses.values()), statuses
+    assert check.result_for(throwing, throwing.suggestions[0]).status is CheckStatus.HOLDS
+
+
+def test_a_target_that_does_not_compile_costs_only_its_own_read(values_project: Path) -> None:
+    source = load_source(values_project / "src/test/java/p/ValuesTest.java")
+    engine = engine_for([source.path], EngineSettings())
+    analysis = engine.analyse(source)
+    status = analysis.oracle_free[0]
+    prefix = engine.prefix_for(analysis, status)
+    from oracular.candidates.observed import ObservationPlan
+    from oracular.java.targets import Target
+
+    plan = ObservationPlan(
+        status.test, prefix, (Target("text", "String", "variable"), Target("missing()", None, "observer"))
+    )
+    harness = Harness(source, [plan])
+    scratch = harness.build(frozenset())
+    lines = scratch.text.splitlines()
+    broken = next(i for i, line in enumerate(lines, start=1) if "missing()" in line)
+    assert harness.locate(scratch, broken) == "s0.1"
+    rebuilt = harness.build(frozenset({"s0.1"}))
+    assert "missing()" not in rebuilt.text and rebuilt.text.count("Observe.value") == 2  # text, twice
