@@ -33,10 +33,25 @@ class StackTest {{
 """
 
 
+def chosen_edits(engine: OracleEngine, source, *oracles: str) -> list:
+    """The edits of the named oracles (whatever their rank), imports merged as ``top_edits`` does."""
+    report = engine.suggest(source)
+    offered = [s for t in report.tests for s in t.suggestions]
+    picked = [next(s for s in offered if s.oracle == oracle) for oracle in oracles]
+    imports = frozenset().union(*(s.rendered.imports for s in picked))
+    assert report.renderer is not None
+    return report.renderer.import_edits(imports) + [s.rendered.statement_edit for s in picked]
+
+
 def test_junit5_assert_throws_and_imports(engine: OracleEngine) -> None:
     source = java(STACK_TEST.format(imports="import org.junit.jupiter.api.Test;"))
     report = engine.suggest(source)
-    text = apply_edits(source, report.top_edits())
+    text = apply_edits(
+        source,
+        chosen_edits(
+            engine, source, "assertThrows(EmptyStackException.class, () -> s.pop());", "assertEquals(4, top);"
+        ),
+    )
     assert "assertThrows(EmptyStackException.class, () -> s.pop());" in text
     assert "assertEquals(4, top);" in text
     assert "import static org.junit.jupiter.api.Assertions.assertThrows;" in text
@@ -46,6 +61,7 @@ def test_junit5_assert_throws_and_imports(engine: OracleEngine) -> None:
     again = java(text)
     assert text.count("import static org.junit.jupiter.api.Assertions.assertEquals;") == 1
     assert engine.suggest(again).tests == []
+    assert report.tests[0].suggestions[0].oracle.startswith("assertThrows(EmptyStackException")
 
 
 def test_existing_wildcard_static_import_is_reused(engine: OracleEngine) -> None:
@@ -61,7 +77,12 @@ def test_existing_wildcard_static_import_is_reused(engine: OracleEngine) -> None
 
 def test_junit4_uses_try_fail_catch_and_casts_boxed(engine: OracleEngine) -> None:
     source = java(STACK_TEST.format(imports="import org.junit.Test;"))
-    text = apply_edits(source, engine.suggest(source).top_edits())
+    exception = (
+        'try {\n            s.pop();\n            fail("Expected EmptyStackException");\n        } catch'
+    )
+    report = engine.suggest(source)
+    oracles = [s.oracle for s in report.tests[0].suggestions if s.oracle.startswith(exception)][:1]
+    text = apply_edits(source, chosen_edits(engine, source, *oracles, "assertEquals(4, (int) top);"))
     assert (
         "        try {\n"
         "            s.pop();\n"

@@ -27,7 +27,6 @@ from oracular.candidates.observed import (
 )
 from oracular.candidates.render import ImportLine, RenderedOracle, Renderer, TextEdit
 from oracular.candidates.strength import (
-    POSSIBLE_BUG_SCORE,
     cannot_fail,
     implied,
     is_possible_bug,
@@ -476,7 +475,8 @@ class OracleEngine:
         for rank, i in enumerate(order):
             rendered = renderer.render(candidates[i], prefix, test.node)
             edits = [rendered.statement_edit, *renderer.import_edits(rendered.imports)]
-            bug = is_possible_bug(i, scores, verdicts[i], POSSIBLE_BUG_SCORE)
+            seen = verdicts[i]
+            bug = is_possible_bug(i, scores, seen is not None and seen.status == "fails")
             report.suggestions.append(
                 Suggestion(rank + 1, scores[i], candidates[i], rendered, edits, verdicts[i], bug, vacuous[i])
             )

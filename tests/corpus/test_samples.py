@@ -100,8 +100,10 @@ def test_assertion_samples_are_cut_before_each_oracle(alpha: FileSamples) -> Non
     second = next(s for s in alpha.assertion if s["assertion"] == "assertEquals(0L, c.value())")
     # The earlier assertTrue is not part of the second assertion's prefix.
     assert "assertTrue" not in second["prefix"]
-    assert second["mode"] == "call-appended"
-    assert second["prefix"].splitlines()[-2].strip() == "c.value();"
+    # c.value() is among the prefix's own targets (an action on c): nothing is appended
+    assert second["mode"] == "as-is"
+    assert "c.value()" in {t["expression"] for t in second["targets"]}
+    assert second["prefix"].splitlines()[-2].strip() != "c.value();"
 
 
 def test_ground_truth_is_found_among_engine_candidates(alpha: FileSamples) -> None:

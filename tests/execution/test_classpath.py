@@ -13,6 +13,7 @@ from oracular.execution import classpath as cp
 from oracular.execution.classpath import (
     ClasspathSettings,
     Dependency,
+    candidate_versions,
     discover,
     find_in_repos,
     layout,
@@ -91,10 +92,29 @@ def test_pom_dependencies_resolve_transitively_from_a_local_repository(tmp_path:
     properties, declared, own = read_pom(pom)
     assert properties["lib.version"] == "2.1" and own == ("org.acme", "sibling")
     assert Dependency("org.lib", "lib", "${lib.version}") in declared
-    jars, missing = resolve_pom_dependencies([pom], [repo])
-    assert jars == [lib, debian_only, core]
-    assert missing == ["org.gone:missing:1.0 (test)"]  # the sibling module is not "missing"
-    assert find_in_repos(Dependency("org.lib", "lib", None), [repo]) == lib
+    resolution = resolve_pom_dependencies([pom], [repo])
+    assert resolution.jars == [lib, debian_only, core]
+    assert resolution.missing == ["org.gone:missing:1.0 (test)"]  # the sibling module is not "missing"
+    assert resolution.substituted == ["org.old:all 1.3 -> debian", "org.deb:thing 9.9 -> debian"]
+    found = find_in_repos(Dependency("org.lib", "lib", None), [repo])
+    assert found is not None and found.path == lib
+
+
+def test_a_missing_version_resolves_to_the_nearest_one_of_the_same_major(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    for version in ("1.x", "2.2.2", "debian", "1.8", "1.10"):
+        _artifact(repo, "org.lib", "lib", version)
+    assert candidate_versions("1.9.2", ["1.x", "2.2.2", "debian", "1.8", "1.10"]) == [
+        "1.9.2", "1.x", "1.10", "1.8", "debian", "2.2.2",
+    ]  # fmt: skip
+    assert candidate_versions(None, ["1.x", "debian", "3.0"]) == ["debian", "3.0", "1.x"]
+    found = find_in_repos(Dependency("org.lib", "lib", "1.9.2"), [repo])
+    assert found is not None and found.version == "1.x"
+    (repo / "org/lib/lib/1.x").rename(repo / "org/lib/lib/gone")
+    assert find_in_repos(Dependency("org.lib", "lib", "1.9.2"), [repo]).version == "1.10"
+    pom = tmp_path / "pom.xml"
+    pom.write_text(POM.format(artifact="app", deps=_dep("org.lib", "lib", "1.9.2")), encoding="utf-8")
+    assert resolve_pom_dependencies([pom], [repo]).substituted == ["org.lib:lib 1.9.2 -> 1.10"]
 
 
 def test_the_user_setting_wins_and_missing_entries_are_named(project: Path, tmp_path: Path) -> None:

@@ -40,7 +40,7 @@ def test_two_steps_train_calibrate_and_save(mined: MinedCorpus, tmp_path: Path, 
     assert config.stages == ["exception", "ranker"] and config.architecture == architecture
     assert config.calibration == result.calibration
     assert config.metadata["dev"]["assertion"]["samples"] == result.dev["assertion"]["samples"] > 0
-    assert config.metadata["last_all_run"]["train_samples"] == {"exception": 11, "assertion": 5}
+    assert config.metadata["last_all_run"]["train_samples"] == {"exception": 12, "assertion": 5}
     assert "saved" in (tmp_path / "model" / "train.log").read_text()
 
 

@@ -82,17 +82,17 @@ def offer_order(
         if verdict is not None and verdict.status == HOLDS:
             return 1
         if verdict is not None and verdict.status == FAILS:
-            return 2 if is_possible_bug(i, scores, verdict, bug_score) else 4
+            return 2 if is_possible_bug(i, scores, True, bug_score) else 4
         return 3
 
     return sorted(range(len(scores)), key=lambda i: (tier(i), -scores[i]))
 
 
-def is_possible_bug(index: int, scores: Sequence[float], verdict: Verdict | None, bug_score: float) -> bool:
-    """The ranker's first choice fails now and it was confident: the code may be wrong, not the guess."""
-    return (
-        verdict is not None
-        and verdict.status == FAILS
-        and scores[index] >= bug_score
-        and scores[index] == max(scores)
-    )
+def is_possible_bug(
+    index: int, scores: Sequence[float], fails: bool, bug_score: float = POSSIBLE_BUG_SCORE
+) -> bool:
+    """The ranker's first choice fails now and it was confident: the code may be wrong, not the guess.
+
+    The one rule for "possible bug", whether the failure was observed or found by running the oracle.
+    """
+    return fails and scores[index] >= bug_score and scores[index] == max(scores)

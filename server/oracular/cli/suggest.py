@@ -9,13 +9,17 @@ import os
 import sys
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from oracular.candidates.render import TextEdit
 from oracular.cli.common import engine_for, error
 from oracular.cli.listing import print_human
-from oracular.engine import EngineSettings
-from oracular.execution.cli import add_check_arguments, run_check
+from oracular.engine import EngineSettings, FileReport
+from oracular.execution.cli import add_check_arguments
 from oracular.java.source import SourceError, SourceText, load_source
+
+if TYPE_CHECKING:
+    from oracular.execution.checks import OracleChecker
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -60,11 +64,14 @@ def write_if_unchanged(path: Path, original: bytes, new_text: str) -> bool:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Observe (unless ``--no-check``), rank, then list, print JSON, diff or write.
+
+    Running the code is the default, as ``mvn test``, EvoSuite or Randoop run the code a user
+    points them at: observed values are the strongest oracles, and every listed oracle is then
+    run as it would be inserted. Without a JDK it falls back to static ranking and says why.
+    """
     if args.top < 1:
         error("--top must be at least 1")
-        return 2
-    if args.check and (args.diff or args.write):
-        error("--check goes with the listing or --json, not with --diff/--write")
         return 2
     try:
         source = load_source(args.file)
@@ -73,15 +80,41 @@ def run(args: argparse.Namespace) -> int:
         return 2
     original = source.data
     engine = engine_for([args.file], EngineSettings(top_k=args.top))
-    report = engine.suggest(source, line=args.line)
-    if args.check:
-        return run_check(args, report)
+    if args.no_check:
+        return _emit(args, source, original, engine.suggest(source, line=args.line), None)
+    from oracular.execution.cli import checker_for
+    from oracular.execution.observe import ValueObserver
+
+    checker = checker_for(args)
+    try:
+        report = engine.suggest(source, line=args.line, observer=ValueObserver(checker))
+        return _emit(args, source, original, report, checker)
+    finally:
+        checker.close()
+
+
+def _emit(
+    args: argparse.Namespace,
+    source: SourceText,
+    original: bytes,
+    report: FileReport,
+    checker: OracleChecker | None,
+) -> int:
+    from oracular.execution.cli import mode_line
+
+    if checker is not None and not (args.diff or args.write):
+        from oracular.execution.cli import print_checked
+
+        return print_checked(args, report, checker)
     if args.json:
-        json.dump(report.to_json(), sys.stdout, indent=2)
+        document = report.to_json()
+        document["mode"] = mode_line(report, checker is not None)
+        json.dump(document, sys.stdout, indent=2)
         print()
         return 0
     if not (args.diff or args.write):
-        print_human(report)
+        print_human(report, lambda _test, suggestion: suggestion.observed_summary() or "")
+        print(mode_line(report, False))
         return 0
     new_text = apply_edits(source, report.top_edits())
     if args.diff:
@@ -101,4 +134,5 @@ def run(args: argparse.Namespace) -> int:
         error(f"{args.file} changed while oracles were computed; nothing written")
         return 1
     print(f"{args.file}: wrote {sum(t.confident for t in report.tests)} oracle(s)")
+    print(mode_line(report, checker is not None))
     return 0

@@ -7,9 +7,10 @@ the bare test as a control) and run once; each candidate is then classified:
 
 - ``holds``: the current code satisfies it;
 - ``fails``: it does not, with what was observed ("was 1", "nothing thrown", "threw X") and a
-  verdict: ``possible bug`` when the ranker was confident in it and no better-ranked candidate
-  holds, ``likely wrong guess`` otherwise (``docs/execution.md`` measures how often an oracle
-  fails on correct code, the prior this verdict leans on);
+  verdict: ``possible bug`` when it was the ranker's confident first choice
+  (:func:`~oracular.candidates.strength.is_possible_bug`), ``likely wrong guess`` otherwise
+  (``docs/execution.md`` measures how often an oracle fails on correct code, the prior this
+  verdict leans on);
 - ``does-not-compile``: javac rejects it (the first error is kept);
 - ``unchecked``: no verdict is possible, with the reason: the test throws before the oracle,
   the test class does not compile here (a missing jar: see the classpath report), a time limit,
@@ -34,6 +35,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
 
+from oracular.candidates.strength import POSSIBLE_BUG_SCORE, is_possible_bug
 from oracular.engine import FileReport, Suggestion, TestReport
 from oracular.execution.classpath import Classpath, ClasspathSettings, discover, missing_imports
 from oracular.execution.jvm import (
@@ -51,8 +53,7 @@ from oracular.java.junit import Flavour
 from oracular.java.source import SourceText
 from oracular.java.workspace import PROJECT_MARKERS, project_root
 
-BUG_SCORE = 0.5
-"""A failing candidate scored at least this (and not beaten by a holding one) is a possible bug."""
+BUG_SCORE = POSSIBLE_BUG_SCORE
 ASSERTION_ERRORS = frozenset(
     {
         "java.lang.AssertionError",
@@ -169,14 +170,13 @@ def classify(
     results: list[CheckResult] = []
     for suggestion, key in zip(suggestions, keys, strict=True):
         results.append(_classify_one(suggestion, key, outcome, bare, bare_error))
-    # Verdicts need the whole list: a failing guess ranked below a holding one is a wrong guess.
-    held_before = False
+    # Verdicts need the whole list: only the ranker's confident first choice is a possible bug.
+    scores = [s.score for s in suggestions]
     final = []
-    for suggestion, result in zip(suggestions, results, strict=True):
+    for i, result in enumerate(results):
         if result.status is CheckStatus.FAILS:
-            bug = suggestion.score >= bug_score and not held_before
+            bug = is_possible_bug(i, scores, result.status is CheckStatus.FAILS, bug_score)
             result = dataclasses.replace(result, verdict=Verdict.POSSIBLE_BUG if bug else Verdict.WRONG_GUESS)
-        held_before = held_before or result.status is CheckStatus.HOLDS
         final.append(result)
     return final
 

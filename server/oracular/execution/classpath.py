@@ -404,33 +404,65 @@ def _version_key(version: str) -> tuple:
     return tuple((0, int(p)) if p.isdigit() else (1, p) for p in re.split(r"[.\-]", version))
 
 
-def find_in_repos(dep: Dependency, repos: Sequence[Path]) -> Path | None:
-    """The jar of ``dep`` in a local repository (its version, Debian's, else the newest there).
+def candidate_versions(wanted: str | None, available: Iterable[str]) -> list[str]:
+    """The versions to try for a dependency, best first.
 
-    A version holding only a POM (Debian's relocations, such as ``hamcrest-all``) answers with
-    that POM, whose own dependencies stand in for the artifact.
+    The exact version; then the same major version (Debian's ``1.x`` alias for it, then the
+    nearest newer release, then the nearest older one), since a POM's ``1.9.2`` runs on ``1.x``
+    but rarely on ``2.2.2``; then Debian's ``debian`` (its packaged version, often the newest
+    major); then the newest there.
+    """
+    versions = sorted(set(available), key=_version_key, reverse=True)
+    ordered = [wanted] if wanted else []
+    major = wanted.split(".", 1)[0] if wanted else None
+    if major is not None and major.isdigit():
+        same = [v for v in versions if v.split(".", 1)[0] == major and v not in (wanted, f"{major}.x")]
+        newer = sorted((v for v in same if _version_key(v) > _version_key(wanted)), key=_version_key)
+        older = [v for v in same if _version_key(v) < _version_key(wanted)]
+        ordered += [f"{major}.x", *newer, *older]
+    ordered += ["debian", *versions]
+    return list(dict.fromkeys(ordered))
+
+
+@dataclass(frozen=True)
+class Located:
+    path: Path
+    """The jar, or a POM only (Debian's relocations, such as ``hamcrest-all``)."""
+    version: str
+
+
+def find_in_repos(dep: Dependency, repos: Sequence[Path]) -> Located | None:
+    """Where a local repository holds ``dep``, at the best version :func:`candidate_versions` finds.
+
+    A version holding only a POM (a relocation) answers with that POM, whose own dependencies
+    stand in for the artifact.
     """
     pom_only = None
     for repo in repos:
         base = repo / dep.group.replace(".", "/") / dep.artifact
         if not base.is_dir():
             continue
-        versions = [dep.version] if dep.version else []
-        versions.append("debian")
-        others = sorted((d.name for d in base.iterdir() if d.is_dir()), key=_version_key, reverse=True)
-        for version in dict.fromkeys([*versions, *others]):
+        available = [d.name for d in base.iterdir() if d.is_dir()]
+        for version in candidate_versions(dep.version, available):
             jar = base / version / f"{dep.artifact}-{version}.jar"
             if jar.exists():
-                return jar
+                return Located(jar, version)
             pom = jar.with_suffix(".pom")
             if pom_only is None and pom.exists():
-                pom_only = pom
+                pom_only = Located(pom, version)
     return pom_only
 
 
-def resolve_pom_dependencies(
-    poms: Sequence[Path], repos: Sequence[Path], depth: int = 4
-) -> tuple[list[Path], list[str]]:
+@dataclass
+class Resolution:
+    jars: list[Path] = field(default_factory=list)
+    missing: list[str] = field(default_factory=list)
+    """Dependencies no local repository holds, at any version."""
+    substituted: list[str] = field(default_factory=list)
+    """``group:artifact 1.9.2 -> 1.x``: held only at another version, which stands in."""
+
+
+def resolve_pom_dependencies(poms: Sequence[Path], repos: Sequence[Path], depth: int = 4) -> Resolution:
     """Jars for the POMs' dependencies (test scope included) and their compile/runtime closure."""
     own: set[tuple[str, str]] = set()
     queue: list[tuple[Dependency, int]] = []
@@ -442,28 +474,29 @@ def resolve_pom_dependencies(
             group = _interpolate(dep.group, properties) or dep.group
             version = _interpolate(dep.version, properties)
             queue.append((Dependency(group, dep.artifact, version, dep.scope), 0))
-    jars: list[Path] = []
-    missing: list[str] = []
+    result = Resolution()
     seen: set[str] = set()
     while queue:
         dep, level = queue.pop(0)
         if (dep.group, dep.artifact) in own or dep.coordinate in seen or dep.scope in ("system", "import"):
             continue
         seen.add(dep.coordinate)
-        jar = find_in_repos(dep, repos)
-        if jar is None:
-            missing.append(f"{dep.coordinate}{':' + dep.version if dep.version else ''} ({dep.scope})")
+        found = find_in_repos(dep, repos)
+        if found is None:
+            result.missing.append(f"{dep.coordinate}{':' + dep.version if dep.version else ''} ({dep.scope})")
             continue
-        if jar.suffix == ".jar":
-            jars.append(jar)
+        if dep.version and found.version != dep.version and level == 0:
+            result.substituted.append(f"{dep.coordinate} {dep.version} -> {found.version}")
+        if found.path.suffix == ".jar":
+            result.jars.append(found.path)
         if level >= depth:
             continue
-        properties, deps, _ = read_pom(jar.with_suffix(".pom"))
+        properties, deps, _ = read_pom(found.path.with_suffix(".pom"))
         for child in deps:
             if child.scope in ("compile", "runtime"):
                 version = _interpolate(child.version, properties)
                 queue.append((Dependency(child.group, child.artifact, version, child.scope), level + 1))
-    return jars, missing
+    return result
 
 
 def workspace_jars(root: Path) -> list[Path]:
@@ -492,16 +525,19 @@ def fallback_classpath(
 ) -> tuple[list[Path], list[str], list[str]]:
     poms = [m / "pom.xml" for m in lay.modules if (m / "pom.xml").exists()]
     repos = [r for r in (DEBIAN_REPO, M2_REPO) if r.is_dir()]
-    resolved, missing = resolve_pom_dependencies(poms, repos) if poms else ([], [])
+    resolution = resolve_pom_dependencies(poms, repos) if poms else Resolution()
     local = workspace_jars(root)
     debian, debian_missing = debian_test_jars(java_dir)
     notes = [f"{len(local)} workspace jars"]
     if poms:
         where = ", ".join(str(r) for r in repos) or "no local repository"
-        notes.append(f"{len(resolved)} POM dependencies from {where}")
+        notes.append(f"{len(resolution.jars)} POM dependencies from {where}")
+    if resolution.substituted:
+        shown = ", ".join(resolution.substituted[:4]) + (", ..." if len(resolution.substituted) > 4 else "")
+        notes.append(f"{len(resolution.substituted)} at the nearest version held locally ({shown})")
     notes.append(f"{len(debian)} Debian test jars")
-    missing += [f"{name} (apt-get install junit4 junit5)" for name in debian_missing]
-    return [*local, *resolved, *debian], missing, notes
+    missing = [*resolution.missing, *(f"{name} (apt-get install junit4 junit5)" for name in debian_missing)]
+    return [*local, *resolution.jars, *debian], missing, notes
 
 
 # -- discovery -------------------------------------------------------------------------------

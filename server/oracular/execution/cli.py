@@ -1,8 +1,8 @@
-"""Command-line glue for execution checks: ``suggest --check`` and ``eval --mutants``.
+"""Command-line glue for running the code: ``suggest`` (observed values, checks) and ``eval --mutants``.
 
 Why here and not in ``oracular/cli``: the sub-command modules stay small and only register the
 options and dispatch; everything that knows about JVMs, classpaths and mutants lives in this
-package (and is imported lazily, so ``oracular suggest`` without ``--check`` pays nothing).
+package (imported only when code runs, so ``oracular suggest --no-check`` pays nothing for it).
 """
 
 from __future__ import annotations
@@ -12,43 +12,51 @@ import json
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from oracular.engine import FileReport, Suggestion, TestReport
 
+if TYPE_CHECKING:
+    from oracular.execution.checks import OracleChecker
+
 
 def add_check_arguments(parser: argparse.ArgumentParser) -> None:
-    group = parser.add_argument_group("execution checks")
-    group.add_argument(
+    group = parser.add_argument_group("running the code (scratch copies only)")
+    mode = group.add_mutually_exclusive_group()
+    mode.add_argument(
         "--check",
         action="store_true",
-        help="compile and run each suggested oracle on the current code (scratch copies only)",
+        help="observe and check (the default when a JDK is found); say so explicitly",
+    )
+    mode.add_argument(
+        "--no-check",
+        action="store_true",
+        help="static ranking only: never compile or run the project's code",
     )
     group.add_argument(
         "--check-timeout",
         type=float,
         default=5.0,
         metavar="S",
-        help="time limit per checked test (default 5)",
+        help="time limit per run test (default 5)",
     )
     group.add_argument(
         "--classpath",
         default=None,
         metavar="CP",
-        help=f"classpath for checks ('{os.pathsep}'-separated; default: discovered from the build)",
+        help=f"classpath for runs ('{os.pathsep}'-separated; default: discovered from the build)",
     )
     group.add_argument(
         "--output-dir",
         action="append",
         default=[],
         metavar="DIR",
-        help="compiled classes to check against (repeatable; with --classpath, like the setting)",
+        help="compiled classes to run against (repeatable; with --classpath, like the setting)",
     )
 
 
-def run_check(args: argparse.Namespace, report: FileReport) -> int:
-    """Check ``report``'s suggestions and print them (human text or ``--json`` with ``check`` fields)."""
-    from oracular.cli.listing import print_human
-    from oracular.execution.checks import CheckSettings, OracleChecker, format_check
+def checker_for(args: argparse.Namespace) -> OracleChecker:
+    from oracular.execution.checks import CheckSettings, OracleChecker
     from oracular.execution.classpath import ClasspathSettings
 
     entries = tuple(e for e in (args.classpath or "").split(os.pathsep) if e)
@@ -56,11 +64,27 @@ def run_check(args: argparse.Namespace, report: FileReport) -> int:
         timeout_s=args.check_timeout,
         classpath=ClasspathSettings(entries, tuple(args.output_dir)),
     )
-    checker = OracleChecker(settings)
-    try:
-        check = checker.check(report)
-    finally:
-        checker.close()
+    return OracleChecker(settings)
+
+
+def mode_line(report: FileReport, observing: bool) -> str:
+    """Which mode ran, and why: what a user needs to trust (or distrust) the listing."""
+    if not observing:
+        return "static ranking only (--no-check): values were not observed"
+    if any(t.observed for t in report.tests):
+        return "values observed by running each test's prefix in a scratch copy"
+    why = next((n for n in report.notes if n.startswith("values not observed")), None)
+    if why is not None:
+        return f"static ranking only: {why}"
+    return "static ranking only: no test could be run here" if report.tests else ""
+
+
+def print_checked(args: argparse.Namespace, report: FileReport, checker: OracleChecker) -> int:
+    """Run each suggested oracle as it would be inserted, then print it (listing or ``--json``)."""
+    from oracular.cli.listing import print_human
+    from oracular.execution.checks import format_check
+
+    check = checker.check(report)
     if args.json:
         document = report.to_json()
         for test, test_json in zip(report.tests, document["tests"], strict=True):
@@ -68,14 +92,17 @@ def run_check(args: argparse.Namespace, report: FileReport) -> int:
                 result = check.result_for(test, suggestion)
                 suggestion_json["check"] = result.to_json() if result is not None else None
         document["check"] = check.to_json()
+        document["mode"] = mode_line(report, True)
         json.dump(document, sys.stdout, indent=2)
         print()
         return 0
 
     def annotate(test: TestReport, suggestion: Suggestion) -> str:
-        return format_check(check.result_for(test, suggestion)) if check.error is None else ""
+        result = check.result_for(test, suggestion) if check.error is None else None
+        return format_check(result) if result is not None else (suggestion.observed_summary() or "")
 
     print_human(report, annotate)
+    print(mode_line(report, True))
     if check.error:
         print(f"not checked: {check.error}")
     elif check.classpath is not None:

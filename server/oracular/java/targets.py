@@ -273,6 +273,13 @@ class TargetEnumerator:
         self.bases = self.variables[:MAX_BASES]
         self.values = prefix_values(statements, env)
         self.passed = _arguments_by_receiver(statements)
+        self.topics = _topics(statements)
+
+    def by_relevance(self, targets: list[Target], base: str) -> list[Target]:
+        """Observers named like what the prefix did to ``base`` first: ``withEscape('&')`` makes
+        ``getEscapeCharacter()`` the likely oracle, ``setHeader(h)`` makes it ``getHeader()``."""
+        topics = self.topics.get(base, set())
+        return sorted(targets, key=lambda t: -len(_words(t.method or "") & topics))
 
     # -- zero-argument observers -------------------------------------------------------------
     def observers(self, receiver: str, receiver_type: str) -> list[Target]:
@@ -395,7 +402,8 @@ class TargetEnumerator:
         chains: list[Target] = []
         for base in self.bases:
             add(Target(base.name, base.type, "variable"))
-            observers = self.observers(base.name, base.type)[:MAX_OBSERVERS_PER_BASE]
+            observers = self.by_relevance(self.observers(base.name, base.type), base.name)
+            observers = observers[:MAX_OBSERVERS_PER_BASE]
             actions = self.actions(base.name, base.type)
             for target in [*observers, *actions, *self.queries(base.name, base.type)]:
                 add(target)
@@ -414,6 +422,34 @@ class TargetEnumerator:
         for target in self.static_calls(owners):
             add(target)
         return list(ordered.values())[:MAX_TARGETS]
+
+
+_CAMEL_WORD = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
+_VERBS = frozenset({"get", "is", "has", "with", "set", "to", "can", "should", "add", "new", "put", "create",
+                    "build", "builder", "of", "value", "for", "from", "and"})  # fmt: skip
+
+
+def _words(name: str) -> set[str]:
+    """``getEscapeCharacter`` -> ``{"escape", "character"}`` (verbs and glue words left out)."""
+    return {w.lower() for w in _CAMEL_WORD.findall(name)} - _VERBS
+
+
+def _topics(statements: list[Node]) -> dict[str, set[str]]:
+    """Per local, the words of the methods that produced or changed it (its initialiser's calls,
+    the calls made on it)."""
+    topics: dict[str, set[str]] = {}
+    for statement in statements:
+        for declarator in statement.children_by_field_name("declarator"):
+            name = syntax.text(declarator.child_by_field_name("name"))
+            value = declarator.child_by_field_name("value")
+            nodes = syntax.walk_skipping_classes(value) if value is not None else iter(())
+            calls = [syntax.call_name(n) for n in nodes if n.type == "method_invocation"]
+            topics[name] = {w for call in calls for w in _words(call)}
+        for node in syntax.walk_skipping_classes(statement):
+            receiver = node.child_by_field_name("object") if node.type == "method_invocation" else None
+            if receiver is not None and receiver.type == "identifier":
+                topics.setdefault(syntax.text(receiver), set()).update(_words(syntax.call_name(node)))
+    return topics
 
 
 def _arguments_by_receiver(statements: list[Node]) -> dict[str, list[str]]:
