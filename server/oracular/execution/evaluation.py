@@ -5,7 +5,8 @@ The protocol, per dev project (one that compiles with Debian's jars):
 1. Build the main and test sources with javac (:mod:`oracular.execution.build`).
 2. Cut every developer test before its first oracle (:mod:`oracular.execution.devtests`) and keep
    those whose focal method is in the main sources; sample ``max_tests`` of them (seeded).
-3. Ask the engine for its top-1 oracle on the oracle-free copy of each file, once per ranker.
+3. Ask the engine for its top-1 oracle on the oracle-free copy of each file, once per ranker,
+   and once more with the prefixes' values observed, as the editor and ``suggest`` do by default.
 4. Compile a scratch copy of each test file with, per test, the variants compared: the bare
    prefix ("never throws"), the developer's oracle, each ranker's top-1, and the recorded-value
    regression oracle (observed in a first run). Run them on the correct code: compile rate and
@@ -37,15 +38,17 @@ from typing import Any
 
 from tqdm import tqdm
 
+from oracular.candidates.observed import FileObservation
 from oracular.candidates.style import junit4_supports_assert_throws
 from oracular.corpus.fetch import MARKER_NAME
 from oracular.engine import EngineSettings, FileAnalysis, OracleEngine, Suggestion
 from oracular.execution.build import Build, build_project
-from oracular.execution.checks import BUG_SCORE, module_root
+from oracular.execution.checks import BUG_SCORE, CheckSettings, OracleChecker, module_root
 from oracular.execution.classpath import Classpath, ClasspathSettings, discover
 from oracular.execution.devtests import DevTest, cut_file, expected_edit, find_status, oracle_free_copy
 from oracular.execution.jvm import JvmWorker, TestOutcome, TestRef, cache_root, find_toolchain
 from oracular.execution.mutants import OPERATORS, Mutant, mutants_for
+from oracular.execution.observe import ValueObserver
 from oracular.execution.regression import observe_statements, regression_body
 from oracular.execution.runner import CompileContext, ScratchOutcome, ScratchRunner
 from oracular.execution.scratch import (
@@ -68,6 +71,8 @@ DEFAULT_PROJECTS = ("commons-csv", "joptsimple", "java-diff-utils", "commons-io"
 JUnit, Hamcrest, AssertJ and Mockito from Debian (see docs/execution.md)."""
 KILLING = frozenset({"failed", "timeout", "crashed", "notrun"})
 BARE, DEV, REGRESSION, OBSERVE, CHECKED = "bare", "dev", "regression", "observe", "checked"
+OBSERVED = "observed"
+"""The ``tops`` label of the first ranker's top-1 when the prefixes' values were observed."""
 CHECK_TOP_K = 5
 """The checked row picks the first of this many candidates that holds on the correct code."""
 
@@ -282,8 +287,12 @@ class ProjectEvaluation:
         progress: bool,
         work_dir: Path,
         operators: Sequence[str] = OPERATORS,
+        observe: bool = True,
     ) -> None:
         self.root = root.resolve()
+        self.observe = observe
+        """Add the row of the engine's top-1 with observed values (the editor's default)."""
+        self.observer: ValueObserver | None = None
         self.operators = tuple(operators)
         self.rankers = rankers
         self.max_tests = max_tests
@@ -352,6 +361,8 @@ class ProjectEvaluation:
         self._timed("classpath_s", start)
         cwd = self._cwd()
         self.pool = WorkerPool(self.jobs, cwd, self.classpath.layout.resource_dirs)
+        checker = OracleChecker(CheckSettings()) if self.observe else None
+        self.observer = ValueObserver(checker) if checker is not None else None
         try:
             start = time.monotonic()
             with self.pool.worker() as worker:
@@ -374,6 +385,8 @@ class ProjectEvaluation:
             self._timed("mutants_s", start)
         finally:
             self.pool.close()
+            if checker is not None:
+                checker.close()
         self._timed("total_s", total)
         return self.result
 
@@ -408,12 +421,18 @@ class ProjectEvaluation:
             copy_analysis = first.analyse(copy)
             assert_throws = junit4_supports_assert_throws(self.root, copy.text)
             test_file = TestFile(path, copy, copy_analysis)
+            observed = self._observe(first, copy_analysis, cuts)
             for i, cut in enumerate(cuts):
                 status = find_status(copy_analysis, cut)
                 if status is None or not status.oracle_free:
                     self.result.counts["cut_not_oracle_free"] += 1
                     continue
                 tops: dict[str, Suggestion | None] = {}
+                if (observation := observed.tests.get(status.test.line + 1)) is not None:
+                    report, _renderer = first.suggest_test(copy_analysis, status, assert_throws,
+                                                           observation=observation)  # fmt: skip
+                    tops[OBSERVED] = report.suggestions[0] if report.suggestions else None
+                    self.result.counts["tests_observed"] += observation.ran
                 focal = None
                 target = None
                 ranked: list[Suggestion] = []
@@ -453,6 +472,16 @@ class ProjectEvaluation:
             test_file.tests.sort(key=lambda s: s.index)
         self.result.counts["tests_selected"] = len(chosen)
         self.result.counts["test_files_selected"] = len(self.files)
+
+    def _observe(
+        self, engine: OracleEngine, analysis: FileAnalysis, cuts: Sequence[DevTest]
+    ) -> FileObservation:
+        """The cut tests' prefixes run as the editor runs them (:mod:`oracular.execution.observe`)."""
+        if self.observer is None:
+            return FileObservation()
+        statuses = [s for cut in cuts if (s := find_status(analysis, cut)) is not None and s.oracle_free]
+        prefixes = {s.test.line: engine.prefix_for(analysis, s) for s in statuses}
+        return engine.observe(self.observer, analysis, statuses, prefixes)
 
     # -- correct code ----------------------------------------------------------------------
     def _builder(self, test_file: TestFile, phase: str) -> Callable[[frozenset[str]], ScratchClass]:
@@ -553,14 +582,16 @@ class ProjectEvaluation:
     def _correct_code(self) -> None:
         self._parallel(self.files, lambda w, f: self._run_phase(w, f, "first"), "correct code (observe)")
         self._parallel(self.files, lambda w, f: self._run_phase(w, f, "final"), "correct code (oracles)")
-        kinds = [BARE, DEV, *(_rank_kind(label) for label, _ in self.rankers), CHECKED, REGRESSION]
         first_label = self.rankers[0][0]
+        observed = [_rank_kind(OBSERVED)] if self.observer is not None else []
+        kinds = [BARE, DEV, *(_rank_kind(label) for label, _ in self.rankers), *observed, CHECKED, REGRESSION]
         labels = {
             BARE: "never throws (bare prefix)",
             DEV: "developer's oracle",
             REGRESSION: "regression oracle (recorded value)",
             CHECKED: f"Oracular, first of top-{CHECK_TOP_K} that holds now ({first_label} ranker, checked)",
             **{_rank_kind(label): f"Oracular top-1 ({label} ranker)" for label, _ in self.rankers},
+            _rank_kind(OBSERVED): f"Oracular top-1 ({first_label} ranker, observed values)",
         }
         self.result.rows = {kind: Row(labels[kind]) for kind in kinds}
         for test_file in self.files:
