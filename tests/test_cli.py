@@ -1,4 +1,8 @@
-"""The CLI as users and editors call it: scan, suggest (--json shape, --diff, --write), bad input."""
+"""The CLI as users and editors call it: scan, suggest (--json shape, --diff, --write), bad input.
+
+These run ``suggest --no-check`` (static ranking, no JVM); the default, which runs the code, is
+tested in ``tests/execution/test_cli_check.py`` and ``tests/test_compile.py``.
+"""
 
 import json
 from pathlib import Path
@@ -34,19 +38,22 @@ def test_scan_missing_path(capsys, tmp_path: Path) -> None:
 
 
 def test_suggest_json_shape(capsys, project: Path) -> None:
-    code, out, _ = run(capsys, "suggest", str(project / STACK_TEST_REL), "--json", "--top", "3")
+    code, out, _ = run(capsys, "suggest", str(project / STACK_TEST_REL), "--json", "--top", "3", "--no-check")
     assert code == 0
     data = json.loads(out)
-    assert set(data) == {"file", "tests"}
+    assert set(data) == {"file", "tests", "notes", "mode"}
+    assert data["mode"] == "static ranking only (--no-check): values were not observed"
     assert [t["method"] for t in data["tests"]][:2] == ["testPushPopIsEmpty", "testPopOnEmptyStack"]
     for test in data["tests"]:
-        assert set(test) == {"method", "line", "focal", "exception", "abstained", "suggestions"}
+        assert set(test) == {"method", "line", "focal", "exception", "abstained", "observed", "suggestions"}
+        assert test["observed"] is False
         assert isinstance(test["line"], int) and isinstance(test["abstained"], bool)
         assert set(test["exception"]) == {"probability", "type"}
         assert set(test["focal"]) == {"class", "method", "signature", "path"}
         assert 1 <= len(test["suggestions"]) <= 3
         for rank, s in enumerate(test["suggestions"], 1):
-            assert set(s) == {"rank", "kind", "oracle", "score", "edits"} and s["rank"] == rank
+            assert set(s) - {"vacuous"} == {"rank", "kind", "oracle", "score", "source", "edits"}
+            assert s["rank"] == rank
             assert s["kind"] in ("assertion", "exception")
             for edit in s["edits"]:
                 assert set(edit) == {"range", "newText"}
@@ -61,14 +68,14 @@ def test_suggest_json_shape(capsys, project: Path) -> None:
 
 
 def test_suggest_line_filter(capsys, project: Path) -> None:
-    _, out, _ = run(capsys, "suggest", str(project / STACK_TEST_REL), "--json", "--line", "26")
+    _, out, _ = run(capsys, "suggest", str(project / STACK_TEST_REL), "--json", "--line", "26", "--no-check")
     assert [t["method"] for t in json.loads(out)["tests"]] == ["testPopOnEmptyStack"]
 
 
 def test_diff_does_not_write(capsys, project: Path) -> None:
     path = project / STACK_TEST_REL
     before = path.read_bytes()
-    code, out, _ = run(capsys, "suggest", str(path), "--diff")
+    code, out, _ = run(capsys, "suggest", str(path), "--diff", "--no-check")
     assert code == 0 and out.startswith("--- a/")
     assert "+        assertTrue(empty);" in out
     assert path.read_bytes() == before
@@ -76,12 +83,12 @@ def test_diff_does_not_write(capsys, project: Path) -> None:
 
 def test_write_applies_top1_and_is_idempotent(capsys, project: Path) -> None:
     path = project / STACK_TEST_REL
-    code, out, _ = run(capsys, "suggest", str(path), "--write")
-    assert code == 0 and "wrote 6 oracle(s)" in out
+    code, out, _ = run(capsys, "suggest", str(path), "--write", "--no-check")
+    assert code == 0 and "wrote 6 oracle(s)" in out and "static ranking only (--no-check)" in out
     text = path.read_text()
     assert "assertThrows(EmptyStackException.class, () -> s.pop());" in text
     assert "        assertTrue(empty);\n" in text
-    code, out, _ = run(capsys, "suggest", str(path), "--write")
+    code, out, _ = run(capsys, "suggest", str(path), "--write", "--no-check")
     assert "nothing to write" in out
     _, scan_out, _ = run(capsys, "scan", str(path))
     assert "StackTest" not in scan_out
@@ -115,7 +122,7 @@ def test_suggest_non_java_file(capsys, tmp_path: Path) -> None:
 
 
 def test_syntax_errors_still_yield_results(capsys) -> None:
-    code, out, _ = run(capsys, "suggest", str(FIXTURES / "SyntaxErrorsTest.java"))
+    code, out, _ = run(capsys, "suggest", str(FIXTURES / "SyntaxErrorsTest.java"), "--no-check")
     assert code == 0
     assert "pushNoOracle" in out
     assert "typing: skipped (incomplete or broken code)" in out

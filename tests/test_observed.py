@@ -139,7 +139,8 @@ def test_verdicts_compare_values_as_java_would() -> None:
             "b": ObservedValue("boolean", "boolean", "true"),
             "o": ObservedValue("null", "null", "null"),
             "t": ObservedValue("thrown", "java.util.NoSuchElementException", "empty"),
-        }
+        },
+        completed=True,
     )
     assert verdict(equals("3"), observation) == Verdict(HOLDS, "3L")  # 3 == 3L
     assert verdict(equals("0x3"), observation) == Verdict(HOLDS, "3L")
@@ -232,13 +233,14 @@ def test_oracles_that_cannot_fail(engine: OracleEngine) -> None:
 
 def test_the_offered_order() -> None:
     holds, fails = Verdict(HOLDS, "1"), Verdict(FAILS, "1")
-    scores = [0.9, 0.6, 0.3, 0.2, 0.1, 0.05]
     verdicts = [fails, None, holds, fails, holds, holds]
     vacuous = [False, False, False, False, False, True]
-    # the confident failing first choice is a possible bug: right after what holds
-    assert offer_order(scores, verdicts, vacuous) == [2, 4, 0, 1, 3, 5]
-    # not confident: a wrong guess, after the unknown
+    # the best holding one first; a confident failing one next (a possible bug); then the other holds
+    assert offer_order([0.9, 0.6, 0.3, 0.2, 0.1, 0.05], verdicts, vacuous) == [2, 0, 4, 1, 3, 5]
+    # not confident: a wrong guess, after what nobody could judge
     assert offer_order([0.4, 0.35, 0.3, 0.2, 0.1, 0.05], verdicts, vacuous) == [2, 4, 1, 0, 3, 5]
+    # nothing holds: what nobody could judge by score, guesses that fail and vacuous ones last
+    assert offer_order([0.1, 0.2, 0.3], [None, fails, None], [False, False, True]) == [0, 1, 2]
     candidates = [
         Candidate("assertion", "assertEquals", target("x", "Integer"), Value("1", "int", "observed")),
         Candidate("assertion", "assertNotNull", target("x", "Integer")),

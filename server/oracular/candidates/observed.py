@@ -77,6 +77,8 @@ class TestObservation:
     """Targets whose value differed between the two runs (clocks, hash codes, temporary paths)."""
     thrown: str | None = None
     """The exception's class when the prefix itself threw (no target could be read then)."""
+    completed: bool = False
+    """The prefix ran to its end without throwing (both times)."""
     error: str | None = None
     """Why nothing was observed for this test (it does not compile here, a time limit)."""
 
@@ -217,7 +219,7 @@ def verdict(candidate: Candidate, observation: TestObservation) -> Verdict | Non
     """Whether ``candidate`` holds on the observed run, or ``None`` when that is not known."""
     if candidate.kind == "exception":
         if observation.thrown is None:
-            return Verdict(FAILS, "nothing thrown") if observation.values else None
+            return Verdict(FAILS, "nothing thrown") if observation.completed else None
         thrown = observation.thrown.rsplit(".", 1)[-1].replace("$", ".")
         expected = (candidate.exception or "Exception").rsplit(".", 1)[-1]
         if expected == thrown:

@@ -5,13 +5,14 @@ value the prefix had just computed, which rarely fails (never, after ``new``), a
 top-1 failed on correct code for 42-66% of tests. A user judges an oracle by whether it holds on
 the code as it is and whether it would catch a change. So the offered order is:
 
-1. oracles that hold now (observed), best score first (an ``assertNotNull`` whose target also has
-   a holding ``assertEquals`` says less than it, and waits with the wrong guesses);
-2. the ranker's own first choice when it fails now and the ranker was confident: a possible bug,
-   shown ("expected 3, was 2"), never dropped;
-3. oracles nobody could judge (no observation, or a value only running it would tell), by score;
-4. oracles that fail now and were guesses;
-5. oracles that cannot fail: ``assertNotNull`` on a ``new`` object, a value compared with itself,
+1. the best-scored oracle that holds now (observed): what "add oracle" inserts;
+2. what the ranker expected confidently but fails now: a possible bug, shown second ("expected
+   3, was 2") so that no cut to the top few hides it;
+3. the other oracles that hold now, best score first (an ``assertNotNull`` whose target also
+   has a holding ``assertEquals`` says less than it, and waits with the wrong guesses);
+4. oracles nobody could judge (no observation, or a value only running it would tell), by score;
+5. oracles that fail now and were guesses;
+6. oracles that cannot fail: ``assertNotNull`` on a ``new`` object, a value compared with itself,
    an assertion on a local that only restates its literal initialiser, a literal asserted.
 """
 
@@ -76,23 +77,28 @@ def offer_order(
     def tier(i: int) -> int:
         verdict = verdicts[i]
         if vacuous[i]:
-            return 5
+            return 6
         if weaker is not None and weaker[i]:
-            return 4
+            return 5
         if verdict is not None and verdict.status == HOLDS:
-            return 1
+            return 3
         if verdict is not None and verdict.status == FAILS:
-            return 2 if is_possible_bug(i, scores, True, bug_score) else 4
-        return 3
+            return 2 if is_possible_bug(i, scores, True, bug_score) else 5
+        return 4
 
-    return sorted(range(len(scores)), key=lambda i: (tier(i), -scores[i]))
+    order = sorted(range(len(scores)), key=lambda i: (tier(i), -scores[i]))
+    best_holding = next((i for i in order if tier(i) == 3), None)
+    if best_holding is not None:
+        order.remove(best_holding)
+        order.insert(0, best_holding)
+    return order
 
 
 def is_possible_bug(
     index: int, scores: Sequence[float], fails: bool, bug_score: float = POSSIBLE_BUG_SCORE
 ) -> bool:
-    """The ranker's first choice fails now and it was confident: the code may be wrong, not the guess.
+    """The ranker expected this oracle confidently and it fails now: the code may be wrong, not the guess.
 
     The one rule for "possible bug", whether the failure was observed or found by running the oracle.
     """
-    return fails and scores[index] >= bug_score and scores[index] == max(scores)
+    return fails and scores[index] >= bug_score

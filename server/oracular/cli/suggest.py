@@ -114,7 +114,8 @@ def _emit(
         return 0
     if not (args.diff or args.write):
         print_human(report, lambda _test, suggestion: suggestion.observed_summary() or "")
-        print(mode_line(report, False))
+        if mode := mode_line(report, False):
+            print(mode)
         return 0
     new_text = apply_edits(source, report.top_edits())
     if args.diff:
@@ -134,5 +135,6 @@ def _emit(
         error(f"{args.file} changed while oracles were computed; nothing written")
         return 1
     print(f"{args.file}: wrote {sum(t.confident for t in report.tests)} oracle(s)")
-    print(mode_line(report, checker is not None))
+    if mode := mode_line(report, checker is not None):
+        print(mode)
     return 0

@@ -7,7 +7,7 @@ the bare test as a control) and run once; each candidate is then classified:
 
 - ``holds``: the current code satisfies it;
 - ``fails``: it does not, with what was observed ("was 1", "nothing thrown", "threw X") and a
-  verdict: ``possible bug`` when it was the ranker's confident first choice
+  verdict: ``possible bug`` when the ranker expected it confidently
   (:func:`~oracular.candidates.strength.is_possible_bug`), ``likely wrong guess`` otherwise
   (``docs/execution.md`` measures how often an oracle fails on correct code, the prior this
   verdict leans on);
@@ -170,7 +170,6 @@ def classify(
     results: list[CheckResult] = []
     for suggestion, key in zip(suggestions, keys, strict=True):
         results.append(_classify_one(suggestion, key, outcome, bare, bare_error))
-    # Verdicts need the whole list: only the ranker's confident first choice is a possible bug.
     scores = [s.score for s in suggestions]
     final = []
     for i, result in enumerate(results):

@@ -69,6 +69,8 @@ def checker_for(args: argparse.Namespace) -> OracleChecker:
 
 def mode_line(report: FileReport, observing: bool) -> str:
     """Which mode ran, and why: what a user needs to trust (or distrust) the listing."""
+    if not report.tests:
+        return ""
     if not observing:
         return "static ranking only (--no-check): values were not observed"
     if any(t.observed for t in report.tests):
@@ -76,7 +78,7 @@ def mode_line(report: FileReport, observing: bool) -> str:
     why = next((n for n in report.notes if n.startswith("values not observed")), None)
     if why is not None:
         return f"static ranking only: {why}"
-    return "static ranking only: no test could be run here" if report.tests else ""
+    return "static ranking only: no test could be run here"
 
 
 def print_checked(args: argparse.Namespace, report: FileReport, checker: OracleChecker) -> int:
@@ -102,7 +104,8 @@ def print_checked(args: argparse.Namespace, report: FileReport, checker: OracleC
         return format_check(result) if result is not None else (suggestion.observed_summary() or "")
 
     print_human(report, annotate)
-    print(mode_line(report, True))
+    if mode := mode_line(report, True):
+        print(mode)
     if check.error:
         print(f"not checked: {check.error}")
     elif check.classpath is not None:

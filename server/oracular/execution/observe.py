@@ -50,10 +50,10 @@ class _Read:
 
 
 def _groups(plan: ObservationPlan) -> list[list[int]]:
-    """Target indices per generated method: the reads first, then each action alone."""
+    """Target indices per generated method: the reads first (none: does the prefix throw?), then
+    each action alone."""
     reads = [i for i, t in enumerate(plan.targets) if t.kind != "action"]
-    actions = [[i] for i, t in enumerate(plan.targets) if t.kind == "action"]
-    return [reads, *actions] if reads else actions
+    return [reads, *([i] for i, t in enumerate(plan.targets) if t.kind == "action")]
 
 
 def read_statement(key: str, observation_key: str, expression: str) -> str:
@@ -70,7 +70,7 @@ class Harness:
 
     def __init__(self, source: SourceText, plans: Sequence[ObservationPlan]) -> None:
         self.source = source
-        self.plans = [p for p in plans if p.test.flavour is not Flavour.TESTNG and p.targets]
+        self.plans = [p for p in plans if p.test.flavour is not Flavour.TESTNG]
         self.groups = [_groups(p) for p in self.plans]
 
     @staticmethod
@@ -108,8 +108,8 @@ class Harness:
                         statements.append(read_statement(f"s{t}.{i}", self.observation_key(t, run, i),
                                                          target.expression))  # fmt: skip
                         wraps_last = wraps_last or (plan.prefix.replace_last and target.kind == "call")
-                    if statements:
-                        variants.append(Variant(key, (self._edit(plan, statements, wraps_last),)))
+                    edits = (self._edit(plan, statements, wraps_last),) if statements else ()
+                    variants.append(Variant(key, edits))
             builder.replace(plan.test, variants)
         builder.drop_other_tests(p.test for p in self.plans)
         return builder.build(excluded)
@@ -144,6 +144,8 @@ class Harness:
                     if g == 0 and len(failed) == RUNS and len(set(failed)) == 1:
                         observation.thrown = failed[0]  # the prefix itself threw, the same both times
                     continue
+                if g == 0 and observation.thrown is None:
+                    observation.completed = all(r is not None and r.status == "passed" for r in runs)
                 for i in group:
                     self._read(plan, t, i, outcome.observations, observation)
             if errors and not observation.values and observation.thrown is None:
@@ -170,6 +172,7 @@ class Harness:
             return
         if first.kind == "thrown" and target.kind == "call" and plan.prefix.replace_last:
             into.thrown = first.type  # the prefix's own last statement threw
+            into.completed = False
             return
         into.values[target.expression] = ObservedValue(first.kind, first.type, first.payload)
 
