@@ -246,4 +246,6 @@ def test_the_offered_order() -> None:
         Candidate("assertion", "assertNotNull", target("x", "Integer")),
         Candidate("assertion", "assertNotNull", target("y", "Integer")),
     ]
-    assert implied(candidates, [holds, holds, holds]) == [False, True, False]
+    assert implied(candidates, [holds, holds, holds], [False] * 3) == [False, True, True]
+    assert implied(candidates, [None, holds, holds], [False] * 3) == [False] * 3  # nothing else holds
+    assert implied(candidates, [holds, holds, holds], [True, False, False]) == [False, False, False]

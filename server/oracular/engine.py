@@ -467,7 +467,8 @@ class OracleEngine:
         scores = ranking.scores
         verdicts = [verdict(c, observation) if observed else None for c in candidates]  # type: ignore[arg-type]
         vacuous = [cannot_fail(c, prefix) for c in candidates]
-        order = offer_order(scores, verdicts, vacuous, implied(candidates, verdicts))[: self.settings.top_k]
+        weaker = implied(candidates, verdicts, vacuous)
+        order = offer_order(scores, verdicts, vacuous, weaker)[: self.settings.top_k]
         report = TestReport(
             test, prefix.focal, ranking.exception_probability, ranking.exception_type, False, [],
             observed=observed,
@@ -481,6 +482,11 @@ class OracleEngine:
                 Suggestion(rank + 1, scores[i], candidates[i], rendered, edits, verdicts[i], bug, vacuous[i])
             )
         self._decide_abstention(report)
+        if observation is not None and observation.thrown_before is not None:
+            report.reason = (
+                f"the test throws {observation.thrown_before.rsplit('.', 1)[-1]} before its last "
+                "statements, so no oracle at its end can hold"
+            )
         return report, renderer
 
     def _decide_abstention(self, report: TestReport) -> None:

@@ -79,6 +79,9 @@ class TestObservation:
     """The exception's class when the prefix itself threw (no target could be read then)."""
     completed: bool = False
     """The prefix ran to its end without throwing (both times)."""
+    thrown_before: str | None = None
+    """The exception's class when the prefix threw before the statement an exception oracle
+    wraps (the focal call): no oracle inserted at the end can hold then."""
     error: str | None = None
     """Why nothing was observed for this test (it does not compile here, a time limit)."""
 
@@ -218,15 +221,17 @@ def _same_value(
 def verdict(candidate: Candidate, observation: TestObservation) -> Verdict | None:
     """Whether ``candidate`` holds on the observed run, or ``None`` when that is not known."""
     if candidate.kind == "exception":
+        if observation.thrown_before is not None:
+            return Verdict(FAILS, f"threw {_simple(observation.thrown_before)} earlier")
         if observation.thrown is None:
             return Verdict(FAILS, "nothing thrown") if observation.completed else None
-        thrown = observation.thrown.rsplit(".", 1)[-1].replace("$", ".")
+        thrown = _simple(observation.thrown)
         expected = (candidate.exception or "Exception").rsplit(".", 1)[-1]
         if expected == thrown:
             return Verdict(HOLDS, f"threw {thrown}")
         return None  # a supertype may still match: only running it says
     target = candidate.target
-    if target is None or observation.thrown is not None:
+    if target is None or observation.thrown is not None or observation.thrown_before is not None:
         return None
     observed = observation.values.get(target.expression)
     if observed is None:
@@ -297,3 +302,8 @@ class Observer(Protocol):
         plans: Sequence[ObservationPlan],
         cancelled: Callable[[], bool] | None = None,
     ) -> FileObservation: ...
+
+
+def _simple(exception: str) -> str:
+    """``java.util.Map$Entry`` -> ``Map.Entry``: a class's name as the test file writes it."""
+    return exception.rsplit(".", 1)[-1].replace("$", ".")

@@ -8,8 +8,8 @@ the code as it is and whether it would catch a change. So the offered order is:
 1. the best-scored oracle that holds now (observed): what "add oracle" inserts;
 2. what the ranker expected confidently but fails now: a possible bug, shown second ("expected
    3, was 2") so that no cut to the top few hides it;
-3. the other oracles that hold now, best score first (an ``assertNotNull`` whose target also
-   has a holding ``assertEquals`` says less than it, and waits with the wrong guesses);
+3. the other oracles that hold now, best score first (an ``assertNotNull`` says less than any
+   other holding oracle, and waits with the wrong guesses when there is one);
 4. oracles nobody could judge (no observation, or a value only running it would tell), by score;
 5. oracles that fail now and were guesses;
 6. oracles that cannot fail: ``assertNotNull`` on a ``new`` object, a value compared with itself,
@@ -48,18 +48,19 @@ def cannot_fail(candidate: Candidate, prefix: PrefixAnalysis) -> bool:
     return False
 
 
-def implied(candidates: Sequence[Candidate], verdicts: Sequence[Verdict | None]) -> list[bool]:
-    """Holding ``assertNotNull`` oracles whose target also has a holding equality oracle."""
-    equal_targets = {
-        c.target.expression
-        for c, v in zip(candidates, verdicts, strict=True)
-        if c.target is not None and v is not None and v.status == HOLDS
-        and c.assertion in ("assertEquals", "assertArrayEquals")
-    }  # fmt: skip
-    return [
-        c.assertion == "assertNotNull" and c.target is not None and c.target.expression in equal_targets
-        for c in candidates
-    ]
+def implied(
+    candidates: Sequence[Candidate], verdicts: Sequence[Verdict | None], vacuous: Sequence[bool]
+) -> list[bool]:
+    """Holding ``assertNotNull`` oracles when another oracle that can fail holds too.
+
+    "Not null" is what almost every computed value is: it says least of all holding oracles (on
+    unseen projects, 38% of top-1 suggestions were such ``assertNotNull`` oracles).
+    """
+    stronger = any(
+        v is not None and v.status == HOLDS and not vague and c.assertion != "assertNotNull"
+        for c, v, vague in zip(candidates, verdicts, vacuous, strict=True)
+    )
+    return [stronger and c.assertion == "assertNotNull" for c in candidates]
 
 
 def offer_order(

@@ -89,6 +89,18 @@ class Harness:
             return ByteEdit(last.start_byte, last.end_byte, text)
         return ByteEdit(last.end_byte, last.end_byte, f"\n{indent}{text}")
 
+    def _reach(self, plan: ObservationPlan, t: int, run: int) -> ByteEdit:
+        """A mark right before the statement an exception oracle would wrap: if the prefix throws
+        without passing it, ``assertThrows`` around that statement would not hold."""
+        statement = plan.prefix.throwing_statement
+        key = java_string(self.reach_key(t, run))
+        text = f"{OBSERVER}.value({key}, true);\n{self.source.line_indent(statement.start_byte)}"
+        return ByteEdit(statement.start_byte, statement.start_byte, text)
+
+    @staticmethod
+    def reach_key(test: int, run: int) -> str:
+        return f"{test}.{run}.reach"
+
     def build(self, excluded: frozenset[str]) -> ScratchClass:
         """The scratch class without the statements and methods in ``excluded``."""
         builder = ScratchBuilder(self.source)
@@ -108,8 +120,10 @@ class Harness:
                         statements.append(read_statement(f"s{t}.{i}", self.observation_key(t, run, i),
                                                          target.expression))  # fmt: skip
                         wraps_last = wraps_last or (plan.prefix.replace_last and target.kind == "call")
-                    edits = (self._edit(plan, statements, wraps_last),) if statements else ()
-                    variants.append(Variant(key, edits))
+                    edits = [self._edit(plan, statements, wraps_last)] if statements else []
+                    if g == 0:
+                        edits.append(self._reach(plan, t, run))
+                    variants.append(Variant(key, tuple(edits)))
             builder.replace(plan.test, variants)
         builder.drop_other_tests(p.test for p in self.plans)
         return builder.build(excluded)
@@ -141,8 +155,12 @@ class Harness:
                     continue
                 failed = [r.exception for r in runs if r is not None and r.status == "failed"]
                 if failed:
-                    if g == 0 and len(failed) == RUNS and len(set(failed)) == 1:
-                        observation.thrown = failed[0]  # the prefix itself threw, the same both times
+                    if g == 0 and len(failed) == RUNS and len(set(failed)) == 1:  # the same both times
+                        reached = all(self.reach_key(t, run) in outcome.observations for run in range(RUNS))
+                        if reached:
+                            observation.thrown = failed[0]
+                        else:
+                            observation.thrown_before = failed[0]
                     continue
                 if g == 0 and observation.thrown is None:
                     observation.completed = all(r is not None and r.status == "passed" for r in runs)
