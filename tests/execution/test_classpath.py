@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import os
+import shutil
 import stat
 import textwrap
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -20,6 +22,7 @@ from oracular.execution.classpath import (
     missing_imports,
     read_pom,
     resolve_pom_dependencies,
+    workspace_jars,
 )
 from oracular.java.declarations import Import
 
@@ -201,3 +204,16 @@ def test_class_folders_provide_packages_named_like_build_folders(tmp_path: Path)
     found = discover(tmp_path, ClasspathSettings((), (str(classes),)))
     imports = [Import("org.acme.build.Tool", False, False), Import("target.x.Y", False, False)]
     assert missing_imports(imports, found) == ["target.x.Y"]
+
+
+def test_workspace_jars_are_libraries_not_test_data(tmp_path: Path) -> None:
+    library = tmp_path / "lib" / "dep.jar"
+    library.parent.mkdir()
+    with zipfile.ZipFile(library, "w") as jar:
+        jar.writestr("p/A.class", b"")
+    broken = tmp_path / "lib" / "broken.jar"
+    broken.write_bytes(b"not a zip")
+    data = tmp_path / "src/test/resources/fixtures/sample.jar"
+    data.parent.mkdir(parents=True)
+    shutil.copy(library, data)  # a valid jar, but test data
+    assert workspace_jars(tmp_path) == [library]

@@ -500,7 +500,15 @@ def resolve_pom_dependencies(poms: Sequence[Path], repos: Sequence[Path], depth:
 
 
 def workspace_jars(root: Path) -> list[Path]:
-    return [d / f for d, _, files in _walk(root) for f in sorted(files) if f.endswith(".jar")]
+    """Jars the workspace ships as libraries: not test data under a resources folder (a broken
+    ``.jar`` there, kept on purpose for a test, would stop javac), and only real zip files."""
+    return [
+        d / f
+        for d, _, files in _walk(root)
+        if "resources" not in d.relative_to(root).parts
+        for f in sorted(files)
+        if f.endswith(".jar") and zipfile.is_zipfile(d / f)
+    ]
 
 
 def debian_test_jars(java_dir: Path = DEBIAN_JAVA) -> tuple[list[Path], list[str]]:
