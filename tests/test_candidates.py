@@ -58,15 +58,19 @@ def test_candidate_sets_are_type_correct(engine: OracleEngine) -> None:
     report = engine.suggest(fixture_source("TargetsTest.java"))
     by_test = {t.test.name: [s.oracle for s in t.suggestions] for t in report.tests}
     # boolean -> only assertTrue/False; primitives never get null checks
-    assert sorted(o.split("(")[0] for o in by_test["lastIsBooleanComparison"] if "assertThrows" not in o) == [
-        "assertFalse",
-        "assertTrue",
-    ]
-    assert not any("Null" in o for o in by_test["lastIsLocalDeclaration"])
+    on_b = [o for o in by_test["lastIsBooleanComparison"] if o.endswith("(b);") or ", b)" in o]
+    assert sorted(o.split("(")[0] for o in on_b) == ["assertFalse", "assertTrue"]
+    assert not any("Null" in o and "(n)" in o for o in by_test["lastIsLocalDeclaration"])
+
     # floating point gets a delta; a char gets char values only; strings get string values
-    assert all(o.endswith(", 0.0001);") for o in by_test["lastIsDouble"] if o.startswith("assertEquals"))
-    assert all("'" in o for o in by_test["lastIsChar"] if o.startswith("assertEquals"))
-    assert all('"' in o or "Stack." not in o for o in by_test["lastIsString"] if o.startswith("assertEquals"))
+    def equals_on(test: str, target: str) -> list[str]:
+        return [o for o in by_test[test] if o.startswith("assertEquals") and f", {target}" in o]
+
+    assert equals_on("lastIsDouble", "d") and all(
+        o.endswith(", d, 0.0001);") for o in equals_on("lastIsDouble", "d")
+    )
+    assert equals_on("lastIsChar", "c);") and all("'" in o for o in equals_on("lastIsChar", "c);"))
+    assert all('"' in o or "Stack." not in o for o in equals_on("lastIsString", "t);"))
     # a variable is never compared with the literal it was initialised with
     assert "assertEquals(3L, big);" not in by_test["lastIsLong"]
     # a bare non-void call is wrapped, not repeated

@@ -63,7 +63,7 @@ def checker(_private_cache: None) -> Iterator[OracleChecker]:
     checker.close()
 
 
-def report_for(path: Path, top_k: int = 5) -> FileReport:
+def report_for(path: Path, top_k: int = 32) -> FileReport:
     engine = engine_for([path], EngineSettings(top_k=top_k))
     return engine.suggest(load_source(path))
 
