@@ -462,7 +462,8 @@ class OracleEngine:
         observed = observation is not None and observation.ran
         if observed:
             assert observation is not None
-            candidates = _merge(self.observed_candidates(analysis, prefix, observation), candidates)
+            found = self.observed_candidates(analysis, prefix, observation)
+            candidates = _merge(found, candidates, observation)
         ranking = self.ranker.rank(OracleProblem(test.name, prefix, candidates))
         scores = ranking.scores
         verdicts = [verdict(c, observation) if observed else None for c in candidates]  # type: ignore[arg-type]
@@ -562,15 +563,27 @@ class OracleEngine:
         return observer.observe(analysis.source, plans, cancelled)
 
 
-def _merge(first: list[Candidate], then: list[Candidate]) -> list[Candidate]:
-    """``first`` (observed, all kept) then ``then`` without duplicates, capped as the grammar caps."""
+def _merge(first: list[Candidate], then: list[Candidate], observation: TestObservation) -> list[Candidate]:
+    """``first`` (observed, all kept) then ``then`` without duplicates, capped as the grammar caps.
+
+    A target whose value was observed keeps only the static values the test or the unit suggest
+    (its literals, variables, constants), which may reveal a bug; the global dictionary's common
+    values (``0``, ``1``, ``""``...) are guesses the observation has made moot, and ranking them
+    costs time (every candidate is a pass of the model).
+    """
     seen = {c.key for c in first}
     merged = list(first)
     thrown = {_simple(c.exception) for c in first if c.kind == "exception"}
     exceptions = [c for c in then if c.kind == "exception" and _simple(c.exception) not in thrown]
     room = MAX_CANDIDATES - len(merged) - len(exceptions)
     for candidate in then:
-        if candidate.kind == "assertion" and candidate.key not in seen and room > 0:
+        moot = (
+            candidate.expected is not None
+            and candidate.expected.source == "global"
+            and candidate.target is not None
+            and candidate.target.expression in observation.values
+        )
+        if candidate.kind == "assertion" and candidate.key not in seen and room > 0 and not moot:
             seen.add(candidate.key)
             merged.append(candidate)
             room -= 1
