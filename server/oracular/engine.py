@@ -50,6 +50,9 @@ from oracular.java.workspace import WorkspaceIndex
 from oracular.models.ranker import default_ranker
 from oracular.ranking.problem import OracleProblem, Ranker
 
+GLOBAL_KEPT = 4
+"""Global dictionary values kept for a target whose value was observed (see ``_merge``)."""
+
 
 class RankingCancelled(Exception):
     """Raised by :meth:`OracleEngine.suggest` when its caller no longer wants the result."""
@@ -566,9 +569,10 @@ class OracleEngine:
 def _merge(first: list[Candidate], then: list[Candidate], observation: TestObservation) -> list[Candidate]:
     """``first`` (observed, all kept) then ``then`` without duplicates, capped as the grammar caps.
 
-    A target whose value was observed keeps only the static values the test or the unit suggest
-    (its literals, variables, constants), which may reveal a bug; the global dictionary's common
-    values (``0``, ``1``, ``""``...) are guesses the observation has made moot, and ranking them
+    A target whose value was observed keeps the static values the test or the unit suggest (its
+    literals, variables, constants) and the global dictionary's :data:`GLOBAL_KEPT` most common
+    values, any of which the ranker may expect confidently against the observation (a possible
+    bug); its rarer global values are guesses the observation has made moot, and ranking them
     costs time (every candidate is a pass of the model).
     """
     seen = {c.key for c in first}
@@ -580,6 +584,7 @@ def _merge(first: list[Candidate], then: list[Candidate], observation: TestObser
         moot = (
             candidate.expected is not None
             and candidate.expected.source == "global"
+            and candidate.expected.rank >= GLOBAL_KEPT
             and candidate.target is not None
             and candidate.target.expression in observation.values
         )

@@ -19,9 +19,9 @@ from .conftest import TEST_PACKAGE, require_toolchain
 COUNTER = EXAMPLE / TEST_PACKAGE / "BoundedCounterTest.java"
 
 
-def test_suggest_json_observes_and_checks(capsys) -> None:
+def test_suggest_json_observes_and_check_runs_each_oracle(capsys) -> None:
     require_toolchain()
-    assert main(["suggest", str(COUNTER), "--json", "--classpath", ""]) == 0
+    assert main(["suggest", str(COUNTER), "--json", "--check", "--classpath", ""]) == 0
     document = json.loads(capsys.readouterr().out)
     assert document["mode"] == "values observed by running each test's prefix in a scratch copy"
     tests = {t["method"]: t for t in document["tests"]}
@@ -45,8 +45,13 @@ def test_a_confident_expectation_that_fails_is_a_possible_bug(capsys, tmp_path: 
     test = project / TEST_PACKAGE / "StackTest.java"
     assert main(["suggest", str(test), "--line", "40", "--top", "3"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[2].endswith("· holds now")  # the first oracle holds on the code as it is
+    assert lines[2].endswith("· holds now (observed)")  # the first oracle holds on the code as it is
     # what the ranker expected confidently, failing: shown second, whatever else holds
+    assert lines[3].endswith("assertEquals(1, s.size());  · fails now: was 0 — possible bug")
+    assert lines[-1] == "values observed by running each test's prefix in a scratch copy"
+    assert main(["suggest", str(test), "--line", "40", "--top", "3", "--check"]) == 0  # run as inserted
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[2].endswith("· holds now")
     assert lines[3].endswith("assertEquals(1, s.size());  · fails now: was 0 — possible bug")
 
 
@@ -61,5 +66,6 @@ def test_no_check_and_a_missing_jdk_rank_statically_and_say_so(capsys) -> None:
         capture_output=True, text=True, env={**os.environ, "PATH": "/nonexistent"},
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
-    assert "static ranking only: values not observed: no JDK on PATH" in result.stdout
-    assert "not checked: no JDK on PATH" in result.stdout
+    assert result.stdout.rstrip().splitlines()[-1].startswith(
+        "static ranking only: values not observed: no JDK on PATH"
+    )

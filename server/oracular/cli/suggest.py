@@ -67,8 +67,9 @@ def run(args: argparse.Namespace) -> int:
     """Observe (unless ``--no-check``), rank, then list, print JSON, diff or write.
 
     Running the code is the default, as ``mvn test``, EvoSuite or Randoop run the code a user
-    points them at: observed values are the strongest oracles, and every listed oracle is then
-    run as it would be inserted. Without a JDK it falls back to static ranking and says why.
+    points them at: observed values are the strongest oracles, and say of every listed oracle
+    whether it holds now. ``--check`` also runs each listed oracle as it would be inserted. Without
+    a JDK it falls back to static ranking and says why.
     """
     if args.top < 1:
         error("--top must be at least 1")
@@ -102,7 +103,7 @@ def _emit(
 ) -> int:
     from oracular.execution.cli import mode_line
 
-    if checker is not None and not (args.diff or args.write):
+    if checker is not None and args.check and not (args.diff or args.write):
         from oracular.execution.cli import print_checked
 
         return print_checked(args, report, checker)
@@ -114,7 +115,7 @@ def _emit(
         return 0
     if not (args.diff or args.write):
         print_human(report, lambda _test, suggestion: suggestion.observed_summary() or "")
-        if mode := mode_line(report, False):
+        if mode := mode_line(report, checker is not None):
             print(mode)
         return 0
     new_text = apply_edits(source, report.top_edits())

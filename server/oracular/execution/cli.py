@@ -26,7 +26,7 @@ def add_check_arguments(parser: argparse.ArgumentParser) -> None:
     mode.add_argument(
         "--check",
         action="store_true",
-        help="observe and check (the default when a JDK is found); say so explicitly",
+        help="also compile and run each listed oracle as inserted (holds / fails / does not compile)",
     )
     mode.add_argument(
         "--no-check",
