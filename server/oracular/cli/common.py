@@ -2,19 +2,26 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
 from oracular.engine import EngineSettings, OracleEngine
 from oracular.java.workspace import WorkspaceIndex, project_root
+from oracular.models.ranker import default_ranker
 
 
 def engine_for(paths: list[Path], settings: EngineSettings | None = None) -> OracleEngine:
-    """An engine whose index covers the build root(s) around ``paths``."""
+    """An engine whose index covers the build root(s) around ``paths``.
+
+    The ranker may use every core: on the command line the user waits for the answer, unlike the
+    editor, whose server shares the machine with everything else the user runs.
+    """
     roots = sorted({project_root(p) for p in paths})
     index = WorkspaceIndex(roots)
     index.refresh()
-    return OracleEngine(index, settings=settings, project_root=roots[0] if roots else None)
+    ranker = default_ranker(cpu_threads=os.cpu_count() or 1)
+    return OracleEngine(index, ranker, settings, project_root=roots[0] if roots else None)
 
 
 def emit(text: str, output: Path | None, what: str) -> None:

@@ -43,9 +43,11 @@ def _warn_once(reason: str) -> None:
 class NeuralRanker:
     """Ranks with the two-stage neural model in ``directory``; falls back to the baseline."""
 
-    def __init__(self, directory: Path, device: str = "auto") -> None:
+    def __init__(self, directory: Path, device: str = "auto", cpu_threads: int | None = None) -> None:
         self.directory = directory
         self.requested_device = device
+        self.cpu_threads = cpu_threads
+        """torch threads on a CPU; ``None``: the editor's default (one, see ``inference.CPU_THREADS``)."""
         self._baseline = BaselineRanker()
         self._lock = threading.Lock()
         self._future: Future[LoadedModel | None] | None = None
@@ -91,7 +93,10 @@ class NeuralRanker:
         try:
             from oracular.models.inference import load_model
 
-            model = load_model(self.directory, self.requested_device)
+            if self.cpu_threads is None:
+                model = load_model(self.directory, self.requested_device)
+            else:
+                model = load_model(self.directory, self.requested_device, self.cpu_threads)
         except Exception as exc:  # a broken model must degrade to the baseline, never stop the engine
             self._reason = f"cannot load the neural model from {self.directory} ({type(exc).__name__}: {exc}); ranking with the baseline heuristic"  # noqa: E501
             future.set_result(None)
@@ -121,12 +126,17 @@ RANKER_ENV = "ORACULAR_RANKER"
 """Set to ``baseline`` to rank with the baseline heuristic even when a model is shipped."""
 
 
-def default_ranker(device: str = "auto", directory: Path | None = None) -> Ranker:
+def default_ranker(
+    device: str = "auto", directory: Path | None = None, cpu_threads: int | None = None
+) -> Ranker:
     """The engine's ranker when none is given: the shipped model (lazily), else the baseline.
+
+    ``cpu_threads``: for batch work the user waits on (the command line), all cores; the editor
+    keeps the default, one.
 
     ``$ORACULAR_RANKER=baseline`` chooses the baseline outright (a choice, so no fallback
     warning): for comparisons, and for tests whose expected output is the baseline's.
     """
     if os.environ.get(RANKER_ENV, "").strip().lower() == "baseline":
         return BaselineRanker()
-    return NeuralRanker(directory or default_model_dir(), device)
+    return NeuralRanker(directory or default_model_dir(), device, cpu_threads)
