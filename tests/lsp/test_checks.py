@@ -112,12 +112,8 @@ def test_note_says_once_what_was_used_or_why_nothing_was_checked() -> None:
 
 
 def test_check_settings_resolve_relative_paths_against_the_workspace(tmp_path: Path) -> None:
-    assert check_settings(ServerSettings(), tmp_path) is None
-    settings = ServerSettings(
-        check_oracles=True, classpath=("lib/a.jar", "/opt/b.jar"), output_folders=("out",)
-    )
+    settings = ServerSettings(classpath=("lib/a.jar", "/opt/b.jar"), output_folders=("out",))
     checking = check_settings(settings, tmp_path)
-    assert checking is not None
     assert checking.classpath.classpath == (str(tmp_path / "lib/a.jar"), "/opt/b.jar")
     assert checking.classpath.output_dirs == (str(tmp_path / "out"),)
 
@@ -211,7 +207,7 @@ async def test_check_oracles_setting_switches_checks_without_restart(
         await doc.diagnostics()
         where = at(doc.position_of("int v = c.value();"))
         plain = [a.title for a in await code_actions(client, doc, where)]
-        assert "Add oracle: assertEquals(1, v);" in plain  # off by default: no check, no suffix
+        assert "Add oracle: assertEquals(1, v);" in plain  # auto, untrusted: no check, no suffix
         assert "Checked" not in await hover_text(client, doc, "testValueAfterIncrement")
 
         client.set_configuration({**CHECKING}, section="oracular")

@@ -76,7 +76,7 @@ def test_every_setting_parses() -> None:
         ("extraAssertionMethods", ["ok", "not a name"], "expected a list of Java method names"),
         ("extraAssertionMethods", "check", "expected a list of Java method names"),
         ("onSave", None, None),
-        ("checkOracles", "on", 'expected true or false, got "on"'),
+        ("checkOracles", "on", 'expected "auto", true or false, got "on"'),
         ("classpath", [1], "expected a list of paths (or one string of them separated by ':')"),
         ("outputFolders", {"dir": "out"}, "expected a list of paths"),
     ],
