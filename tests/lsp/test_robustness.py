@@ -31,6 +31,7 @@ from .conftest import (
     initialize,
     make_client,
     opened,
+    until,
 )
 
 
@@ -316,3 +317,55 @@ async def test_eager_edits_carry_the_version(vscode_client: RecordingClient, pro
     assert action.edit is not None
     (change,) = action.edit.document_changes or []
     assert isinstance(change, types.TextDocumentEdit) and change.text_document.version == 2
+
+
+@pytest.mark.asyncio
+async def test_a_lone_surrogate_gets_a_clear_error_and_stays_out_of_the_log(
+    vscode_client: RecordingClient, project: Path
+) -> None:
+    """Regression: ``"\\ud800"`` in a document gave an internal error whose log line held the whole
+    document, and ``oracular.suggest`` answered -32603 with a traceback."""
+    client = vscode_client
+    await initialize(client, client.profile, project)
+    path = project / STACK_TEST
+    text = path.read_text().replace("class StackTest {", 'class StackTest {\n    String secret = "\ud800";')
+    item = {"uri": path.as_uri(), "languageId": "java", "version": 1, "text": text}
+    send_raw(
+        client,
+        json.dumps(
+            {"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": item}}
+        ).encode(),
+    )
+    line = text[: text.index("\ud800")].count("\n") + 1
+    problem = await until(
+        lambda: next((m for m in client.log_messages if "lone surrogate" in m.message), None),
+        what="the problem",
+    )
+    assert problem.message == f"{path}: not valid Unicode: a lone surrogate (U+D800) on line {line}"
+    assert problem.type == types.MessageType.Warning
+    error = await error_of(
+        raw_request(
+            client,
+            types.WORKSPACE_EXECUTE_COMMAND,
+            {"command": "oracular.suggest", "arguments": [item["uri"]]},
+        )
+    )
+    assert error.code == types.ErrorCodes.InvalidParams and "lone surrogate (U+D800)" in error.message
+    assert not [m for m in client.log_messages if "secret" in m.message or "internal error" in m.message]
+
+
+@pytest.mark.asyncio
+async def test_exit_without_shutdown_exits_1(project: Path) -> None:
+    process = await asyncio.create_subprocess_exec(
+        *SERVER_COMMAND, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE
+    )
+    session = RawSession(process)
+    try:
+        session.send("initialize", {"capabilities": {}}, 0)
+        await session.until(lambda m: m.get("id") == 0)
+        session.send("exit", None)
+        assert await asyncio.wait_for(process.wait(), TIMEOUT_S) == 1
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()

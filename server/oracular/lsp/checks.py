@@ -42,7 +42,7 @@ from oracular.execution.checks import (
 )
 from oracular.execution.classpath import ClasspathSettings
 from oracular.java.workspace import is_test_path
-from oracular.lsp.documents import Analysis
+from oracular.lsp.documents import Analysis, internal_error
 from oracular.lsp.settings import ServerSettings
 
 PENDING = format_check(None)
@@ -207,7 +207,7 @@ class Checks:
             self._log(f"Oracular: the check of {name} was cancelled", types.MessageType.Log)
             return
         except Exception as exc:  # a checker bug must cost one check, not the server
-            check = FileCheck(error=f"internal error: {exc!r}")
+            check = FileCheck(error=internal_error(exc))
         if self._entries.get(analysis.uri) is not entry or self._current(analysis.uri) is not analysis:
             self._log(f"Oracular: dropped the check of {name}: no longer current", types.MessageType.Log)
             return

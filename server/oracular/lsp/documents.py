@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import logging
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
@@ -32,6 +33,9 @@ from oracular.lsp.worker import Job, Worker
 from oracular.quality.finding import Finding
 from oracular.quality.runner import QualitySettings, check_file
 
+logger = logging.getLogger(__name__)
+
+MAX_ERROR_CHARS = 200
 ProgressReport = Callable[[str], None]
 ProgressFactory = Callable[[str], AbstractAsyncContextManager[ProgressReport]]
 
@@ -117,6 +121,15 @@ class Analysis:
     def find(self, method: str, line: int) -> TestReport | None:
         """The test called ``method`` whose name is on 1-based ``line``."""
         return next((t for t in self.tests if t.test.name == method and t.line == line), None)
+
+
+def internal_error(exc: BaseException) -> str:
+    """A one-line description of an unexpected error for the user's log, short and without the
+    exception's arguments: a ``repr`` can hold a whole document (``UnicodeEncodeError`` does)."""
+    text = str(exc).splitlines()[0] if str(exc) else ""
+    if len(text) > MAX_ERROR_CHARS:
+        text = text[: MAX_ERROR_CHARS - 1] + "…"
+    return f"internal error: {type(exc).__name__}" + (f": {text}" if text else "")
 
 
 def activates(path: Path | None, report: FileReport) -> bool:
@@ -307,7 +320,8 @@ class Documents:
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # an engine bug must cost one document version, not the server
-            problem = f"{document.path or document.uri}: internal error: {exc!r}"
+            logger.exception("analysis of %s (version %s) failed", document.uri, document.version)
+            problem = f"{document.path or document.uri}: {internal_error(exc)}"
             analysis = Analysis(document.uri, document.version, None, problem)
         current = self._open_document(document.uri)
         if analysis is None or current is None or current.version != document.version:

@@ -24,6 +24,7 @@ that fixes (or changes) one fails loudly instead of leaving a dead or wrong work
    asks for (:meth:`OracularProtocol.handle_message`).
 8. pygls chooses the client's first position encoding (UTF-8 for Neovim), while the engine
    computes UTF-16 columns (:meth:`OracularProtocol.lsp_initialize`).
+9. pygls warns on stderr about every ``$/cancelRequest`` for a request it already answered.
 """
 
 from __future__ import annotations
@@ -101,6 +102,7 @@ class OracularProtocol(LanguageServerProtocol):
 
     _server: OracularServer
     _initialized = False
+    _shutdown_received = False
     exit_code: int | None = None
     """Set by ``exit``: 0 after ``shutdown``, else 1. The read loop stops when it is set."""
 
@@ -118,10 +120,15 @@ class OracularProtocol(LanguageServerProtocol):
         self._initialized = True
         return (yield from super().lsp_initialize(params))
 
+    @property
+    def shutdown_requested(self) -> bool:
+        """``shutdown`` arrived (pygls sets ``_shutdown`` only once its handler has finished)."""
+        return self._shutdown or self._shutdown_received
+
     @lsp_method(types.EXIT)
     def lsp_exit(self, *args: Any) -> None:
         # (5) Replaces pygls' ``sys.exit``: the read loop stops and the process exits with this.
-        self.exit_code = 0 if self._shutdown else 1
+        self.exit_code = 0 if self.shutdown_requested else 1
 
     # -- documents (3) -----------------------------------------------------------------------
     def _user_handler(self, method: str, params: Any) -> Generator[Any, Any, None]:
@@ -242,6 +249,7 @@ class OracularProtocol(LanguageServerProtocol):
         elif not is_request and not self._initialized and method not in (types.EXIT, None):
             return  # notifications before initialize are dropped, as the specification says
         if error is None:
+            self._shutdown_received |= is_request and method == types.SHUTDOWN
             super().handle_message(message)
         else:
             self.reply_error(message.id, error)
@@ -252,6 +260,13 @@ class OracularProtocol(LanguageServerProtocol):
         self._send_data(
             {"jsonrpc": self.VERSION, "id": msg_id, "error": {"code": error.code, "message": error.message}}
         )
+
+    def _handle_cancel_notification(self, msg_id: MsgId) -> None:
+        # (9) pygls warns on stderr for every cancel of a request it already answered: a race
+        # that editors lose all the time (VS Code cancels as the cursor moves), not a problem.
+        future = self._request_futures.pop(msg_id, None)
+        if future is not None and future.cancel():
+            logger.info("cancelled request %s", msg_id)
 
     def _send_handler_result(self, future: Future[Any], *, msg_id: MsgId) -> None:
         # (6) pygls logs ``logger.exception`` (a traceback on stderr) for every error reply.
@@ -328,7 +343,7 @@ async def serve(reader: AsyncReader, protocol: OracularProtocol) -> int:
         if body is None:
             break
         dispatch(protocol, body)
-    return protocol.exit_code if protocol.exit_code is not None else (0 if protocol._shutdown else 1)
+    return protocol.exit_code if protocol.exit_code is not None else (0 if protocol.shutdown_requested else 1)
 
 
 def serve_stdio(server: OracularServer, stdin: BinaryIO, stdout: BinaryIO) -> int:

@@ -27,7 +27,7 @@ from oracular import __version__
 from oracular.lsp import code_actions, commands, hover, inlay_hints
 from oracular.lsp.checks import Checks
 from oracular.lsp.diagnostics import Publisher
-from oracular.lsp.documents import Analysis, Documents, Engines, OpenDocument, ProgressReport
+from oracular.lsp.documents import Analysis, Documents, Engines, OpenDocument, ProgressReport, internal_error
 from oracular.lsp.execution_policy import (
     TRUST_NOTIFICATION,
     Launch,
@@ -282,7 +282,7 @@ class OracularServer(LanguageServer):
         Failed requests were already answered with an error response.
         """
         if source is not FeatureRequestError:
-            self.log(f"Oracular internal error: {error!r}", types.MessageType.Error)
+            self.log(f"Oracular {internal_error(error)}", types.MessageType.Error)
 
     @asynccontextmanager
     async def progress(self, title: str) -> AsyncIterator[ProgressReport]:
