@@ -9,8 +9,9 @@ import json
 import re
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from concurrent.futures import Future
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
@@ -172,13 +173,24 @@ class RawSession:
         return message
 
 
-@pytest.mark.asyncio
-async def test_soak_10k_requests_without_leaking(project: Path) -> None:
+@asynccontextmanager
+async def raw_server() -> AsyncIterator[RawSession]:
+    """``oracular serve`` on stdio with a bare peer; killed at the end if it has not exited."""
     process = await asyncio.create_subprocess_exec(
         *SERVER_COMMAND, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE
     )
-    session = RawSession(process)
     try:
+        yield RawSession(process)
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+
+
+@pytest.mark.asyncio
+async def test_soak_10k_requests_without_leaking(project: Path) -> None:
+    async with raw_server() as session:
+        process = session.process
         options = {"oracular": {"device": "cpu"}}
         session.send("initialize", {"capabilities": {}, "initializationOptions": options}, 0)
         await session.until(lambda m: m.get("id") == 0)
@@ -227,10 +239,6 @@ async def test_soak_10k_requests_without_leaking(project: Path) -> None:
         await session.until(lambda m: m.get("id") == 0)
         session.send("exit", None)
         assert await asyncio.wait_for(process.wait(), TIMEOUT_S) == 0
-    finally:
-        if process.returncode is None:
-            process.kill()
-            await process.wait()
     print(f"soak: 10000 requests in {elapsed:.1f} s; server RSS {before} -> {after} KiB")
     assert after - before < 16 * 1024, f"server RSS grew from {before} to {after} KiB"
 
@@ -355,17 +363,9 @@ async def test_a_lone_surrogate_gets_a_clear_error_and_stays_out_of_the_log(
 
 
 @pytest.mark.asyncio
-async def test_exit_without_shutdown_exits_1(project: Path) -> None:
-    process = await asyncio.create_subprocess_exec(
-        *SERVER_COMMAND, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE
-    )
-    session = RawSession(process)
-    try:
+async def test_exit_without_shutdown_exits_1() -> None:
+    async with raw_server() as session:
         session.send("initialize", {"capabilities": {}}, 0)
         await session.until(lambda m: m.get("id") == 0)
         session.send("exit", None)
-        assert await asyncio.wait_for(process.wait(), TIMEOUT_S) == 1
-    finally:
-        if process.returncode is None:
-            process.kill()
-            await process.wait()
+        assert await asyncio.wait_for(session.process.wait(), TIMEOUT_S) == 1
