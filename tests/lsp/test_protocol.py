@@ -272,6 +272,7 @@ def lsp_range(start: tuple[int, int], end: tuple[int, int]) -> types.Range:
 async def test_pygls_still_splits_lines_where_lsp_does_not() -> None:
     """Workaround (3): if this fails, pygls' documents follow LSP's lines; ours could go."""
     text = "class A {\n    // a\u2028b\n    int x;\n}\n"
+
     def edit() -> types.TextDocumentContentChangePartial:  # pygls changes the positions it is given
         return types.TextDocumentContentChangePartial(range=lsp_range((2, 4), (2, 4)), text="final ")
 
