@@ -12,7 +12,6 @@ pairs, CRLF and edits spanning lines. ``ORACULAR_DRIFT_EXAMPLES`` sets how many 
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import re
 from collections.abc import Iterator
@@ -23,12 +22,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from oracular.lsp.protocol import dispatch
-from oracular.lsp.server import OracularServer, create_server
-
 from ..conftest import copy_example
 from .conftest import STACK_TEST
-from .test_protocol import INITIALIZE, Wire
+from .inprocess import notify, started_server
 
 EXAMPLES = int(os.environ.get("ORACULAR_DRIFT_EXAMPLES", "40"))
 TERMINATORS = ("\n", "\r\n", "\r")
@@ -109,32 +105,13 @@ class Session:
 
     def __init__(self, project: Path) -> None:
         self.loop = asyncio.new_event_loop()
-        self.server: OracularServer = self.loop.run_until_complete(self._start(project))
+        self.server, self.wire = self.loop.run_until_complete(started_server(project))
         self.opened = 0
         self.edits = 0
         self.diagnostics = 0
 
-    async def _start(self, project: Path) -> OracularServer:
-        server = create_server()
-        self.wire = Wire()
-        server.protocol.set_writer(self.wire)
-        params = {
-            **INITIALIZE["params"],
-            "rootUri": project.as_uri(),
-            "initializationOptions": {"device": "cpu"},
-        }
-        self.send(server, {**INITIALIZE, "params": params})
-        self.send(server, {"jsonrpc": "2.0", "method": "initialized", "params": {}})
-        while not any("ranker on" in m.get("params", {}).get("message", "") for m in self.wire.sent):
-            await asyncio.sleep(0.01)
-        return server
-
-    @staticmethod
-    def send(server: OracularServer, message: dict[str, Any]) -> None:
-        dispatch(server.protocol, json.dumps(message).encode())
-
     def notify(self, method: str, params: dict[str, Any]) -> None:
-        self.send(self.server, {"jsonrpc": "2.0", "method": method, "params": params})
+        notify(self.server, method, params)
 
     async def published(self, uri: str, version: int) -> list[dict[str, Any]]:
         await self.server.documents.current(uri)

@@ -23,23 +23,9 @@ from oracular.lsp.protocol import MAX_MESSAGE_BYTES, dispatch, serve
 from oracular.lsp.server import OracularServer, create_server
 from oracular.lsp.text import TextDocument
 
+from .inprocess import INITIALIZE, Wire, initialized_server, send
+
 pytestmark = pytest.mark.asyncio
-
-
-class Wire:
-    """A writer that keeps what the server sends, decoded."""
-
-    def __init__(self) -> None:
-        self.sent: list[dict[str, Any]] = []
-
-    def write(self, data: bytes) -> None:
-        self.sent.append(json.loads(data.partition(b"\r\n\r\n")[2]))
-
-    def close(self) -> None:
-        pass
-
-    def replies(self) -> list[dict[str, Any]]:
-        return [m for m in self.sent if "method" not in m]
 
 
 def frame(message: dict[str, Any] | bytes) -> bytes:
@@ -47,19 +33,9 @@ def frame(message: dict[str, Any] | bytes) -> bytes:
     return b"Content-Length: %d\r\n\r\n%s" % (len(body), body)
 
 
-def send(server: LanguageServer, message: dict[str, Any]) -> None:
-    dispatch(server.protocol, json.dumps(message).encode())  # type: ignore[arg-type]
-
-
-INITIALIZE = {"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"capabilities": {}}}
-
-
 @pytest_asyncio.fixture
 async def server() -> AsyncIterator[tuple[OracularServer, Wire]]:
-    server = create_server()
-    wire = Wire()
-    server.protocol.set_writer(wire)
-    send(server, INITIALIZE)
+    server, wire = initialized_server()
     yield server, wire
     server.worker.shutdown()
 

@@ -355,6 +355,7 @@ def _register_lifecycle(server: OracularServer) -> None:
     @server.feature(types.SHUTDOWN)
     async def shutdown(params: None) -> None:
         server.worker.shutdown()
+        server.engines.close()
         await server.checks.close()
 
 
