@@ -19,7 +19,6 @@ from lsprotocol import types
 from pytest_lsp import client_capabilities
 
 from .conftest import (
-    SERVE,
     SERVER_COMMAND,
     STACK_TEST,
     TIMEOUT_S,
@@ -30,8 +29,8 @@ from .conftest import (
     error_of,
     full_range,
     initialize,
-    make_client,
     opened,
+    tcp_server,
     until,
 )
 
@@ -245,31 +244,12 @@ async def test_soak_10k_requests_without_leaking(project: Path) -> None:
 
 @pytest.mark.asyncio
 async def test_serves_over_tcp(project: Path) -> None:
-    server = await asyncio.create_subprocess_exec(
-        *SERVE, "--tcp", "127.0.0.1:0", "--log-level", "info", stderr=asyncio.subprocess.PIPE
-    )
-    client = make_client()
-    try:
-        assert server.stderr is not None
-        port = None
-        while port is None:
-            line = (await asyncio.wait_for(server.stderr.readline(), 15)).decode()
-            assert line, "the server exited before listening"
-            if match := re.search(r"Serving on \('127\.0\.0\.1', (\d+)\)", line):
-                port = int(match.group(1))
-        drain = asyncio.ensure_future(server.stderr.read())  # keep the pipe from filling up
-        await client.start_tcp("127.0.0.1", port)
+    async with tcp_server() as client:
         await initialize(client, "neovim", project)
         await still_answers(client, project)
         await client.shutdown_async(None)
         client.exit(None)
-        assert await asyncio.wait_for(server.wait(), 10) == 0
-        drain.cancel()
-    finally:
-        if server.returncode is None:
-            server.kill()
-            await server.wait()
-        await client.stop()
+        assert await asyncio.wait_for(client._tcp_server.wait(), 10) == 0  # type: ignore[attr-defined]
 
 
 def test_serve_rejects_a_bad_tcp_address(capsys: pytest.CaptureFixture[str]) -> None:
@@ -369,3 +349,14 @@ async def test_exit_without_shutdown_exits_1() -> None:
         await session.until(lambda m: m.get("id") == 0)
         session.send("exit", None)
         assert await asyncio.wait_for(session.process.wait(), TIMEOUT_S) == 1
+
+
+def test_serve_listens_on_loopback_unless_told_otherwise(capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: ``--tcp 0.0.0.0:PORT`` served anyone who could reach the machine."""
+    from oracular.cli.main import main
+    from oracular.cli.serve import is_loopback
+
+    assert main(["serve", "--tcp", "0.0.0.0:0"]) == 2
+    assert "0.0.0.0 is not a loopback address" in capsys.readouterr().err
+    assert all(is_loopback(host) for host in ("127.0.0.1", "127.8.9.1", "::1", "localhost"))
+    assert not any(is_loopback(host) for host in ("0.0.0.0", "10.1.2.3", "::"))
