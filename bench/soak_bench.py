@@ -107,6 +107,7 @@ class Peer:
         self.waiting: dict[int, asyncio.Future[dict]] = {}
         self.diagnostics: dict[str, int] = {}
         self.published = asyncio.Event()
+        self.logs: list[str] = []
         self.reader = asyncio.ensure_future(self._read())
 
     def send(self, method: str, params: Any, msg_id: int | None = None) -> None:
@@ -139,6 +140,8 @@ class Peer:
                 future = self.waiting.pop(message["id"], None)
                 if future is not None and not future.done():
                     future.set_result(message)
+            elif message.get("method") == "window/logMessage":
+                self.logs.append(message["params"]["message"])
             elif message.get("method") == "textDocument/publishDiagnostics":
                 params = message["params"]
                 self.diagnostics[params["uri"]] = params.get("version", -1)

@@ -1,4 +1,4 @@
-"""The Oracular language server: the pygls server, protocol hardening, and the document lifecycle.
+"""The Oracular language server: the pygls server and the document lifecycle.
 
 Feature modules register themselves on the server created by :func:`create_server`; this module
 owns what they share: the settings, what the client supports, the open documents, progress
