@@ -39,17 +39,7 @@ from oracular.cache import default_cache_dir
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLE = REPO / "examples" / "stack"
 STACK_TEST = Path("src/test/java/org/example/stack/StackTest.java")
-LOOSE_TEST = """import org.junit.jupiter.api.Test;
-
-class LooseTest {
-    @Test
-    void sizeAfterAdd() {
-        java.util.ArrayList<Integer> list = new java.util.ArrayList<>();
-        list.add(1);
-        int n = list.size();
-    }
-}
-"""
+LOOSE_TEST = REPO / "tests" / "fixtures" / "loose" / "LooseTest.java"
 
 
 async def time_to_diagnostics(folder: Path, loose: Path | None) -> float:
@@ -98,7 +88,7 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
             if source.is_dir():
                 shutil.copytree(source, checkouts / project, symlinks=True)
         loose = checkouts / "LooseTest.java"
-        loose.write_text(LOOSE_TEST)
+        shutil.copy(LOOSE_TEST, loose)
         files = sum(1 for _ in checkouts.rglob("*.java"))
         shutil.copytree(EXAMPLE, root / "example" / "stack")
         alone, with_loose = [], []

@@ -16,23 +16,13 @@ import pytest
 
 from oracular.java.workspace import WorkspaceIndex
 
-from ..conftest import copy_example
+from ..conftest import FIXTURES, copy_example
 from .conftest import STACK_TEST
 from .inprocess import open_java, started_server
 
 pytestmark = pytest.mark.asyncio
 
-LOOSE_TEST = """import org.junit.jupiter.api.Test;
-
-class LooseTest {
-    @Test
-    void sizeAfterPush() {
-        java.util.ArrayList<Integer> list = new java.util.ArrayList<>();
-        list.add(1);
-        int n = list.size();
-    }
-}
-"""
+LOOSE_TEST = FIXTURES.parent / "loose" / "LooseTest.java"
 
 
 async def test_a_loose_file_indexes_its_folder_alone_and_delays_no_other_document(
@@ -43,7 +33,7 @@ async def test_a_loose_file_indexes_its_folder_alone_and_delays_no_other_documen
         shutil.copytree(copy_example(tmp_path / name), checkouts / name)
     (checkouts / "Helper.java").write_text("class Helper { static int one() { return 1; } }\n")
     loose = checkouts / "LooseTest.java"
-    loose.write_text(LOOSE_TEST)
+    shutil.copy(LOOSE_TEST, loose)
     other = copy_example(tmp_path / "other")
 
     released = threading.Event()
@@ -65,7 +55,7 @@ async def test_a_loose_file_indexes_its_folder_alone_and_delays_no_other_documen
         assert not released.is_set() and server.documents.cached(loose_uri) is None
         released.set()
         loose_analysis = await asyncio.wait_for(server.documents.current(loose_uri), 30)
-        assert loose_analysis is not None and [t.test.name for t in loose_analysis.tests] == ["sizeAfterPush"]
+        assert loose_analysis is not None and [t.test.name for t in loose_analysis.tests] == ["sizeAfterAdd"]
         engine = server.engines._built(checkouts.resolve())
         assert engine is not None
         assert sorted(p.name for p in engine.index._files) == ["Helper.java", "LooseTest.java"]
