@@ -112,6 +112,19 @@ async def test_an_unanswered_request_is_forgotten(
     assert msg_id not in oracular.protocol._request_futures and msg_id not in oracular.protocol._result_types
 
 
+async def test_a_reply_that_does_not_fit_fails_its_request_at_once(
+    server: tuple[OracularServer, Wire],
+) -> None:
+    oracular, wire = server
+    params = types.ApplyWorkspaceEditParams(edit=types.WorkspaceEdit())
+    future = oracular.protocol.send_request(types.WORKSPACE_APPLY_EDIT, params)
+    (msg_id,) = [m["id"] for m in wire.sent if m.get("method") == types.WORKSPACE_APPLY_EDIT]
+    send(oracular, {"jsonrpc": "2.0", "id": msg_id, "result": {}})  # "applied" is required
+    assert "does not fit its request" in str(future.exception(timeout=0))
+    await settle()
+    assert msg_id not in oracular.protocol._request_futures
+
+
 async def test_pygls_still_keeps_unanswered_requests() -> None:
     """Workaround (2): if this fails, pygls forgets them itself; remove ``send_request``."""
     plain = LanguageServer("plain", "1")

@@ -226,20 +226,30 @@ class OracularProtocol(LanguageServerProtocol):
                 kind = self._result_types.pop(data["id"], None) or JsonRPCResponseMessage
             return self._converter.structure(data, kind)
         except Exception:
-            error = JsonRpcInvalidParams(f"invalid params for {method}")
-            return Rejected(data.get("id"), method, error, is_request)
+            reason = (
+                f"invalid params for {method}"
+                if method is not None
+                else "a reply that does not fit its request"
+            )
+            return Rejected(data.get("id"), method, JsonRpcInvalidParams(reason), is_request)
 
     def handle_message(self, message: Any) -> None:
         method = getattr(message, "method", None)
         is_request = method is not None and hasattr(message, "id")
         error: JsonRpcException | None = None
         if isinstance(message, Rejected):
-            if not message.is_request:
+            if message.is_request:
+                error = message.error
+            elif message.method is None:  # a reply to one of our requests: its waiter learns why
+                waiting = self._request_futures.pop(message.id, None) if message.id is not None else None
+                if waiting is not None and not waiting.done():
+                    waiting.set_exception(message.error)
+                return
+            else:
                 self._server.log(
                     f"ignored {message.method}: {message.error.message}", types.MessageType.Warning
                 )
                 return
-            error = message.error
         elif is_request and self._shutdown and method != types.EXIT:
             error = JsonRpcInvalidRequest("the server is shutting down")
         elif is_request and not self._initialized and method != types.INITIALIZE:
