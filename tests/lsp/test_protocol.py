@@ -9,12 +9,15 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import threading
 from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
 import pytest_asyncio
 from lsprotocol import types
+from pygls.capabilities import ServerCapabilitiesBuilder
+from pygls.io_ import run_async
 from pygls.lsp.server import LanguageServer
 from pygls.workspace import TextDocument as PyglsTextDocument
 
@@ -31,6 +34,9 @@ pytestmark = pytest.mark.asyncio
 def frame(message: dict[str, Any] | bytes) -> bytes:
     body = message if isinstance(message, bytes) else json.dumps(message).encode()
     return b"Content-Length: %d\r\n\r\n%s" % (len(body), body)
+
+
+HOVER_PARAMS = {"textDocument": {"uri": "file:///A.java"}, "position": {"line": 0, "character": 0}}
 
 
 @pytest_asyncio.fixture
@@ -271,3 +277,43 @@ async def test_pygls_still_splits_lines_where_lsp_does_not() -> None:
     ours.apply(edit())
     assert ours.text == text.replace("int x", "final int x")
     assert theirs.source != ours.text
+
+
+async def test_pygls_still_only_logs_a_body_that_is_not_json() -> None:
+    """Workaround (4): if this fails, pygls' read loop answers it; ours could go."""
+    plain = LanguageServer("plain", "1")
+    wire = Wire()
+    plain.protocol.set_writer(wire)
+    reader = asyncio.StreamReader()
+    reader.feed_data(frame(b"{not json"))
+    reader.feed_eof()
+    await run_async(threading.Event(), reader, plain.protocol)
+    assert wire.sent == []
+
+
+async def test_pygls_still_answers_nothing_after_shutdown() -> None:
+    """Workaround (7): if this fails, pygls answers requests after ``shutdown`` itself."""
+    plain = LanguageServer("plain", "1")
+    wire = Wire()
+    plain.protocol.set_writer(wire)
+    plain.protocol._shutdown = True
+    hover = {"jsonrpc": "2.0", "id": 1, "method": "textDocument/hover", "params": HOVER_PARAMS}
+    plain.protocol.handle_message(plain.protocol.structure_message(hover))
+    assert wire.sent == []
+
+
+async def test_pygls_still_picks_the_clients_first_position_encoding() -> None:
+    """Workaround (8): if this fails, pygls prefers UTF-16 itself."""
+    utf8_first = types.ClientCapabilities(
+        general=types.GeneralClientCapabilities(
+            position_encodings=[types.PositionEncodingKind.Utf8, types.PositionEncodingKind.Utf16]
+        )
+    )
+    assert ServerCapabilitiesBuilder.choose_position_encoding(utf8_first) == types.PositionEncodingKind.Utf8
+
+
+async def test_pygls_still_warns_about_a_late_cancel(caplog: pytest.LogCaptureFixture) -> None:
+    """Workaround (9): if this fails, pygls is quiet about it; remove ``_handle_cancel_notification``."""
+    plain = LanguageServer("plain", "1")
+    plain.protocol._handle_cancel_notification("answered-long-ago")
+    assert [r.levelno for r in caplog.records] == [logging.WARNING]
