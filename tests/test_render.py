@@ -2,11 +2,16 @@
 
 from pathlib import Path
 
+import pytest
+from lsprotocol import types
+
+from oracular.candidates.render import TextEdit
 from oracular.candidates.style import Flavour, junit4_supports_assert_throws, style_for
 from oracular.cli.suggest import apply_edits
 from oracular.engine import EngineSettings, OracleEngine
+from oracular.lsp.text import TextDocument
 
-from .conftest import java, javac, require_junit5_javac
+from .conftest import EXAMPLE, java, javac, require_junit5_javac
 
 
 def top_oracles(engine: OracleEngine, source) -> dict[str, list[str]]:
@@ -93,6 +98,39 @@ def test_junit4_uses_try_fail_catch_and_casts_boxed(engine: OracleEngine) -> Non
     ) in text
     assert "assertEquals(4, (int) top);" in text  # assertEquals(long, Integer) is ambiguous in JUnit 4
     assert "import static org.junit.Assert.fail;" in text
+
+
+def test_try_fail_catch_keeps_the_statements_inner_indentation(engine: OracleEngine) -> None:
+    """Regression: a multi-line throwing statement had every continuation line flattened to the
+    same indentation."""
+    source = java(
+        """
+        package org.example.stack;
+        import org.junit.Test;
+        class StackTest {
+            @Test
+            public void popInside() {
+                Stack<Integer> s = new Stack<>();
+                s.pop(new Object() {
+                    int depth() {
+                        return 1;
+                    }
+                }.depth());
+            }
+        }
+        """
+    )
+    (test,) = engine.suggest(source).tests
+    wrapped = next(s for s in test.suggestions if s.oracle.startswith("try {"))
+    assert (
+        "        try {\n"
+        "            s.pop(new Object() {\n"
+        "                int depth() {\n"
+        "                    return 1;\n"
+        "                }\n"
+        "            }.depth());\n"
+        '            fail("Expected '
+    ) in apply_edits(source, wrapped.edits)
 
 
 def test_junit413_detected_from_pom(tmp_path: Path) -> None:
@@ -201,3 +239,32 @@ def test_imports_go_after_package_when_file_has_none(engine: OracleEngine) -> No
     )
     text = apply_edits(source, engine.suggest(source).top_edits())
     assert text.startswith("package p;\n\nimport static org.junit.jupiter.api.Assertions.assertEquals;\n")
+
+
+def as_an_editor_applies(text: str, edits: list[TextEdit]) -> str:
+    """``edits`` applied with LSP's line semantics (the server's document model, not the engine's)."""
+    document = TextDocument("file:///Snippet.java", "java", 1, text)
+    for edit in sorted(edits, key=lambda e: (e.start, e.end), reverse=True):
+        where = types.Range(
+            start=types.Position(line=edit.start[0], character=edit.start[1]),
+            end=types.Position(line=edit.end[0], character=edit.end[1]),
+        )
+        document.apply(types.TextDocumentContentChangePartial(range=where, text=edit.new_text))
+    return document.text
+
+
+@pytest.mark.parametrize("ending", ["\r", "\r\n", "mixed"])
+def test_edits_land_in_place_whatever_the_line_endings(engine: OracleEngine, ending: str) -> None:
+    """Regression: in a CR-only file every position was on line 0 and the oracle went in after the
+    package line; in a mixed file it went in before the variable it uses was declared."""
+    lf = (EXAMPLE / "src/test/java/org/example/stack/StackTest.java").read_text(encoding="utf-8")
+    endings = ["\r", "\r\n", "\n"]
+    lines = lf.split("\n")
+    text = (
+        "".join(line + (endings[i % 3] if ending == "mixed" else ending) for i, line in enumerate(lines[:-1]))
+        + lines[-1]
+    )
+    report, expected = engine.suggest(java(text)), engine.suggest(java(lf))
+    assert [t.test.name for t in report.tests] == [t.test.name for t in expected.tests]
+    written = as_an_editor_applies(text, report.top_edits())
+    assert written.replace("\r\n", "\n").replace("\r", "\n") == as_an_editor_applies(lf, expected.top_edits())

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from oracular.java.source import SourceError, load_source, parse_text
+from oracular.java.source import SourceError, check_text, load_source, parse_text
 
 
 def write(tmp_path: Path, name: str, data: bytes) -> Path:
@@ -53,3 +53,41 @@ def test_utf16_positions_round_trip() -> None:
     line, character = source.position(byte_offset)
     assert (line, character) == (0, text.index("int") + 1)  # the emoji is 2 UTF-16 units
     assert source.offset(line, character) == byte_offset
+
+
+def lsp_position(text: str, index: int) -> tuple[int, int]:
+    """The LSP position of string index ``index``, counted one character at a time: a line ends at
+    ``\\n``, at ``\\r\\n`` and at a ``\\r`` alone, and at nothing else."""
+    line = column = 0
+    for i, char in enumerate(text[:index]):
+        if char == "\n" or (char == "\r" and text[i + 1 : i + 2] != "\n"):
+            line, column = line + 1, 0
+        elif char != "\r":
+            column += 2 if ord(char) > 0xFFFF else 1
+    return line, column
+
+
+ODD_LINES = (
+    "package p;\r// a\u2028b \u2029 c\u0085d\x0ce\x0bf\x1cg\r\n"
+    'class A {\r  String s = "😀";\n\r  int x;\r\n}\r'
+)
+
+
+def test_lines_end_where_editors_end_them() -> None:
+    """Regression: lines were counted at ``\\n`` only, so a CR-only file was one line long."""
+    source = parse_text(ODD_LINES)
+    for needle in ("class", "String", "int x", "}"):
+        index = ODD_LINES.index(needle)
+        byte_offset = len(ODD_LINES[:index].encode())
+        assert source.position(byte_offset) == lsp_position(ODD_LINES, index), needle
+        assert source.offset(*lsp_position(ODD_LINES, index)) == byte_offset, needle
+    # A column past the end of a line means its end, before the terminator (\r\n here).
+    assert source.offset(1, 999) == len(ODD_LINES[: ODD_LINES.index("\r\nclass")].encode())
+
+
+def test_a_lone_surrogate_is_refused_with_its_line() -> None:
+    with pytest.raises(
+        SourceError, match=r"Snippet.java: not valid Unicode: a lone surrogate \(U\+D800\) on line 3"
+    ):
+        check_text('class A {\r\n  // x\n  String s = "\ud800";\n}\n', "Snippet.java")
+    check_text('class A { String s = "😀"; }\n')  # a pair is one code point: fine

@@ -226,6 +226,10 @@ def test_default_lists_dir(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> N
     monkeypatch.delenv("ORACULAR_CORPUS_LISTS")
     # Pretend this module is installed somewhere with no shared/ above it, so only cwd counts.
     monkeypatch.setattr(lists_module, "__file__", str(tmp_path / "site" / "lists.py"))
+    # And see no file outside tmp_path: a shared/corpus beside the machine's temporary folder (or
+    # anywhere above it) must not decide this test.
+    is_file = Path.is_file
+    monkeypatch.setattr(Path, "is_file", lambda path: path.is_relative_to(tmp_path) and is_file(path))
     repo = tmp_path / "checkout" / "repo" / "sub"
     repo.mkdir(parents=True)
     monkeypatch.chdir(repo)

@@ -9,6 +9,7 @@ suite starts few processes; tests that change settings get a server of their own
 from __future__ import annotations
 
 import asyncio
+import re
 import sys
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -90,19 +91,24 @@ async def initialize(
     root: Path,
     options: dict[str, Any] | None = None,
     capabilities: types.ClientCapabilities | None = None,
+    trusted: bool | None = None,
 ) -> types.InitializeResult:
     """Initialize like ``profile`` would, on ``root``, with ``device: cpu`` unless ``options`` say.
 
     ``cpu`` spares each server the seconds torch takes to import just to look for a GPU; the
     device tests ask for ``auto`` and ``cuda`` explicitly. ``capabilities`` replaces the profile's.
+    ``trusted`` is sent as ``workspaceTrusted``, as the VS Code extension does.
     """
     client.profile = profile
+    initialization_options: dict[str, Any] = {"oracular": {"device": "cpu", **(options or {})}}
+    if trusted is not None:
+        initialization_options["workspaceTrusted"] = trusted
     result = await client.initialize_session(
         types.InitializeParams(
             capabilities=capabilities or client_capabilities(profile),
             root_uri=root.as_uri(),
             workspace_folders=[types.WorkspaceFolder(uri=root.as_uri(), name=root.name)],
-            initialization_options={"oracular": {"device": "cpu", **(options or {})}},
+            initialization_options=initialization_options,
         )
     )
     # The server is ready once it has read its settings and loaded the ranker, which it logs.
@@ -279,6 +285,35 @@ def full_range(text: str) -> types.Range:
         start=types.Position(line=0, character=0),
         end=types.Position(line=len(text.splitlines()) + 1, character=0),
     )
+
+
+@asynccontextmanager
+async def tcp_server(*flags: str) -> AsyncIterator[RecordingClient]:
+    """``oracular serve --tcp 127.0.0.1:0 FLAGS...`` and a client connected to it (not initialized)."""
+    server = await asyncio.create_subprocess_exec(
+        *SERVE, "--tcp", "127.0.0.1:0", *flags, "--log-level", "info", stderr=asyncio.subprocess.PIPE
+    )
+    client = make_client()
+    drain = None
+    try:
+        assert server.stderr is not None
+        port = None
+        while port is None:
+            line = (await asyncio.wait_for(server.stderr.readline(), TIMEOUT_S)).decode()
+            assert line, "the server exited before listening"
+            if match := re.search(r"Serving on \('127\.0\.0\.1', (\d+)\)", line):
+                port = int(match.group(1))
+        drain = asyncio.ensure_future(server.stderr.read())  # keep the pipe from filling up
+        await client.start_tcp("127.0.0.1", port)
+        client._tcp_server = server  # type: ignore[attr-defined]
+        yield client
+    finally:
+        if server.returncode is None:
+            server.kill()
+            await server.wait()
+        if drain is not None:
+            drain.cancel()
+        await client.stop()
 
 
 def server_pid(client: LanguageClient) -> int:

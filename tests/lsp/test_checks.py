@@ -21,6 +21,13 @@ from oracular.engine import TestReport as Report
 from oracular.execution.checks import CheckResult, CheckStatus, FileCheck, Verdict
 from oracular.execution.jvm import DEBIAN_JAVA
 from oracular.lsp.checks import PENDING, CheckState, check_settings, note, ordered, top_edits
+from oracular.lsp.execution_policy import (
+    ALLOW_FLAG,
+    TRUST_NOTIFICATION,
+    CheckOracles,
+    Launch,
+    may_run_user_code,
+)
 from oracular.lsp.hover import markdown
 from oracular.lsp.settings import ServerSettings
 
@@ -37,6 +44,7 @@ from .conftest import (
     initialize,
     opened,
     resolved_edit,
+    tcp_server,
     until,
 )
 
@@ -112,12 +120,8 @@ def test_note_says_once_what_was_used_or_why_nothing_was_checked() -> None:
 
 
 def test_check_settings_resolve_relative_paths_against_the_workspace(tmp_path: Path) -> None:
-    assert check_settings(ServerSettings(), tmp_path) is None
-    settings = ServerSettings(
-        check_oracles=True, classpath=("lib/a.jar", "/opt/b.jar"), output_folders=("out",)
-    )
+    settings = ServerSettings(classpath=("lib/a.jar", "/opt/b.jar"), output_folders=("out",))
     checking = check_settings(settings, tmp_path)
-    assert checking is not None
     assert checking.classpath.classpath == (str(tmp_path / "lib/a.jar"), "/opt/b.jar")
     assert checking.classpath.output_dirs == (str(tmp_path / "out"),)
 
@@ -211,7 +215,7 @@ async def test_check_oracles_setting_switches_checks_without_restart(
         await doc.diagnostics()
         where = at(doc.position_of("int v = c.value();"))
         plain = [a.title for a in await code_actions(client, doc, where)]
-        assert "Add oracle: assertEquals(1, v);" in plain  # off by default: no check, no suffix
+        assert "Add oracle: assertEquals(1, v);" in plain  # auto, untrusted: no check, no suffix
         assert "Checked" not in await hover_text(client, doc, "testValueAfterIncrement")
 
         client.set_configuration({**CHECKING}, section="oracular")
@@ -271,3 +275,95 @@ async def test_an_edit_while_a_check_runs_cancels_it_and_drops_its_result(
         assert time.monotonic() - edited < 15.0, "version 1's check ran to the end (5 x 3 s)"
         cancelled = "Oracular: the check of SlowCounterTest.java (version 1) was cancelled"
         assert cancelled in [m.message for m in client.log_messages]
+
+
+# -- who may run the project's code: checkOracles, workspace trust and the transport ----------------
+VALUE_LINE = "int v = c.value();"
+HOLDS = "Add oracle: assertEquals(1, v); · holds now"
+
+
+async def unchecked_titles(client: RecordingClient, doc) -> list[str]:
+    """The quick-fix titles once the analysis is in, asserting that no check is shown or ran."""
+    await doc.diagnostics()
+    titles = [a.title for a in await code_actions(client, doc, at(doc.position_of(VALUE_LINE)))]
+    assert "Add oracle: assertEquals(1, v);" in titles and not [t for t in titles if " · " in t]
+    assert not [m for m in client.log_messages if m.message.startswith("Oracular: checked ")]
+    return titles
+
+
+def said(client: RecordingClient, text: str) -> list[str]:
+    return [m.message for m in client.log_messages if text in m.message]
+
+
+@pytestmark_e2e
+async def test_auto_checks_a_trusted_workspace(vscode_client: RecordingClient, project: Path) -> None:
+    require_toolchain()
+    await initialize(vscode_client, vscode_client.profile, project, {"classpath": JUNIT_JARS}, trusted=True)
+    async with opened(vscode_client, project / COUNTER_TEST) as doc:
+        await doc.diagnostics()
+        assert HOLDS in await checked_titles(vscode_client, doc, VALUE_LINE)
+    assert said(vscode_client, "oracle checks are on: the workspace is trusted (checkOracles: auto)")
+
+
+@pytestmark_e2e
+async def test_auto_waits_for_trust_and_says_why(vscode_client: RecordingClient, project: Path) -> None:
+    """Untrusted: no check runs, and the log says why, once; trust granted later starts them."""
+    require_toolchain()
+    client = vscode_client
+    await initialize(client, client.profile, project, {"classpath": JUNIT_JARS}, trusted=False)
+    async with opened(client, project / COUNTER_TEST) as doc:
+        await unchecked_titles(client, doc)
+        assert len(said(client, "the client has not said that the workspace is trusted")) == 1
+        assert not client.messages  # the default: a log line, no pop-up
+        client.protocol.notify(TRUST_NOTIFICATION, {"trusted": True})
+        assert HOLDS in await checked_titles(client, doc, VALUE_LINE)
+
+
+@pytestmark_e2e
+async def test_tcp_runs_no_code_without_the_servers_own_opt_in(project: Path) -> None:
+    """Whoever connects to a TCP port is refused, whatever its settings and trust claims."""
+    async with tcp_server() as client:
+        await initialize(client, "visual-studio-code", project, CHECKING, trusted=True)
+        async with opened(client, project / COUNTER_TEST) as doc:
+            await unchecked_titles(client, doc)
+            client.protocol.notify(TRUST_NOTIFICATION, {"trusted": True})
+            await unchecked_titles(client, doc)
+        (refusal,) = said(client, f"was not started with {ALLOW_FLAG}")
+        assert [m.message for m in client.messages] == [refusal]
+        await client.shutdown_async(None)
+
+
+@pytestmark_e2e
+async def test_tcp_with_the_opt_in_runs_what_the_settings_ask(project: Path) -> None:
+    require_toolchain()
+    async with tcp_server(ALLOW_FLAG) as client:
+        await initialize(client, "visual-studio-code", project, CHECKING)
+        async with opened(client, project / COUNTER_TEST) as doc:
+            await doc.diagnostics()
+            assert HOLDS in await checked_titles(client, doc, VALUE_LINE)
+        await client.shutdown_async(None)
+
+
+@pytest.mark.parametrize(
+    ("launch", "setting", "trusted", "allowed", "pop_up"),
+    [
+        (Launch("stdio"), "auto", False, False, False),
+        (Launch("stdio"), "auto", True, True, False),
+        (Launch("stdio"), True, False, True, False),
+        (Launch("stdio"), False, True, False, False),
+        (Launch("tcp"), True, False, False, True),
+        (Launch("tcp"), "auto", True, False, True),
+        (Launch("tcp"), "auto", False, False, False),
+        (Launch("tcp"), False, True, False, False),
+        (Launch("tcp", allow_code_execution=True), "auto", False, False, False),
+        (Launch("tcp", allow_code_execution=True), "auto", True, True, False),
+        (Launch("tcp", allow_code_execution=True), True, False, True, False),
+        (Launch("tcp", allow_code_execution=True), False, True, False, False),
+    ],
+)
+def test_the_one_rule_for_running_user_code(
+    launch: Launch, setting: CheckOracles, trusted: bool, allowed: bool, pop_up: bool
+) -> None:
+    """``pop_up``: the user asked for checks (or the client claims trust) and TCP refuses them."""
+    verdict = may_run_user_code(launch, setting, trusted)
+    assert (verdict.allowed, verdict.asked) == (allowed, pop_up) and verdict.reason

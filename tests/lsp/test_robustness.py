@@ -9,8 +9,9 @@ import json
 import re
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from concurrent.futures import Future
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
@@ -18,7 +19,6 @@ from lsprotocol import types
 from pytest_lsp import client_capabilities
 
 from .conftest import (
-    SERVE,
     SERVER_COMMAND,
     STACK_TEST,
     TIMEOUT_S,
@@ -29,8 +29,9 @@ from .conftest import (
     error_of,
     full_range,
     initialize,
-    make_client,
     opened,
+    tcp_server,
+    until,
 )
 
 
@@ -171,13 +172,24 @@ class RawSession:
         return message
 
 
-@pytest.mark.asyncio
-async def test_soak_10k_requests_without_leaking(project: Path) -> None:
+@asynccontextmanager
+async def raw_server() -> AsyncIterator[RawSession]:
+    """``oracular serve`` on stdio with a bare peer; killed at the end if it has not exited."""
     process = await asyncio.create_subprocess_exec(
         *SERVER_COMMAND, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE
     )
-    session = RawSession(process)
     try:
+        yield RawSession(process)
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+
+
+@pytest.mark.asyncio
+async def test_soak_10k_requests_without_leaking(project: Path) -> None:
+    async with raw_server() as session:
+        process = session.process
         options = {"oracular": {"device": "cpu"}}
         session.send("initialize", {"capabilities": {}, "initializationOptions": options}, 0)
         await session.until(lambda m: m.get("id") == 0)
@@ -226,41 +238,18 @@ async def test_soak_10k_requests_without_leaking(project: Path) -> None:
         await session.until(lambda m: m.get("id") == 0)
         session.send("exit", None)
         assert await asyncio.wait_for(process.wait(), TIMEOUT_S) == 0
-    finally:
-        if process.returncode is None:
-            process.kill()
-            await process.wait()
     print(f"soak: 10000 requests in {elapsed:.1f} s; server RSS {before} -> {after} KiB")
     assert after - before < 16 * 1024, f"server RSS grew from {before} to {after} KiB"
 
 
 @pytest.mark.asyncio
 async def test_serves_over_tcp(project: Path) -> None:
-    server = await asyncio.create_subprocess_exec(
-        *SERVE, "--tcp", "127.0.0.1:0", "--log-level", "info", stderr=asyncio.subprocess.PIPE
-    )
-    client = make_client()
-    try:
-        assert server.stderr is not None
-        port = None
-        while port is None:
-            line = (await asyncio.wait_for(server.stderr.readline(), 15)).decode()
-            assert line, "the server exited before listening"
-            if match := re.search(r"Serving on \('127\.0\.0\.1', (\d+)\)", line):
-                port = int(match.group(1))
-        drain = asyncio.ensure_future(server.stderr.read())  # keep the pipe from filling up
-        await client.start_tcp("127.0.0.1", port)
+    async with tcp_server() as client:
         await initialize(client, "neovim", project)
         await still_answers(client, project)
         await client.shutdown_async(None)
         client.exit(None)
-        assert await asyncio.wait_for(server.wait(), 10) == 0
-        drain.cancel()
-    finally:
-        if server.returncode is None:
-            server.kill()
-            await server.wait()
-        await client.stop()
+        assert await asyncio.wait_for(client._tcp_server.wait(), 10) == 0  # type: ignore[attr-defined]
 
 
 def test_serve_rejects_a_bad_tcp_address(capsys: pytest.CaptureFixture[str]) -> None:
@@ -316,3 +305,58 @@ async def test_eager_edits_carry_the_version(vscode_client: RecordingClient, pro
     assert action.edit is not None
     (change,) = action.edit.document_changes or []
     assert isinstance(change, types.TextDocumentEdit) and change.text_document.version == 2
+
+
+@pytest.mark.asyncio
+async def test_a_lone_surrogate_gets_a_clear_error_and_stays_out_of_the_log(
+    vscode_client: RecordingClient, project: Path
+) -> None:
+    """Regression: ``"\\ud800"`` in a document gave an internal error whose log line held the whole
+    document, and ``oracular.suggest`` answered -32603 with a traceback."""
+    client = vscode_client
+    await initialize(client, client.profile, project)
+    path = project / STACK_TEST
+    text = path.read_text().replace("class StackTest {", 'class StackTest {\n    String secret = "\ud800";')
+    item = {"uri": path.as_uri(), "languageId": "java", "version": 1, "text": text}
+    send_raw(
+        client,
+        json.dumps(
+            {"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": item}}
+        ).encode(),
+    )
+    line = text[: text.index("\ud800")].count("\n") + 1
+    problem = await until(
+        lambda: next((m for m in client.log_messages if "lone surrogate" in m.message), None),
+        what="the problem",
+    )
+    assert problem.message == f"{path}: not valid Unicode: a lone surrogate (U+D800) on line {line}"
+    assert problem.type == types.MessageType.Warning
+    error = await error_of(
+        raw_request(
+            client,
+            types.WORKSPACE_EXECUTE_COMMAND,
+            {"command": "oracular.suggest", "arguments": [item["uri"]]},
+        )
+    )
+    assert error.code == types.ErrorCodes.InvalidParams and "lone surrogate (U+D800)" in error.message
+    assert not [m for m in client.log_messages if "secret" in m.message or "internal error" in m.message]
+
+
+@pytest.mark.asyncio
+async def test_exit_without_shutdown_exits_1() -> None:
+    async with raw_server() as session:
+        session.send("initialize", {"capabilities": {}}, 0)
+        await session.until(lambda m: m.get("id") == 0)
+        session.send("exit", None)
+        assert await asyncio.wait_for(session.process.wait(), TIMEOUT_S) == 1
+
+
+def test_serve_listens_on_loopback_unless_told_otherwise(capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: ``--tcp 0.0.0.0:PORT`` served anyone who could reach the machine."""
+    from oracular.cli.main import main
+    from oracular.cli.serve import is_loopback
+
+    assert main(["serve", "--tcp", "0.0.0.0:0"]) == 2
+    assert "0.0.0.0 is not a loopback address" in capsys.readouterr().err
+    assert all(is_loopback(host) for host in ("127.0.0.1", "127.8.9.1", "::1", "localhost"))
+    assert not any(is_loopback(host) for host in ("0.0.0.0", "10.1.2.3", "::"))

@@ -16,6 +16,7 @@ from oracular.cli.common import engine_for
 from oracular.engine import EngineSettings
 from oracular.java.source import load_source
 from oracular.lsp.convert import one_line
+from oracular.lsp.execution_policy import trusted_option
 from oracular.lsp.server import CHANGE_DELAY_S
 from oracular.lsp.settings import ServerSettings, parse_settings, pushed_section, section_of
 
@@ -76,7 +77,7 @@ def test_every_setting_parses() -> None:
         ("extraAssertionMethods", ["ok", "not a name"], "expected a list of Java method names"),
         ("extraAssertionMethods", "check", "expected a list of Java method names"),
         ("onSave", None, None),
-        ("checkOracles", "on", 'expected true or false, got "on"'),
+        ("checkOracles", "on", 'expected "auto", true or false, got "on"'),
         ("classpath", [1], "expected a list of paths (or one string of them separated by ':')"),
         ("outputFolders", {"dir": "out"}, "expected a list of paths"),
     ],
@@ -112,6 +113,22 @@ def test_initialization_options_may_be_the_section_or_contain_it() -> None:
     assert section_of({"oracular": {"topK": 2}}) == {"topK": 2}
     assert section_of({"topK": 2}) == {"topK": 2}
     assert section_of(None) is None
+
+
+def test_workspace_trust_travels_beside_the_settings_never_in_them() -> None:
+    """``workspaceTrusted`` is read from initializationOptions only: a checkout's own settings
+    file can set ``oracular.*``, and must not be able to claim trust."""
+    assert section_of({"workspaceTrusted": True, "topK": 2}) == {"topK": 2}
+    assert trusted_option({"workspaceTrusted": True, "oracular": {}}) == (True, None)
+    assert trusted_option({"oracular": {}}) == (False, None)
+    trusted, problem = trusted_option({"workspaceTrusted": "yes"})
+    assert trusted is False and problem is not None and "must be true or false" in problem
+    settings, problems = parse_settings({"workspaceTrusted": True})
+    assert (
+        settings == ServerSettings()
+        and problems
+        and "unknown setting oracular.workspaceTrusted" in problems[0]
+    )
 
 
 def test_pushed_settings_are_keyed_by_section() -> None:

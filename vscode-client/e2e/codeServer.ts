@@ -69,7 +69,8 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
       'none',
       '--disable-telemetry',
       '--disable-update-check',
-      '--disable-workspace-trust',
+      // Workspace Trust stays on: the folder opens untrusted (restricted mode, see the settings in
+      // extension.e2e.test.ts) and the test grants trust itself.
       '--disable-getting-started-override',
       '--bind-addr',
       `127.0.0.1:${port}`,

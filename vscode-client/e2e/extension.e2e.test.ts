@@ -49,7 +49,11 @@ function userSettings(python: string): Record<string, unknown> {
     'extensions.autoCheckUpdates': false,
     'update.mode': 'none',
     'telemetry.telemetryLevel': 'off',
-    'security.workspace.trust.enabled': false,
+    // Workspace Trust on, without its start-up dialog: the folder opens untrusted (restricted
+    // mode), so `checkOracles: auto` keeps the checks off until the test trusts it.
+    'security.workspace.trust.enabled': true,
+    'security.workspace.trust.startupPrompt': 'never',
+    'security.workspace.trust.banner': 'never',
     'editor.inlayHints.enabled': 'on',
     'editor.minimap.enabled': false,
     'editor.hover.delay': 300,
@@ -211,6 +215,10 @@ describe('Oracular in VS Code (code-server + Chromium)', function () {
     );
     await shot('01-diagnostics');
     mark('missing-oracle diagnostics in the Problems panel');
+    assert.match(
+      readOutputLogs((codeServer as CodeServer).userDataDir),
+      /oracle checks are off: the client has not said that the workspace is trusted/,
+    );
     await bench.command('View: Hide Panel');
     await bench.focusEditor();
   });
@@ -350,6 +358,23 @@ describe('Oracular in VS Code (code-server + Chromium)', function () {
     mark('command "Add top oracles to all tests in file"; save; oracular scan finds none');
   });
 
+  it('tells the server when the user trusts the workspace, and the checks come on', async function () {
+    const output = () => readOutputLogs((codeServer as CodeServer).userDataDir);
+    assert.doesNotMatch(output(), /oracle checks are on/);
+    await bench.command('Workspaces: Manage Workspace Trust');
+    await bench.page.locator('.workspace-trust-editor').getByRole('button', { name: 'Trust', exact: true }).click();
+    await eventually(
+      async () =>
+        /oracle checks are on: the workspace is trusted \(checkOracles: auto\)/.test(output()) ? true : undefined,
+      30_000,
+      async () => `the server never turned the checks on; the Oracular output:\n${output()}`,
+    );
+    assert.match(output(), /The workspace is now trusted: telling the server\./);
+    await shot('09-trusted');
+    await bench.command('View: Close Editor');
+    mark('trust the workspace: the server turns the checks on');
+  });
+
   it('tells the user how to install Oracular when the chosen Python lacks it', async function () {
     // A real Python that cannot see any installed package (-S: no site-packages, -I: no PYTHONPATH).
     const bare = path.join(root, 'python-without-oracular');
@@ -365,7 +390,7 @@ describe('Oracular in VS Code (code-server + Chromium)', function () {
     await toast.getByRole('button', { name: 'Copy Install Command' }).waitFor();
     await bench.statusItem('Oracular').locator('.codicon-error').waitFor();
     assert.deepEqual(oracularServers(codeServer as CodeServer), [], 'the previous server is still running');
-    await shot('09-not-installed');
+    await shot('10-not-installed');
     mark('Python without Oracular: notification and error status');
   });
 });

@@ -32,6 +32,8 @@ export function activate(context: vscode.ExtensionContext): void {
         void current.restart();
       }
     }),
+    // A server still starting reads the trust in its initializationOptions instead.
+    vscode.workspace.onDidGrantWorkspaceTrust(() => void current.trustGranted()),
     interpreters.onDidChange(() => {
       if (current.followsPythonExtension) {
         output.appendLine("The Python extension's interpreter changed: restarting the server.");

@@ -1,7 +1,8 @@
 /**
  * The `vscode-languageclient` client for one run of `oracular serve`.
  *
- * Two middlewares adapt the generic client to Oracular: settings requests are answered with the
+ * The workspace's trust goes in the `initialize` request (see trust.ts). Two middlewares adapt the
+ * generic client to Oracular: settings requests are answered with the
  * server's keys only (the extension's own `oracular.server.path`, `oracular.python` and
  * `oracular.trace` would otherwise reach the server as "unknown setting" warnings), and
  * `$/progress` is mirrored into the status bar before VS Code's own progress UI gets it.
@@ -18,6 +19,7 @@ import {
 import { CommandLine } from './serverCommand';
 import { SECTION, serverSection } from './settings';
 import { ProgressValue, StatusModel } from './status';
+import { initializationOptions } from './trust';
 
 const CLIENT_ID = 'oracular';
 const CLIENT_NAME = 'Oracular';
@@ -47,6 +49,8 @@ export function createLanguageClient(
     // Problems are reported through the status bar and our own notifications, not by popping
     // the output open on every server log line.
     revealOutputChannelOn: RevealOutputChannelOn.Never,
+    // Read at every (re)start: the server runs the project's code only in a trusted workspace.
+    initializationOptions: () => initializationOptions(vscode.workspace.isTrusted),
     middleware: {
       workspace: {
         configuration: async (params, token, next) => {

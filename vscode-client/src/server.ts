@@ -19,6 +19,7 @@ import { PythonInterpreters } from './pythonExtension';
 import { display, serverCommand } from './serverCommand';
 import { SECTION, SettingError, launchSettings } from './settings';
 import { StatusModel } from './status';
+import { TRUST_NOTIFICATION, trustParams } from './trust';
 
 const STOP_TIMEOUT_MS = 5_000;
 
@@ -46,6 +47,17 @@ export class OracularServer {
 
   start(): Promise<void> {
     return this.enqueue(() => this.doStart());
+  }
+
+  /** The user trusted the workspace: the server may now run the oracle checks (`checkOracles: auto`). */
+  trustGranted(): Promise<void> {
+    return this.enqueue(async () => {
+      const client = this.running;
+      if (client !== undefined) {
+        this.output.appendLine('The workspace is now trusted: telling the server.');
+        await client.sendNotification(TRUST_NOTIFICATION, trustParams(true));
+      }
+    });
   }
 
   restart(): Promise<void> {

@@ -27,8 +27,8 @@ export const SERVER_SETTINGS: readonly ServerSetting[] = [
   { key: 'onSave', default: false },
   /** Overrides of the quality checks' own on/off defaults, by code: empty overrides nothing. */
   { key: 'checks', default: {} },
-  /** Execution checks run the project's code: off unless asked for. */
-  { key: 'checkOracles', default: false },
+  /** Execution checks run the project's code: only in a trusted workspace unless asked (see trust.ts). */
+  { key: 'checkOracles', default: 'auto' },
   { key: 'classpath', default: [] },
   { key: 'outputFolders', default: [] },
 ];

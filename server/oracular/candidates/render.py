@@ -16,7 +16,7 @@ from oracular.candidates.style import AssertionStyle
 from oracular.java import syntax
 from oracular.java.declarations import Import
 from oracular.java.prefix import PrefixAnalysis
-from oracular.java.source import SourceText
+from oracular.java.source import LINE_BREAK, SourceText
 from oracular.java.types import BOX_PRIMITIVE, is_primitive
 
 JAVA_LANG_EXCEPTIONS = frozenset(
@@ -144,15 +144,24 @@ class Renderer:
         # try/fail/catch: the framework has no assertThrows, or a capture would not compile in a
         # lambda. ``needed_imports`` makes the same choice (``asserts_throws``).
         inner = indent + unit
-        stmt = self._reindent(syntax.text(statement), inner)
+        stmt = self._reindent(statement, inner)
         return (
             f'try {{\n{inner}{stmt}\n{inner}fail("Expected {exc}");\n'
             f"{indent}}} catch ({exc} expected) {{\n{inner}// expected\n{indent}}}"
         )
 
-    def _reindent(self, text: str, indent: str) -> str:
-        lines = text.splitlines()
-        return "\n".join([lines[0], *(indent + line.lstrip() for line in lines[1:])])
+    def _reindent(self, statement: Node, indent: str) -> str:
+        """``statement``'s text moved to ``indent``: its continuation lines keep their indentation
+        relative to its first line (a lambda's body stays nested)."""
+        old = self.source.line_indent(statement.start_byte)
+        lines = LINE_BREAK.split(syntax.text(statement))
+
+        def moved(line: str) -> str:
+            if not line.strip():
+                return ""
+            return indent + (line[len(old) :] if line.startswith(old) else line.lstrip())
+
+        return "\n".join([lines[0], *map(moved, lines[1:])])
 
     def asserts_throws(self, prefix: PrefixAnalysis | None) -> bool:
         """Whether an exception oracle for ``prefix`` is an ``assertThrows`` (else try/``fail``/catch).

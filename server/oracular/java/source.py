@@ -9,12 +9,21 @@ deep inside the analysis. LSP speaks UTF-16 code units while tree-sitter speaks 
 from __future__ import annotations
 
 import bisect
+import re
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
 import tree_sitter_java
 from tree_sitter import Language, Node, Parser, Tree
+
+LINE_BREAK = re.compile(r"\r\n|\r|\n")
+"""Line terminators as LSP (and Java) count them; ``str.splitlines`` also breaks at U+2028, form
+feed and others, which editors do not."""
+_LINE_BREAK_BYTES = re.compile(rb"\r\n|\r|\n")
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+"""Only a lone surrogate can be one code point in this range; JSON can carry it (``"\\ud800"``),
+UTF-8 cannot."""
 
 MAX_LINES = 50_000
 """Files longer than this are refused: no real test class is that long, and parsing plus
@@ -54,12 +63,8 @@ class SourceText:
     _line_starts: list[int] = field(default_factory=list, repr=False)
 
     def __post_init__(self) -> None:
-        starts = [0]
-        pos = self.data.find(b"\n")
-        while pos != -1:
-            starts.append(pos + 1)
-            pos = self.data.find(b"\n", pos + 1)
-        self._line_starts = starts
+        # LSP line semantics: editors number lines at \n, \r\n and \r only.
+        self._line_starts = [0, *(m.end() for m in _LINE_BREAK_BYTES.finditer(self.data))]
 
     @property
     def root(self) -> Node:
@@ -80,13 +85,14 @@ class SourceText:
         line = max(0, min(line, len(self._line_starts) - 1))
         start = self._line_starts[line]
         end = self._line_starts[line + 1] if line + 1 < len(self._line_starts) else len(self.data)
-        line_text = self.data[start:end].decode("utf-8", "replace")
+        content = self.data[start:end].rstrip(b"\r\n")  # one terminator at most; a \r is always one
+        line_text = content.decode("utf-8", "replace")
         units = 0
         for i, ch in enumerate(line_text):
             if units >= character:
                 return start + len(line_text[:i].encode("utf-8"))
             units += 2 if ord(ch) > 0xFFFF else 1
-        return end
+        return start + len(content)
 
     def line_indent(self, byte_offset: int) -> str:
         """Leading whitespace of the line containing ``byte_offset``."""
@@ -120,7 +126,12 @@ def check_text(text: str, name: str = "input", max_lines: int = MAX_LINES) -> No
         raise SourceError(f"{name}: file is empty")
     if "\x00" in text:
         raise SourceError(f"{name}: looks like a binary file, not Java source")
-    lines = len(text.splitlines())
+    if (surrogate := _LONE_SURROGATE.search(text)) is not None:
+        line = len(LINE_BREAK.findall(text, 0, surrogate.start()))
+        raise SourceError(
+            f"{name}: not valid Unicode: a lone surrogate (U+{ord(surrogate.group()):04X}) on line {line + 1}"
+        )
+    lines = len(LINE_BREAK.findall(text)) + (not text.endswith(("\n", "\r")))
     if lines > max_lines:
         raise SourceError(f"{name}: too large to analyse ({lines} lines; the limit is {max_lines})")
 

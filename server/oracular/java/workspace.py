@@ -51,14 +51,20 @@ def project_root(path: Path) -> Path:
     return root or start
 
 
-def iter_java_files(roots: Iterable[Path]) -> Iterator[Path]:
+def has_build_marker(directory: Path) -> bool:
+    """Whether ``directory`` is a build root (a build file) or a checkout (``.git``)."""
+    return any((directory / m).exists() for m in (*PROJECT_MARKERS, ".git"))
+
+
+def iter_java_files(roots: Iterable[Path], recursive: bool = True) -> Iterator[Path]:
     for root in roots:
         if root.is_file():
             if root.suffix == ".java":
                 yield root
             continue
         for dirpath, dirnames, filenames in os.walk(root):
-            dirnames[:] = sorted(d for d in dirnames if d not in PRUNED_DIRS and not d.startswith("."))
+            kept = sorted(d for d in dirnames if d not in PRUNED_DIRS and not d.startswith("."))
+            dirnames[:] = kept if recursive else []
             for name in sorted(filenames):
                 if name.endswith(".java"):
                     yield Path(dirpath) / name
@@ -82,8 +88,10 @@ class RefreshStats:
 class WorkspaceIndex:
     """Declarations of all Java files under some roots, refreshed by modification time."""
 
-    def __init__(self, roots: Iterable[Path] = ()) -> None:
+    def __init__(self, roots: Iterable[Path] = (), recursive: bool = True) -> None:
         self.roots = [Path(r).resolve() for r in roots]
+        self.recursive = recursive
+        """``False``: only the files directly in each root (a folder that is no project)."""
         self._files: dict[Path, _Entry] = {}
         self._by_simple: dict[str, list[ClassInfo]] = {}
         self._by_qualified: dict[str, ClassInfo] = {}
@@ -95,7 +103,7 @@ class WorkspaceIndex:
         """Re-parse files whose modification time or size changed; forget deleted ones."""
         seen: set[Path] = set()
         parsed = failed = 0
-        for path in iter_java_files(self.roots):
+        for path in iter_java_files(self.roots, self.recursive):
             seen.add(path)
             try:
                 stat = path.stat()

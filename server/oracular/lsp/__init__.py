@@ -2,7 +2,12 @@
 
 One module per concern, so each feature reads on its own:
 
-- ``server``: the pygls server, protocol hardening and the document lifecycle;
+- ``server``: the pygls server and the document lifecycle;
+- ``protocol``: JSON-RPC and LSP as pygls speaks them, with every workaround of a pygls behaviour
+  (bookkeeping that leaked, replies it never sent, exit codes, the read loop, the transports);
+- ``text``: the open documents, with LSP's line semantics and UTF-16 columns;
+- ``execution_policy``: whether the server may run the project's code now (``checkOracles``,
+  workspace trust, the transport);
 - ``settings``: editor settings, validated into :class:`~oracular.engine.EngineSettings`;
 - ``ranker``: the compute device and the ranker the engines share;
 - ``worker``: the analysis thread, with per-(uri, version) debouncing and cancellation;

@@ -1,13 +1,14 @@
 """Execution checks in the editor: each ranked oracle compiled and run on the current code.
 
-With ``checkOracles`` on, each published analysis whose oracle-free tests have suggestions is
-checked by :class:`~oracular.execution.checks.OracleChecker` (one javac and one JUnit run of a
-scratch copy, in a warm helper JVM) on a thread of its own, so neither the event loop nor the
-analysis thread ever waits for a JVM. The result belongs to that analysis, that is, to one
-document version. Features read it from here and never wait for it: until it arrives they show
-``checking…``. A newer analysis of the document cancels the check (the helper stops it); a check
-that finishes for a version the editor has left is dropped. When one arrives, the client is asked
-to refresh its inlay hints.
+When checks may run (``checkOracles``, workspace trust and the transport decide:
+:func:`~oracular.lsp.execution_policy.may_run_user_code`), each published analysis whose
+oracle-free tests have suggestions is checked by :class:`~oracular.execution.checks.OracleChecker`
+(one javac and one JUnit run of a scratch copy, in a warm helper JVM) on a thread of its own, so
+neither the event loop nor the analysis thread ever waits for a JVM. The result belongs to that
+analysis, that is, to one document version. Features read it from here and never wait for it: until
+it arrives they show ``checking…``. A newer analysis of the document cancels the check (the helper
+stops it); a check that finishes for a version the editor has left is dropped. When one arrives,
+the client is asked to refresh its inlay hints.
 
 :func:`ordered` is what the features show: each candidate with its ``format_check`` summary,
 those that do not compile moved to the end and renumbered. They stay listed: nothing that fails
@@ -41,7 +42,7 @@ from oracular.execution.checks import (
 )
 from oracular.execution.classpath import ClasspathSettings
 from oracular.java.workspace import is_test_path
-from oracular.lsp.documents import Analysis
+from oracular.lsp.documents import Analysis, internal_error
 from oracular.lsp.settings import ServerSettings
 
 PENDING = format_check(None)
@@ -113,15 +114,13 @@ def note(state: CheckState | None) -> str | None:
     return text + "."
 
 
-def check_settings(settings: ServerSettings, workspace_root: Path | None) -> CheckSettings | None:
-    """The checker's settings, ``None`` when checks are off; relative paths are the workspace's."""
+def check_settings(settings: ServerSettings, workspace_root: Path | None) -> CheckSettings:
+    """The checker's settings; relative paths are the workspace's."""
 
     def absolute(entries: tuple[str, ...]) -> tuple[str, ...]:
         paths = [Path(os.path.expanduser(e)) for e in entries]
         return tuple(str(workspace_root / p if workspace_root and not p.is_absolute() else p) for p in paths)
 
-    if not settings.check_oracles:
-        return None
     return CheckSettings(
         classpath=ClasspathSettings(absolute(settings.classpath), absolute(settings.output_folders))
     )
@@ -157,9 +156,10 @@ class Checks:
         """Per build root, the classpath last logged: logged once, and again when it changes."""
         self._logged_errors: set[str] = set()
 
-    def configure(self, settings: ServerSettings, workspace_root: Path | None) -> bool:
-        """Apply the settings; ``True`` if the checks changed (every document needs checking again)."""
-        wanted = check_settings(settings, workspace_root)
+    def configure(self, settings: ServerSettings, workspace_root: Path | None, allowed: bool) -> bool:
+        """Apply the settings, checks running only if ``allowed`` (:func:`may_run_user_code`);
+        ``True`` if the checks changed (every document needs checking again)."""
+        wanted = check_settings(settings, workspace_root) if allowed else None
         if wanted == self._settings:
             return False
         self._settings = wanted
@@ -207,7 +207,7 @@ class Checks:
             self._log(f"Oracular: the check of {name} was cancelled", types.MessageType.Log)
             return
         except Exception as exc:  # a checker bug must cost one check, not the server
-            check = FileCheck(error=f"internal error: {exc!r}")
+            check = FileCheck(error=internal_error(exc))
         if self._entries.get(analysis.uri) is not entry or self._current(analysis.uri) is not analysis:
             self._log(f"Oracular: dropped the check of {name}: no longer current", types.MessageType.Log)
             return

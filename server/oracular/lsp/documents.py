@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import logging
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -24,7 +26,7 @@ from oracular.engine import EngineSettings, FileReport, OracleEngine, RankingCan
 from oracular.java import syntax
 from oracular.java.junit import file_flavour
 from oracular.java.source import SourceError, check_text, parse_text
-from oracular.java.workspace import RefreshStats, WorkspaceIndex, is_test_path, project_root
+from oracular.java.workspace import RefreshStats, WorkspaceIndex, has_build_marker, is_test_path, project_root
 from oracular.lsp import convert
 from oracular.lsp.convert import Point
 from oracular.lsp.ranker import LoadedRanker, load_ranker
@@ -32,6 +34,11 @@ from oracular.lsp.worker import Job, Worker
 from oracular.quality.finding import Finding
 from oracular.quality.runner import QualitySettings, check_file
 
+logger = logging.getLogger(__name__)
+
+MAX_ERROR_CHARS = 200
+MAX_INDEXING = 4
+"""Indexes built at once: one per build root opened, until this many are under way."""
 ProgressReport = Callable[[str], None]
 ProgressFactory = Callable[[str], AbstractAsyncContextManager[ProgressReport]]
 
@@ -119,6 +126,15 @@ class Analysis:
         return next((t for t in self.tests if t.test.name == method and t.line == line), None)
 
 
+def internal_error(exc: BaseException) -> str:
+    """A one-line description of an unexpected error for the user's log, short and without the
+    exception's arguments: a ``repr`` can hold a whole document (``UnicodeEncodeError`` does)."""
+    text = str(exc).splitlines()[0] if str(exc) else ""
+    if len(text) > MAX_ERROR_CHARS:
+        text = text[: MAX_ERROR_CHARS - 1] + "…"
+    return f"internal error: {type(exc).__name__}" + (f": {text}" if text else "")
+
+
 def activates(path: Path | None, report: FileReport) -> bool:
     """Test files: under a test source root (or named like a test), or importing a test framework."""
     return (path is not None and is_test_path(path)) or file_flavour(
@@ -150,17 +166,22 @@ def analyse(
     return Analysis(document.uri, document.version, report, findings=findings)
 
 
-def refresh_index(index: WorkspaceIndex) -> RefreshStats:
-    """Refresh ``index``, then keep what is alive out of the cyclic garbage collector.
+def settle_heap() -> None:
+    """Keep what is alive (the indexes above all) out of the cyclic garbage collector.
 
-    The index is large and long-lived, and every full collection walked all of it again: that
+    An index is large and long-lived, and every full collection walked all of it again: that
     doubled the 95th percentile of an analysis. Collecting first means no garbage is frozen;
     index data has no reference cycles, so what a later refresh drops is still freed by
-    reference counting.
+    reference counting. Run on the analysis thread, so no analysis is half done.
     """
-    stats = index.refresh()
     gc.collect()
     gc.freeze()
+
+
+def refresh_index(index: WorkspaceIndex) -> RefreshStats:
+    """Refresh ``index`` and settle the heap (on the analysis thread: analyses read the index)."""
+    stats = index.refresh()
+    settle_heap()
     return stats
 
 
@@ -177,6 +198,8 @@ class Engines:
         self._loaded: asyncio.Future[LoadedRanker] | None = None
         self._engines: dict[Path | None, asyncio.Task[OracleEngine]] = {}
         self._roots: dict[Path, Path] = {}
+        self._indexer = ThreadPoolExecutor(max_workers=MAX_INDEXING, thread_name_prefix="oracular-index")
+        """New indexes are built here; refreshes, which analyses would see half done, on the worker."""
 
     def _ranker_future(self) -> asyncio.Future[LoadedRanker]:
         if self._loaded is None:
@@ -230,13 +253,25 @@ class Engines:
         return await asyncio.shield(task)
 
     async def _build(self, root: Path | None) -> OracleEngine:
-        index = WorkspaceIndex([root] if root is not None else [])
+        """Index ``root`` on a thread of its own, so that the other documents' analyses go on.
+
+        A folder with no build file and no ``.git`` is no project: only the Java files directly
+        in it are indexed (a loose file in a folder of checkouts once indexed all of them).
+        """
+        recursive = root is None or has_build_marker(root)
+        index = WorkspaceIndex([root] if root is not None else [], recursive=recursive)
         if root is not None:
-            async with self._progress(f"Oracular: indexing {root.name}") as report:
-                stats = await self._worker.run(refresh_index, index)
+            scope = "" if recursive else " (no build file or .git: only the files in that folder)"
+            async with self._progress(f"Oracular: indexing {root.name or root}{scope}") as report:
+                loop = asyncio.get_running_loop()
+                stats = await loop.run_in_executor(self._indexer, index.refresh)
+                await self._worker.run(settle_heap)
                 report(f"{stats.files} Java files")
         loaded = await asyncio.shield(self._ranker_future())
         return OracleEngine(index, loaded.ranker, self._settings, root)
+
+    def close(self) -> None:
+        self._indexer.shutdown(wait=False, cancel_futures=True)
 
     async def refresh(self, path: Path) -> Path | None:
         """Re-read changed files in the index covering ``path`` (after a save); its root, if built."""
@@ -307,7 +342,8 @@ class Documents:
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # an engine bug must cost one document version, not the server
-            problem = f"{document.path or document.uri}: internal error: {exc!r}"
+            logger.exception("analysis of %s (version %s) failed", document.uri, document.version)
+            problem = f"{document.path or document.uri}: {internal_error(exc)}"
             analysis = Analysis(document.uri, document.version, None, problem)
         current = self._open_document(document.uri)
         if analysis is None or current is None or current.version != document.version:

@@ -1,4 +1,4 @@
-"""The Oracular language server: the pygls server, protocol hardening, and the document lifecycle.
+"""The Oracular language server: the pygls server and the document lifecycle.
 
 Feature modules register themselves on the server created by :func:`create_server`; this module
 owns what they share: the settings, what the client supports, the open documents, progress
@@ -9,38 +9,34 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
-import stat
 import sys
-import threading
 import uuid
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
-from urllib.parse import unquote
 
 from lsprotocol import types
 from pygls.capabilities import get_capability
-from pygls.exceptions import (
-    FeatureRequestError,
-    JsonRpcException,
-    JsonRpcInvalidParams,
-    JsonRpcInvalidRequest,
-    JsonRpcServerNotInitialized,
-)
-from pygls.io_ import run_async
+from pygls.exceptions import FeatureRequestError
 from pygls.lsp.server import LanguageServer
-from pygls.protocol import LanguageServerProtocol
-from pygls.protocol.language_server import lsp_method
 from pygls.uris import to_fs_path
 
 from oracular import __version__
 from oracular.lsp import code_actions, commands, hover, inlay_hints
 from oracular.lsp.checks import Checks
 from oracular.lsp.diagnostics import Publisher
-from oracular.lsp.documents import Analysis, Documents, Engines, OpenDocument, ProgressReport
+from oracular.lsp.documents import Analysis, Documents, Engines, OpenDocument, ProgressReport, internal_error
+from oracular.lsp.execution_policy import (
+    TRUST_NOTIFICATION,
+    Launch,
+    Verdict,
+    may_run_user_code,
+    trust_params,
+    trusted_option,
+)
+from oracular.lsp.protocol import OracularProtocol, serve_stdio, serve_tcp
 from oracular.lsp.settings import SECTION, ServerSettings, parse_settings, pushed_section, section_of
 from oracular.lsp.worker import Worker
 
@@ -84,75 +80,16 @@ class ClientSupport:
         )
 
 
-@dataclass(frozen=True)
-class RejectedRequest:
-    """A request whose params do not fit its method: answered with ``InvalidParams``."""
-
-    id: int | str
-    method: str
-    jsonrpc: str = "2.0"
-
-
-class OracularProtocol(LanguageServerProtocol):
-    """pygls' protocol, hardened so that no client mistake goes unanswered or stops the server.
-
-    Out of the box pygls drops requests with malformed params and requests after ``shutdown``
-    without any answer, leaving the client waiting forever, and it fails on edits to documents
-    that were never opened. Here each gets the LSP error the specification asks for.
-    """
-
-    _server: OracularServer
-    _initialized = False
-
-    @lsp_method(types.INITIALIZE)
-    def lsp_initialize(self, params: types.InitializeParams) -> Any:
-        # The engine computes UTF-16 columns, which every client must support; without this pygls
-        # would pick the client's first preference (UTF-8 for Neovim) and edits would drift on
-        # any non-ASCII line.
-        general = params.capabilities.general
-        if general is not None:
-            general.position_encodings = [types.PositionEncodingKind.Utf16]
-        self._initialized = True
-        return (yield from super().lsp_initialize(params))
-
-    @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)
-    def lsp_text_document__did_change(self, params: types.DidChangeTextDocumentParams) -> Any:
-        if unquote(params.text_document.uri) not in self.workspace.text_documents:
-            self._server.log(f"ignored a change to {params.text_document.uri}, which is not open")
-            return None
-        return (yield from super().lsp_text_document__did_change(params))
-
-    def structure_message(self, data: dict[str, Any]) -> Any:
-        try:
-            return super().structure_message(data)
-        except JsonRpcException:
-            if "id" in data and isinstance(data.get("method"), str):
-                return RejectedRequest(data["id"], data["method"])
-            raise
-
-    def handle_message(self, message: Any) -> None:
-        method = getattr(message, "method", None)
-        is_request = method is not None and hasattr(message, "id")
-        error: JsonRpcException | None = None
-        if isinstance(message, RejectedRequest):
-            error = JsonRpcInvalidParams(f"invalid params for {method}")
-        elif is_request and self._shutdown and method != types.EXIT:
-            error = JsonRpcInvalidRequest("the server is shutting down")
-        elif is_request and not self._initialized and method != types.INITIALIZE:
-            error = JsonRpcServerNotInitialized(f"{method} before initialize")
-        elif is_request and self._initialized and method == types.INITIALIZE:
-            error = JsonRpcInvalidRequest("the server is already initialized")
-        elif not is_request and not self._initialized and method not in (types.EXIT, None):
-            return  # notifications before initialize are dropped, as the specification says
-        if error is None:
-            super().handle_message(message)
-        else:
-            self._send_response(message.id, error=error.to_response_error())
-
-
 class OracularServer(LanguageServer):
-    def __init__(self) -> None:
+    protocol: OracularProtocol
+
+    def __init__(self, launch: Launch | None = None) -> None:
         super().__init__("oracular", __version__, protocol_cls=OracularProtocol)
+        self.launch = launch or Launch()
+        self.workspace_trusted = False
+        """What the client last said of the workspace (:mod:`oracular.lsp.execution_policy`)."""
+        self._verdict: Verdict | None = None
+        self.exit_code: int | None = None
         self.settings = ServerSettings()
         self.client = ClientSupport()
         self.worker = Worker()
@@ -168,14 +105,14 @@ class OracularServer(LanguageServer):
     # -- documents ---------------------------------------------------------------------------
     def open_document(self, uri: str) -> OpenDocument | None:
         """The open Java document at ``uri``; ``None`` for anything else (the server stays silent)."""
-        document = self.workspace.text_documents.get(unquote(uri))
+        document = self.protocol.documents.get(uri)
         if document is None or not (document.language_id == "java" or uri.endswith(".java")):
             return None
         fs_path = to_fs_path(uri)
-        return OpenDocument(uri, document.version or 0, document.source, Path(fs_path) if fs_path else None)
+        return OpenDocument(uri, document.version, document.text, Path(fs_path) if fs_path else None)
 
     def open_uris(self) -> list[str]:
-        return [document.uri for document in self.workspace.text_documents.values()]
+        return [document.uri for document in self.protocol.documents.all()]
 
     def reanalyse(self, uris: list[str]) -> None:
         for uri in uris:
@@ -226,7 +163,7 @@ class OracularServer(LanguageServer):
     async def start(self) -> None:
         """After ``initialized``: read the settings, then load the ranker the engines wait for."""
         self._apply_settings(await self._pull_configuration())
-        self.checks.configure(self.settings, self._workspace_root())
+        self._configure_checks()
         await self.engines.configure(self.settings.engine)
         if self.client.configuration_registration:
             await self._register_for_configuration_changes()
@@ -237,7 +174,7 @@ class OracularServer(LanguageServer):
         layer = await self._pull_configuration() if self.client.configuration else pushed_section(pushed)
         old = self.settings
         self._apply_settings(layer)
-        checks_changed = self.checks.configure(self.settings, self._workspace_root())
+        checks_changed = self._configure_checks()
         if self.settings.device != old.device:
             await self._load_ranker()
         if self.settings.engine != old.engine or self.settings.device != old.device:
@@ -252,6 +189,29 @@ class OracularServer(LanguageServer):
             if checks_changed:
                 self.checks.analysed(analysis)
         self.refresh_inlay_hints()
+
+    def trust_changed(self, trusted: bool) -> None:
+        """The client says the workspace's trust changed: checks start or stop at once."""
+        self.workspace_trusted = trusted
+        if self._configure_checks():
+            for analysis in self.documents.all_cached():
+                self.checks.analysed(analysis)
+            self.refresh_inlay_hints()
+
+    def _configure_checks(self) -> bool:
+        """Ask the policy whether user code may run, tell the user once why not, and configure the
+        checks; ``True`` if they changed."""
+        verdict = may_run_user_code(self.launch, self.settings.check_oracles, self.workspace_trusted)
+        if verdict != self._verdict:
+            self._verdict = verdict
+            self.log(f"Oracular: {verdict.reason}", types.MessageType.Info)
+            if verdict.asked:
+                self.window_show_message(
+                    types.ShowMessageParams(
+                        type=types.MessageType.Warning, message=f"Oracular: {verdict.reason}"
+                    )
+                )
+        return self.checks.configure(self.settings, self._workspace_root(), verdict.allowed)
 
     def _workspace_root(self) -> Path | None:
         """Where relative paths in the settings start: the (first) workspace folder."""
@@ -307,34 +267,10 @@ class OracularServer(LanguageServer):
 
     # -- transport ---------------------------------------------------------------------------
     def start_io(self, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
-        """Serve on stdio through asyncio's own pipe transports.
+        self.exit_code = serve_stdio(self, stdin or sys.stdin.buffer, stdout or sys.stdout.buffer)
 
-        pygls reads every header line and body through a thread pool (four thread hops per
-        message, about a millisecond per request on two cores: most of a cached hover's
-        latency), and writes with a blocking ``write`` that stalls the event loop whenever the
-        client is slow to read. Anything that is not a pipe or a socket (a file, a terminal)
-        keeps pygls' own reader and writer.
-        """
-        stdin, stdout = stdin or sys.stdin.buffer, stdout or sys.stdout.buffer
-        if not all(stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) for mode in _modes(stdin, stdout)):
-            super().start_io(stdin, stdout)
-            return
-        self._stop_event = threading.Event()
-        try:
-            asyncio.run(self._serve_pipes(stdin, stdout))
-        except (KeyboardInterrupt, SystemExit):  # SystemExit: the ``exit`` notification
-            pass
-        finally:
-            self.shutdown()
-
-    async def _serve_pipes(self, stdin: BinaryIO, stdout: BinaryIO) -> None:
-        assert self._stop_event is not None
-        loop = asyncio.get_running_loop()
-        reader = asyncio.StreamReader()
-        await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), stdin)
-        transport, flow = await loop.connect_write_pipe(asyncio.streams.FlowControlMixin, stdout)
-        self.protocol.set_writer(asyncio.StreamWriter(transport, flow, reader, loop))
-        await run_async(self._stop_event, reader, self.protocol, logger, self.report_server_error)
+    def start_tcp(self, host: str, port: int) -> None:
+        self.exit_code = serve_tcp(self, host, port)
 
     # -- messages and progress ---------------------------------------------------------------
     def log(self, message: str, kind: types.MessageType = types.MessageType.Info) -> None:
@@ -346,7 +282,7 @@ class OracularServer(LanguageServer):
         Failed requests were already answered with an error response.
         """
         if source is not FeatureRequestError:
-            self.log(f"Oracular internal error: {error!r}", types.MessageType.Error)
+            self.log(f"Oracular {internal_error(error)}", types.MessageType.Error)
 
     @asynccontextmanager
     async def progress(self, title: str) -> AsyncIterator[ProgressReport]:
@@ -370,15 +306,14 @@ class OracularServer(LanguageServer):
             self.work_done_progress.end(token, types.WorkDoneProgressEnd())
 
 
-def _modes(*streams: BinaryIO) -> list[int]:
-    return [os.fstat(stream.fileno()).st_mode for stream in streams]
-
-
 def _register_lifecycle(server: OracularServer) -> None:
     @server.feature(types.INITIALIZE)
     def initialize(params: types.InitializeParams) -> None:
         server.client = ClientSupport.of(params.capabilities)
         server._initialization_options = section_of(params.initialization_options)
+        server.workspace_trusted, problem = trusted_option(params.initialization_options)
+        if problem is not None:
+            server.log(problem, types.MessageType.Warning)
 
     @server.feature(types.INITIALIZED)
     async def initialized(params: types.InitializedParams) -> None:
@@ -407,14 +342,25 @@ def _register_lifecycle(server: OracularServer) -> None:
     async def did_change_configuration(params: types.DidChangeConfigurationParams) -> None:
         await server.reconfigure(params.settings)
 
+    @server.feature(TRUST_NOTIFICATION)
+    def workspace_trust(params: Any) -> None:
+        trusted = trust_params(params)
+        if trusted is None:
+            server.log(
+                f'ignored {TRUST_NOTIFICATION}: expected {{"trusted": true|false}}', types.MessageType.Warning
+            )
+            return
+        server.trust_changed(trusted)
+
     @server.feature(types.SHUTDOWN)
     async def shutdown(params: None) -> None:
         server.worker.shutdown()
+        server.engines.close()
         await server.checks.close()
 
 
-def create_server() -> OracularServer:
-    server = OracularServer()
+def create_server(launch: Launch | None = None) -> OracularServer:
+    server = OracularServer(launch)
     _register_lifecycle(server)
     for feature in (code_actions, inlay_hints, hover, commands):
         feature.register(server)

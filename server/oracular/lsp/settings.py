@@ -18,6 +18,7 @@ from typing import Any
 from lsprotocol.types import DiagnosticSeverity
 
 from oracular.engine import EngineSettings
+from oracular.lsp.execution_policy import TRUSTED_OPTION, CheckOracles
 from oracular.quality.runner import CHECKS, QualitySettings
 
 SECTION = "oracular"
@@ -45,9 +46,10 @@ class ServerSettings:
     quality: QualitySettings = field(default_factory=QualitySettings)
     """Which oracle-quality checks run (``checks``: ``{"unused-input": true, ...}``), over the
     defaults chosen by their precision on the dev projects."""
-    check_oracles: bool = False
-    """Compile and run each suggested oracle on the current code (``oracular.execution``). Off by
-    default: it runs the project's code (and ``mvn -o``) in the background, unasked."""
+    check_oracles: CheckOracles = "auto"
+    """Compile and run each suggested oracle on the current code (``oracular.execution``). It runs
+    the project's code (and ``mvn -o``) in the background, so ``auto``, the default, runs it only
+    in a workspace the client says is trusted (:mod:`oracular.lsp.execution_policy`)."""
     classpath: tuple[str, ...] = ()
     """Jars and class folders for the checks, replacing discovery (Maven, Gradle, fallback)."""
     output_folders: tuple[str, ...] = ()
@@ -77,6 +79,14 @@ def _boolean(value: Any) -> bool:
     if not isinstance(value, bool):
         raise Invalid("expected true or false")
     return value
+
+
+def _check_oracles(value: Any) -> CheckOracles:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.lower() == "auto":
+        return "auto"
+    raise Invalid('expected "auto", true or false')
 
 
 def _choice(options: tuple[str, ...]) -> Callable[[Any], str]:
@@ -132,7 +142,7 @@ _FIELDS: dict[str, tuple[Callable[[Any], Any], Callable[[ServerSettings, Any], S
     "diagnosticSeverity": (_severity, lambda s, v: replace(s, diagnostic_severity=v)),
     "onSave": (_boolean, lambda s, v: replace(s, on_save=v)),
     "checks": (_checks, lambda s, v: replace(s, quality=s.quality.with_codes(v))),
-    "checkOracles": (_boolean, lambda s, v: replace(s, check_oracles=v)),
+    "checkOracles": (_check_oracles, lambda s, v: replace(s, check_oracles=v)),
     "classpath": (_paths, lambda s, v: replace(s, classpath=v)),
     "outputFolders": (_paths, lambda s, v: replace(s, output_folders=v)),
 }
@@ -140,9 +150,12 @@ SETTING_NAMES = tuple(_FIELDS)
 
 
 def section_of(options: Any) -> Any:
-    """The ``oracular`` section of ``initializationOptions``, which may also be the section itself."""
+    """The ``oracular`` section of ``initializationOptions``, which may also be the section itself
+    (less ``workspaceTrusted``, which is no setting)."""
     if isinstance(options, Mapping) and isinstance(options.get(SECTION), Mapping):
         return options[SECTION]
+    if isinstance(options, Mapping):
+        return {k: v for k, v in options.items() if k != TRUSTED_OPTION}
     return options
 
 

@@ -1,9 +1,11 @@
 """The analysis thread, and the scheduling of analyses per document version.
 
-All engine work (indexing, parsing, ranking) runs on one dedicated thread, never on the event
-loop, so the editor's requests are answered while a large file is ranked. One thread, because
+Engine work (parsing, ranking, refreshing an index) runs on one dedicated thread, never on the
+event loop, so the editor's requests are answered while a large file is ranked. One thread, because
 tree-sitter parsers and the workspace index are not thread-safe and ranking is CPU-bound Python
-that a second thread would not speed up on two cores.
+that a second thread would not speed up on two cores. Only a new index, which no analysis reads
+until it is built, is built elsewhere (:class:`~oracular.lsp.documents.Engines`): indexing one
+build root must not hold up the diagnostics of another's documents.
 
 Jobs are keyed by document and version. A new version supersedes the previous job: its debounce
 wait ends, a ranking in progress is told to stop between tests, and whoever waits on it gets
