@@ -237,6 +237,8 @@ def test_the_offered_order() -> None:
     vacuous = [False, False, False, False, False, True]
     # the best holding one first; a confident failing one next (a possible bug); then the other holds
     assert offer_order([0.9, 0.6, 0.3, 0.2, 0.1, 0.05], verdicts, vacuous) == [2, 0, 4, 1, 3, 5]
+    # two confident ones fail: only the most confident is a possible bug
+    assert offer_order([0.9, 0.6, 0.3, 0.8, 0.1, 0.05], verdicts, vacuous) == [2, 0, 4, 1, 3, 5]
     # not confident: a wrong guess, after what nobody could judge
     assert offer_order([0.4, 0.35, 0.3, 0.2, 0.1, 0.05], verdicts, vacuous) == [2, 4, 1, 0, 3, 5]
     # nothing holds: what nobody could judge by score, guesses that fail and vacuous ones last

@@ -127,6 +127,11 @@ class Suggestion:
         expected = self.candidate.expected
         return expected.source if expected is not None else self.kind
 
+    @property
+    def observed_holds(self) -> bool:
+        """Running the test showed that this oracle holds on the code as it is."""
+        return self.verdict is not None and self.verdict.status == "holds"
+
     def observed_summary(self) -> str | None:
         """``holds now (observed)``, ``fails now: was 2 — possible bug``, or ``None`` when unknown."""
         if self.verdict is None:
@@ -477,11 +482,11 @@ class OracleEngine:
             test, prefix.focal, ranking.exception_probability, ranking.exception_type, False, [],
             observed=observed,
         )  # fmt: skip
+        failing = [v is not None and v.status == "fails" for v in verdicts]
         for rank, i in enumerate(order):
             rendered = renderer.render(candidates[i], prefix, test.node)
             edits = [rendered.statement_edit, *renderer.import_edits(rendered.imports)]
-            seen = verdicts[i]
-            bug = is_possible_bug(i, scores, seen is not None and seen.status == "fails")
+            bug = is_possible_bug(i, scores, failing)
             report.suggestions.append(
                 Suggestion(rank + 1, scores[i], candidates[i], rendered, edits, verdicts[i], bug, vacuous[i])
             )
@@ -518,22 +523,34 @@ class OracleEngine:
 
         ``cancelled`` is polled between tests, so an editor that has moved on to a newer version
         of a large file stops paying for the old one (:class:`RankingCancelled` is raised).
-        ``observer``, when given, runs the tests' prefixes first (:meth:`observe`).
+        ``observer``, when given, runs the tests' prefixes first (:meth:`plans`), so that the
+        ranking sees their values. An editor does the same in two steps, a static report at once,
+        then :meth:`rerank` with the observation when it arrives.
         """
         preload = getattr(self.ranker, "preload", None)
         if preload is not None:
             preload()  # a model loads in the background while the file is analysed
         analysis = self.analyse(source)
-        # Read the build file once per document, not once per test.
-        junit4_assert_throws = junit4_supports_assert_throws(self.project_root, source.text)
         chosen = [s for s in analysis.oracle_free if line is None or s.test.spans_line(line)]
         prefixes = {s.test.line: self.prefix_for(analysis, s) for s in chosen}
         observation = FileObservation()
-        if observer is not None:
-            observation = self.observe(observer, analysis, chosen, prefixes, cancelled)
+        if observer is not None and (plans := self._plans(chosen, prefixes)):
+            observation = observer.observe(analysis.source, plans, cancelled)
+        return self._report(analysis, chosen, prefixes, observation, cancelled)
+
+    def _report(
+        self,
+        analysis: FileAnalysis,
+        statuses: list[TestStatus],
+        prefixes: dict[int, PrefixAnalysis | None],
+        observation: FileObservation,
+        cancelled: Callable[[], bool] | None = None,
+    ) -> FileReport:
+        # Read the build file once per document, not once per test.
+        junit4_assert_throws = junit4_supports_assert_throws(self.project_root, analysis.source.text)
         reports = []
         renderer = None
-        for status in chosen:
+        for status in statuses:
             if cancelled is not None and cancelled():
                 raise RankingCancelled
             report, renderer = self.suggest_test(
@@ -544,7 +561,29 @@ class OracleEngine:
                 prefix=prefixes[status.test.line],
             )
             reports.append(report)
-        return FileReport(str(source.path or ""), reports, analysis, renderer, list(observation.notes))
+        path = str(analysis.source.path or "")
+        return FileReport(path, reports, analysis, renderer, list(observation.notes))
+
+    def _plans(
+        self, statuses: list[TestStatus], prefixes: dict[int, PrefixAnalysis | None]
+    ) -> list[ObservationPlan]:
+        plans = []
+        for status in statuses:
+            prefix = prefixes.get(status.test.line)
+            if prefix is not None:  # with no target at all, running it still says whether it throws
+                reads = [*prefix.targets, *value_reads(self.candidates_for(prefix, status))]
+                plans.append(ObservationPlan(status.test, prefix, tuple(reads)))
+        return plans
+
+    def _statuses(self, report: FileReport) -> list[TestStatus]:
+        """The analysis statuses of ``report``'s tests, in its order."""
+        by_node = {s.test.node.id: s for s in report.analysis.statuses}
+        return [by_node[t.test.node.id] for t in report.tests]
+
+    def plans(self, report: FileReport) -> list[ObservationPlan]:
+        """What to run and read for ``report``'s tests: their prefixes, targets and expected values."""
+        statuses = self._statuses(report)
+        return self._plans(statuses, {s.test.line: self.prefix_for(report.analysis, s) for s in statuses})
 
     def observe(
         self,
@@ -555,15 +594,16 @@ class OracleEngine:
         cancelled: Callable[[], bool] | None = None,
     ) -> FileObservation:
         """Run the prefixes of ``statuses`` and read their targets (tests without a prefix skipped)."""
-        plans = []
-        for status in statuses:
-            prefix = prefixes.get(status.test.line)
-            if prefix is not None:  # with no target at all, running it still says whether it throws
-                reads = [*prefix.targets, *value_reads(self.candidates_for(prefix, status))]
-                plans.append(ObservationPlan(status.test, prefix, tuple(reads)))
-        if not plans:
-            return FileObservation()
-        return observer.observe(analysis.source, plans, cancelled)
+        plans = self._plans(statuses, prefixes)
+        return observer.observe(analysis.source, plans, cancelled) if plans else FileObservation()
+
+    def rerank(
+        self, report: FileReport, observation: FileObservation, cancelled: Callable[[], bool] | None = None
+    ) -> FileReport:
+        """``report`` ranked again with ``observation`` (same document version, same tests)."""
+        statuses = self._statuses(report)
+        prefixes = {s.test.line: self.prefix_for(report.analysis, s) for s in statuses}
+        return self._report(report.analysis, statuses, prefixes, observation, cancelled)
 
 
 def _merge(first: list[Candidate], then: list[Candidate], observation: TestObservation) -> list[Candidate]:

@@ -53,7 +53,8 @@ def test_eval_mutants_on_the_example(project: Path, tmp_path: Path, capsys) -> N
     result = json.loads(raw.read_text(encoding="utf-8"))[0]
     rows, counts = result["rows"], result["counts"]
     assert result["rankers"] == ["baseline"]  # tests pin the baseline ranker
-    assert set(rows) == {BARE, DEV, "rank:baseline", CHECKED, REGRESSION}
+    assert set(rows) == {BARE, DEV, "rank:baseline", "rank:observed", CHECKED, REGRESSION}
+    assert rows["rank:observed"]["failing"] == 0  # observed on the correct code, so it holds there
     # The three tests above plus the two of StackTest that have an oracle.
     assert counts["tests_selected"] == 5
     assert (rows[DEV]["tests"], rows[DEV]["compiled"], rows[DEV]["failing"]) == (5, 5, 0)

@@ -175,13 +175,15 @@ async def test_titles_hover_and_hints_say_what_each_oracle_does_now(
     async with opened(client, project / STACK_TEST) as doc:
         await doc.diagnostics()
         titles = await checked_titles(client, doc, 's.push("x");')
-        assert titles[0] == "Add oracle: assertEquals(1, s.size()); · fails now: was 0 — possible bug"
+        # What the code does now first (observed), then what the ranker expected and the code fails.
+        assert titles[0] == "Add oracle: assertFalse(s.isEmpty()); · holds now (observed)"
+        assert titles[1] == "Add oracle: assertEquals(1, s.size()); · fails now: was 0 — possible bug"
+        assert "Add oracle: assertEquals(0, s.size()); · holds now (observed)" in titles  # the bug's value
         titles = await checked_titles(client, doc, "int top = s.peek();")
-        assert "Add oracle: assertEquals(2, top); · holds now" in titles
-        assert "Add oracle: assertEquals(1, top); · fails now: was 2 — likely wrong guess" in titles
+        assert "Add oracle: assertEquals(2, top); · holds now (observed)" in titles
 
         text = await hover_text(client, doc, "testPushSize")
-        assert "1. `0.784` `assertEquals(1, s.size());` · fails now: was 0 — possible bug" in text
+        assert "2. `0.784` `assertEquals(1, s.size());` · fails now: was 0 — possible bug" in text
         assert text.endswith(
             "*Checked on the current code, classpath from setting: 3 jars, 0 class folders.*"
         )
@@ -192,15 +194,19 @@ async def test_titles_hover_and_hints_say_what_each_oracle_does_now(
         hints = await client.text_document_inlay_hint_async(
             types.InlayHintParams(text_document=doc.identifier, range=full_range(doc.text))
         )
+        labels = [str(h.label) for h in hints or []]
+        assert "assertFalse(s.isEmpty());  // observed" in labels, labels  # testPushSize's top oracle
         tooltips = [str(h.tooltip) for h in hints or []]
-        assert any("(score 0.78, fails now: was 0 — possible bug)" in t for t in tooltips), tooltips
+        assert any("(score 0.78, holds now (observed))" in t for t in tooltips), tooltips
         if client.profile == "neovim":  # one refresh for the ranking, one for the check
             await until(lambda: client.inlay_hint_refreshes >= 2, what="an inlay hint refresh")
 
         # The action still resolves to its edit, for the version it was offered for.
         cursor = doc.position_of("s.push(2);")
         actions = await code_actions(client, doc, at(cursor))
-        holds = next(a for a in actions if a.title == "Add oracle: assertEquals(2, top); · holds now")
+        holds = next(
+            a for a in actions if a.title == "Add oracle: assertEquals(2, top); · holds now (observed)"
+        )
         assert "assertEquals(2, top);" in apply_workspace_edit(doc, await resolved_edit(client, holds))
 
 
@@ -215,13 +221,14 @@ async def test_check_oracles_setting_switches_checks_without_restart(
         await doc.diagnostics()
         where = at(doc.position_of("int v = c.value();"))
         plain = [a.title for a in await code_actions(client, doc, where)]
-        assert "Add oracle: assertEquals(1, v);" in plain  # auto, untrusted: no check, no suffix
+        assert "Add oracle: assertEquals(5, v);" in plain  # auto, untrusted: no check, no suffix
+        assert not [t for t in plain if " · " in t]
         assert "Checked" not in await hover_text(client, doc, "testValueAfterIncrement")
 
         client.set_configuration({**CHECKING}, section="oracular")
         client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))
         titles = await checked_titles(client, doc, "int v = c.value();")
-        assert "Add oracle: assertEquals(1, v); · holds now" in titles
+        assert "Add oracle: assertEquals(1, v); · holds now (observed)" in titles
         assert "Add oracle: assertEquals(5, v); · fails now: was 1 — likely wrong guess" in titles
 
         client.set_configuration({**CHECKING, "checkOracles": False}, section="oracular")
@@ -271,7 +278,8 @@ async def test_an_edit_while_a_check_runs_cancels_it_and_drops_its_result(
         await doc.diagnostics()
         # In version 2 the value is 2: version 1's "assertEquals(1, v) holds" must never show.
         titles = await checked_titles(client, doc, "int v = c.value();")
-        assert "Add oracle: assertEquals(1, v); · fails now: was 2 — likely wrong guess" in titles
+        assert titles[0] == "Add oracle: assertEquals(2, v); · holds now (observed)"
+        assert not [t for t in titles if "assertEquals(1, v); · holds" in t]
         assert time.monotonic() - edited < 15.0, "version 1's check ran to the end (5 x 3 s)"
         cancelled = "Oracular: the check of SlowCounterTest.java (version 1) was cancelled"
         assert cancelled in [m.message for m in client.log_messages]
@@ -279,14 +287,14 @@ async def test_an_edit_while_a_check_runs_cancels_it_and_drops_its_result(
 
 # -- who may run the project's code: checkOracles, workspace trust and the transport ----------------
 VALUE_LINE = "int v = c.value();"
-HOLDS = "Add oracle: assertEquals(1, v); · holds now"
+HOLDS = "Add oracle: assertEquals(1, v); · holds now (observed)"
 
 
 async def unchecked_titles(client: RecordingClient, doc) -> list[str]:
     """The quick-fix titles once the analysis is in, asserting that no check is shown or ran."""
     await doc.diagnostics()
     titles = [a.title for a in await code_actions(client, doc, at(doc.position_of(VALUE_LINE)))]
-    assert "Add oracle: assertEquals(1, v);" in titles and not [t for t in titles if " · " in t]
+    assert "Add oracle: assertEquals(5, v);" in titles and not [t for t in titles if " · " in t]
     assert not [m for m in client.log_messages if m.message.startswith("Oracular: checked ")]
     return titles
 

@@ -6,8 +6,8 @@ top-1 failed on correct code for 42-66% of tests. A user judges an oracle by whe
 the code as it is and whether it would catch a change. So the offered order is:
 
 1. the best-scored oracle that holds now (observed): what "add oracle" inserts;
-2. what the ranker expected confidently but fails now: a possible bug, shown second ("expected
-   3, was 2") so that no cut to the top few hides it;
+2. the ranker's most confident expectation that fails now, if confident: a possible bug, shown
+   second ("expected 3, was 2") so that no cut to the top few hides it;
 3. the other oracles that hold now, best score first (an ``assertNotNull`` says less than any
    other holding oracle, and waits with the wrong guesses when there is one);
 4. oracles nobody could judge (no observation, or a value only running it would tell), by score;
@@ -75,6 +75,8 @@ def offer_order(
     ``weaker``: holding oracles that another holding one implies (:func:`implied`).
     """
 
+    failing = [v is not None and v.status == FAILS for v in verdicts]
+
     def tier(i: int) -> int:
         verdict = verdicts[i]
         if vacuous[i]:
@@ -84,7 +86,7 @@ def offer_order(
         if verdict is not None and verdict.status == HOLDS:
             return 3
         if verdict is not None and verdict.status == FAILS:
-            return 2 if is_possible_bug(i, scores, True, bug_score) else 5
+            return 2 if is_possible_bug(i, scores, failing, bug_score) else 5
         return 4
 
     order = sorted(range(len(scores)), key=lambda i: (tier(i), -scores[i]))
@@ -96,10 +98,14 @@ def offer_order(
 
 
 def is_possible_bug(
-    index: int, scores: Sequence[float], fails: bool, bug_score: float = POSSIBLE_BUG_SCORE
+    index: int, scores: Sequence[float], failing: Sequence[bool], bug_score: float = POSSIBLE_BUG_SCORE
 ) -> bool:
-    """The ranker expected this oracle confidently and it fails now: the code may be wrong, not the guess.
+    """The ranker's most confident expectation among those that fail now, if it was confident: the
+    code may be wrong, not the guess. One per test: a ranker sure of several things the code does
+    otherwise is more likely wrong itself, and a list of "bugs" would hide the real one.
 
     The one rule for "possible bug", whether the failure was observed or found by running the oracle.
     """
-    return fails and scores[index] >= bug_score
+    if not failing[index] or scores[index] < bug_score:
+        return False
+    return scores[index] == max(score for score, fails in zip(scores, failing, strict=True) if fails)

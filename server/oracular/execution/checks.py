@@ -7,7 +7,7 @@ the bare test as a control) and run once; each candidate is then classified:
 
 - ``holds``: the current code satisfies it;
 - ``fails``: it does not, with what was observed ("was 1", "nothing thrown", "threw X") and a
-  verdict: ``possible bug`` when the ranker expected it confidently
+  verdict: ``possible bug`` when it is the ranker's most confident failing expectation
   (:func:`~oracular.candidates.strength.is_possible_bug`), ``likely wrong guess`` otherwise
   (``docs/execution.md`` measures how often an oracle fails on correct code, the prior this
   verdict leans on);
@@ -171,10 +171,11 @@ def classify(
     for suggestion, key in zip(suggestions, keys, strict=True):
         results.append(_classify_one(suggestion, key, outcome, bare, bare_error))
     scores = [s.score for s in suggestions]
+    failing = [r.status is CheckStatus.FAILS for r in results]
     final = []
     for i, result in enumerate(results):
         if result.status is CheckStatus.FAILS:
-            bug = is_possible_bug(i, scores, result.status is CheckStatus.FAILS, bug_score)
+            bug = is_possible_bug(i, scores, failing, bug_score)
             result = dataclasses.replace(result, verdict=Verdict.POSSIBLE_BUG if bug else Verdict.WRONG_GUESS)
         final.append(result)
     return final

@@ -1,18 +1,22 @@
-"""Execution checks in the editor: each ranked oracle compiled and run on the current code.
+"""Running the code in the editor: each test's values observed, its oracles re-ranked with them,
+and each offered oracle compiled and run on the current code.
 
 When checks may run (``checkOracles``, workspace trust and the transport decide:
 :func:`~oracular.lsp.execution_policy.may_run_user_code`), each published analysis whose
-oracle-free tests have suggestions is checked by :class:`~oracular.execution.checks.OracleChecker`
-(one javac and one JUnit run of a scratch copy, in a warm helper JVM) on a thread of its own, so
-neither the event loop nor the analysis thread ever waits for a JVM. The result belongs to that
-analysis, that is, to one document version. Features read it from here and never wait for it: until
-it arrives they show ``checking…``. A newer analysis of the document cancels the check (the helper
-stops it); a check that finishes for a version the editor has left is dropped. When one arrives,
-the client is asked to refresh its inlay hints.
+oracle-free tests exist goes through three steps in the background: its tests' prefixes are run
+and their targets read (:class:`~oracular.execution.observe.ValueObserver`, on the check thread),
+the engine ranks again with those values (:meth:`~oracular.engine.OracleEngine.rerank`, on the
+analysis thread, which owns the engines), and the oracles now offered are checked as inserted
+(:class:`~oracular.execution.checks.OracleChecker`, one javac and one JUnit run, on the check
+thread). Neither the event loop nor the analysis thread ever waits for a JVM. The result belongs
+to that analysis, that is, to one document version. Features read it from here and never wait for
+it: until it arrives they show the static ranking with ``checking…``. A newer analysis of the
+document cancels the work (the helper stops it); a result for a version the editor has left is
+dropped. When one arrives, the client is asked to refresh its inlay hints.
 
-:func:`ordered` is what the features show: each candidate with its ``format_check`` summary,
-those that do not compile moved to the end and renumbered. They stay listed: nothing that fails
-is hidden.
+:func:`ordered` is what the features show: the observed ranking once it arrived, each candidate
+with its summary (``holds now (observed)``, ``fails now: was 1 — possible bug``), those that do
+not compile moved to the end and renumbered. They stay listed: nothing that fails is hidden.
 """
 
 from __future__ import annotations
@@ -23,24 +27,28 @@ import dataclasses
 import os
 import threading
 from collections import Counter
-from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 from lsprotocol import types
 
 from oracular.candidates.render import TextEdit
-from oracular.engine import FileReport, Suggestion, TestReport
+from oracular.engine import FileReport, OracleEngine, RankingCancelled, Suggestion, TestReport
 from oracular.execution.checks import (
     CheckCancelled,
+    CheckResult,
     CheckSettings,
+    CheckStatus,
     FileCheck,
     OracleChecker,
     demote_uncompilable,
     format_check,
 )
 from oracular.execution.classpath import ClasspathSettings
+from oracular.execution.observe import ValueObserver
 from oracular.java.workspace import is_test_path
 from oracular.lsp.documents import Analysis, internal_error
 from oracular.lsp.settings import ServerSettings
@@ -50,6 +58,7 @@ PENDING = format_check(None)
 MAX_MISSING_SHOWN = 5
 
 Log = Callable[[str, types.MessageType], None]
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -62,13 +71,32 @@ class Checked:
 
 @dataclass(frozen=True)
 class CheckState:
-    """One analysis's check as the features see it: pending until ``check`` arrives."""
+    """One analysis's run as the features see it: pending until ``check`` arrives."""
 
     check: FileCheck | None = None
+    report: FileReport | None = None
+    """The ranking with the observed values, for the same document version (with ``check``)."""
+
+    def test(self, test: TestReport) -> TestReport:
+        """``test`` as ranked with the observed values, once they arrived."""
+        if self.report is None:
+            return test
+        return next((t for t in self.report.tests if t.test.node.id == test.test.node.id), test)
+
+
+def summary(suggestion: Suggestion, result: CheckResult | None) -> str | None:
+    """What running showed: the check as inserted (marked when the value was observed), else what
+    the observation alone says."""
+    if result is None:
+        return suggestion.observed_summary()
+    text = format_check(result)
+    if result.status is CheckStatus.HOLDS and suggestion.observed_holds:
+        text += " (observed)"
+    return text
 
 
 def ordered(state: CheckState | None, test: TestReport) -> list[Checked]:
-    """``test``'s suggestions as shown: with their check summaries, uncompilable ones last.
+    """``test``'s suggestions as shown: with what running showed, uncompilable ones last.
 
     ``state`` is ``None`` when checks are off or this analysis is not checked.
     """
@@ -76,11 +104,9 @@ def ordered(state: CheckState | None, test: TestReport) -> list[Checked]:
         return [Checked(s, None) for s in test.suggestions]
     if state.check is None:
         return [Checked(s, PENDING) for s in test.suggestions]
+    test = state.test(test)
     results = [state.check.result_for(test, s) for s in test.suggestions]
-    return [
-        Checked(s, format_check(r) if r is not None else None)
-        for s, r in demote_uncompilable(test.suggestions, results)
-    ]
+    return [Checked(s, summary(s, r)) for s, r in demote_uncompilable(test.suggestions, results)]
 
 
 def top_edits(report: FileReport, state: CheckState | None) -> list[TextEdit]:
@@ -88,7 +114,8 @@ def top_edits(report: FileReport, state: CheckState | None) -> list[TextEdit]:
     if state is None or state.check is None:
         return report.top_edits()
     tests = [
-        dataclasses.replace(t, suggestions=[c.suggestion for c in ordered(state, t)]) for t in report.tests
+        dataclasses.replace(state.test(t), suggestions=[c.suggestion for c in ordered(state, t)])
+        for t in report.tests
     ]
     return dataclasses.replace(report, tests=tests).top_edits()
 
@@ -127,29 +154,39 @@ def check_settings(settings: ServerSettings, workspace_root: Path | None) -> Che
 
 
 class _Entry:
-    """The check of one analysis: submitted, then cancelled, failed or arrived."""
+    """The run of one analysis: submitted, then cancelled, failed or arrived."""
 
     def __init__(self, analysis: Analysis) -> None:
         self.analysis = analysis
         self.cancelled = threading.Event()
-        self.future: Future[FileCheck] | None = None
-        self.check: FileCheck | None = None
-        self.delivery: asyncio.Task[None] | None = None
+        self.state: CheckState | None = None
+        self.task: asyncio.Task[None] | None = None
+
+
+OnAnalysisThread = Callable[[Callable[[], T]], Awaitable[T]]
+"""Runs a function on the analysis thread (the one that owns the engines), awaiting its result."""
 
 
 class Checks:
-    """The checks of the open documents: one checker (its helper JVMs) and one thread per server."""
+    """The runs of the open documents: one checker (its helper JVMs) and one thread per server."""
 
     def __init__(
-        self, current: Callable[[str], Analysis | None], on_checked: Callable[[Analysis], None], log: Log
+        self,
+        current: Callable[[str], Analysis | None],
+        on_checked: Callable[[Analysis], None],
+        log: Log,
+        engine_of: Callable[[Analysis], OracleEngine | None],
+        on_analysis_thread: OnAnalysisThread,
     ) -> None:
         self._current = current
         self._on_checked = on_checked
         self._log = log
+        self._engine_of = engine_of
+        self._on_analysis_thread = on_analysis_thread
         self._settings: CheckSettings | None = None
         self._checker: OracleChecker | None = None
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="oracular-check")
-        """Everything that waits for a JVM or a build tool: checks, warming up, closing."""
+        """Everything that waits for a JVM or a build tool: observations, checks, warming up, closing."""
         self._entries: dict[str, _Entry] = {}
         self._warmed: set[Path] = set()
         self._logged_classpaths: dict[Path, str] = {}
@@ -177,7 +214,7 @@ class Checks:
         entry = self._entries.get(analysis.uri)
         if entry is None or entry.analysis is not analysis:
             return None
-        return CheckState(entry.check)
+        return entry.state or CheckState()
 
     def warm(self, path: Path | None) -> None:
         """Start the helper JVM of a test file's module while the file is being analysed."""
@@ -188,35 +225,60 @@ class Checks:
         self._executor.submit(_warm, checker, path)
 
     def analysed(self, analysis: Analysis) -> None:
-        """Check a just-published analysis in the background, superseding the document's last check."""
+        """Run a just-published analysis in the background, superseding the document's last run."""
         self.discard(analysis.uri)
-        if self._checker is None or analysis.report is None or not any(t.suggestions for t in analysis.tests):
+        if self._checker is None or analysis.report is None or not analysis.tests:
             return
         entry = _Entry(analysis)
         self._entries[analysis.uri] = entry
-        entry.future = self._executor.submit(self._checker.check, analysis.report, entry.cancelled.is_set)
-        entry.delivery = asyncio.ensure_future(self._deliver(entry))
+        entry.task = asyncio.ensure_future(self._run(entry, self._checker))
 
-    async def _deliver(self, entry: _Entry) -> None:
-        assert entry.future is not None
+    async def _run(self, entry: _Entry, checker: OracleChecker) -> None:
         analysis = entry.analysis
         name = f"{analysis.uri.rsplit('/', 1)[-1]} (version {analysis.version})"
         try:
-            check = await asyncio.wrap_future(entry.future)
-        except (CheckCancelled, asyncio.CancelledError):
+            state = await self._observe_and_check(entry, checker)
+        except (CheckCancelled, RankingCancelled, asyncio.CancelledError):
             self._log(f"Oracular: the check of {name} was cancelled", types.MessageType.Log)
             return
         except Exception as exc:  # a checker bug must cost one check, not the server
-            check = FileCheck(error=internal_error(exc))
+            state = CheckState(FileCheck(error=internal_error(exc)))
         if self._entries.get(analysis.uri) is not entry or self._current(analysis.uri) is not analysis:
             self._log(f"Oracular: dropped the check of {name}: no longer current", types.MessageType.Log)
             return
-        entry.check = check
-        self._report(check, name)
+        entry.state = state
+        assert state.check is not None
+        self._report(state.check, name, state.report)
         self._on_checked(analysis)
 
-    def _report(self, check: FileCheck, name: str) -> None:
+    async def _observe_and_check(self, entry: _Entry, checker: OracleChecker) -> CheckState:
+        """Observe (check thread), rank again (analysis thread), check as inserted (check thread)."""
+        report = entry.analysis.report
+        engine = self._engine_of(entry.analysis)
+        assert report is not None
+        cancelled = entry.cancelled.is_set
+        loop = asyncio.get_running_loop()
+        observed = report
+        if engine is not None:
+            plans = await self._on_analysis_thread(lambda: engine.plans(report))
+            observe = ValueObserver(checker).observe
+            observation = await loop.run_in_executor(
+                self._executor, observe, report.analysis.source, plans, cancelled
+            )
+            if cancelled():
+                raise CheckCancelled
+            observed = await self._on_analysis_thread(lambda: engine.rerank(report, observation, cancelled))
+        if not any(t.suggestions for t in observed.tests):
+            return CheckState(FileCheck(), observed)
+        check = await loop.run_in_executor(self._executor, checker.check, observed, cancelled)
+        return CheckState(check, observed)
+
+    def _report(self, check: FileCheck, name: str, observed: FileReport | None) -> None:
         """A line per check; the classpath once per build root (again if it changes); errors once."""
+        for why in observed.notes if observed is not None else []:
+            if why.startswith("values not observed") and why not in self._logged_errors:
+                self._logged_errors.add(why)
+                self._log(f"Oracular: {why}", types.MessageType.Warning)
         if check.error is not None:
             if check.error not in self._logged_errors:
                 self._logged_errors.add(check.error)
@@ -230,10 +292,12 @@ class Checks:
                     f"Oracular: checking oracles in {root} with the {described}", types.MessageType.Info
                 )
         counts = Counter(str(r.status) for r in check.results.values())
-        summary = ", ".join(f"{n} {status}" for status, n in sorted(counts.items()))
+        counts_text = ", ".join(f"{n} {status}" for status, n in sorted(counts.items()))
         cached = ", cached" if check.cached else ""
+        seen = sum(t.observed for t in observed.tests) if observed is not None else 0
         self._log(
-            f"Oracular: checked {name}: {summary or 'nothing'} ({check.elapsed_s:.2f} s{cached})",
+            f"Oracular: checked {name}: {seen} tests observed; {counts_text or 'nothing'} "
+            f"({check.elapsed_s:.2f} s{cached})",
             types.MessageType.Log,
         )
 
@@ -242,8 +306,8 @@ class Checks:
         entry = self._entries.pop(uri, None)
         if entry is not None:
             entry.cancelled.set()
-            if entry.future is not None:
-                entry.future.cancel()
+            if entry.task is not None:
+                entry.task.cancel()
 
     def cancel_all(self) -> None:
         for uri in list(self._entries):

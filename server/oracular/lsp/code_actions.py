@@ -72,6 +72,8 @@ class ActionRef:
             return top_edits(analysis.report, state) or None
         assert self.line is not None
         test = analysis.find(self.method, self.line)
+        if test is not None and state is not None:
+            test = state.test(test)  # as ranked with the observed values, when they arrived
         suggestion = next((s for s in test.suggestions if s.oracle == self.oracle), None) if test else None
         return suggestion.edits if suggestion is not None else None
 

@@ -58,7 +58,9 @@ async def suggest(server: OracularServer, arguments: list[Any]) -> dict[str, Any
         # Files the server is silent on (not tests, bad input) are ranked (or refused) below.
         analysis = await server.documents.current(uri)
         if analysis is not None and analysis.report is not None:
-            return _at_line(analysis.report, line).to_json()
+            state = server.checks.state(analysis)  # ranked with observed values, once they arrived
+            report = state.report if state is not None and state.report is not None else analysis.report
+            return _at_line(report, line).to_json()
     engine = await server.engines.for_path(path)
 
     def run() -> dict[str, Any]:

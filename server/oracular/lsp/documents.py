@@ -236,6 +236,10 @@ class Engines:
         engines = [engine for root in list(self._engines) if (engine := self._built(root)) is not None]
         await self._worker.run(lambda: [change(engine) for engine in engines])
 
+    def built_for(self, path: Path | None) -> OracleEngine | None:
+        """The engine of ``path``'s build root if it is built (never waits, never builds)."""
+        return self._built(self.root_of(path))
+
     def root_of(self, path: Path | None) -> Path | None:
         if path is None:
             return None

@@ -1,4 +1,5 @@
-"""Inlay hints: the top oracle of each oracle-free test, shown after its last statement.
+"""Inlay hints: the top oracle of each oracle-free test, shown after its last statement (marked
+``// observed`` when its value is what running the test produced).
 
 Editors ask for hints on every scroll and keystroke, so hints come from the cache only and never
 wait for ranking. When a ranking finishes, the server asks the client to refresh them
@@ -33,10 +34,11 @@ def hints(analysis: Analysis, visible: types.Range, state: CheckState | None = N
         first = ordered(state, report)[0]
         top = first.suggestion
         score = f"score {top.score:.2f}" + (f", {first.summary}" if first.summary else "")
+        observed = top.observed_holds
         result.append(
             types.InlayHint(
                 position=position(end),
-                label=shorten(top.oracle, LABEL_WIDTH),
+                label=shorten(top.oracle, LABEL_WIDTH) + ("  // observed" if observed else ""),
                 padding_left=True,
                 tooltip=f"Oracular: suggested oracle for {report.test.name} ({score}); "
                 "insert it with the quick fix on the test's name",

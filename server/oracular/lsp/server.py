@@ -24,6 +24,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
 from oracular import __version__
+from oracular.engine import OracleEngine
 from oracular.lsp import code_actions, commands, hover, inlay_hints
 from oracular.lsp.checks import Checks
 from oracular.lsp.diagnostics import Publisher
@@ -98,7 +99,9 @@ class OracularServer(LanguageServer):
             self.worker, self.engines, self.open_document, self._analysed, lambda: self.settings.quality
         )
         self.publisher = Publisher(self)
-        self.checks = Checks(self.documents.cached, self._checked, self.log)
+        self.checks = Checks(
+            self.documents.cached, self._checked, self.log, self._engine_of, lambda fn: self.worker.run(fn)
+        )
         self._initialization_options: Any = None
         self._last_problem: dict[str, str | None] = {}
 
@@ -127,6 +130,10 @@ class OracularServer(LanguageServer):
         self.checks.analysed(analysis)
         if analysis.report is not None and self.settings.inlay_hints:
             self.refresh_inlay_hints()
+
+    def _engine_of(self, analysis: Analysis) -> OracleEngine | None:
+        report = analysis.report
+        return self.engines.built_for(report.analysis.source.path) if report is not None else None
 
     def _checked(self, analysis: Analysis) -> None:
         """A check of the current version arrived: hints show it (titles and hovers are pulled)."""
