@@ -23,6 +23,7 @@ import { EXAMPLE, Environment, environment } from './environment';
 import { Workbench } from './workbench';
 
 const TEST_FILE = path.join('src', 'test', 'java', 'org', 'example', 'stack', 'StackTest.java');
+const COUNTER_FILE = path.join('src', 'test', 'java', 'org', 'example', 'stack', 'BoundedCounterTest.java');
 /** The oracle-free tests of StackTest.java: each gets one missing-oracle diagnostic. */
 const ORACLE_FREE_TESTS = 6;
 const CHROMIUM_ARGS = [
@@ -375,6 +376,29 @@ describe('Oracular in VS Code (code-server + Chromium)', function () {
     mark('trust the workspace: the server turns the checks on');
   });
 
+  it('shows what running the test observed in its quick fixes, now that checks may run', async function () {
+    // StackTest.java has an oracle everywhere by now; BoundedCounterTest.java has none yet.
+    await bench.openFile('BoundedCounterTest.java', 'class BoundedCounterTest');
+    await bench.goTo(lineOf(path.join(workspace, COUNTER_FILE), 'int v = c.value();'), 12);
+    const observed = await eventually(
+      async () => {
+        await bench.page.keyboard.press('Control+.');
+        const row = bench.actionRows().filter({ hasText: 'holds now (observed)' }).first();
+        const shown = await row
+          .waitFor({ timeout: 3_000 })
+          .then(() => row.getAttribute('aria-label'))
+          .catch(() => null);
+        await bench.page.keyboard.press('Escape');
+        return shown ?? undefined;
+      },
+      120_000,
+      async () => 'no quick fix says what running testValueAfterIncrement observed',
+    );
+    assert.match(observed, /^Add oracle: .+\); · holds now \(observed\)$/);
+    await shot('10-observed');
+    mark('trusted: the quick fixes show the values running the test observed');
+  });
+
   it('tells the user how to install Oracular when the chosen Python lacks it', async function () {
     // A real Python that cannot see any installed package (-S: no site-packages, -I: no PYTHONPATH).
     const bare = path.join(root, 'python-without-oracular');
@@ -390,7 +414,7 @@ describe('Oracular in VS Code (code-server + Chromium)', function () {
     await toast.getByRole('button', { name: 'Copy Install Command' }).waitFor();
     await bench.statusItem('Oracular').locator('.codicon-error').waitFor();
     assert.deepEqual(oracularServers(codeServer as CodeServer), [], 'the previous server is still running');
-    await shot('10-not-installed');
+    await shot('11-not-installed');
     mark('Python without Oracular: notification and error status');
   });
 });

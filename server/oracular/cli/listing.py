@@ -22,7 +22,7 @@ def print_human(report: FileReport, annotate: Callable[[TestReport, Suggestion],
     for test in report.tests:
         focal = f" (focal: {test.focal.cls.name}.{test.focal.name})" if test.focal else ""
         print(f"{report.path}:{test.line} {test.test.name}{focal}")
-        print(f"  exception: p={test.exception_probability:.2f} {test.exception_type}")
+        print(f"  exception: p={test.exception_probability:.2f} {test.exception_type.rsplit('.', 1)[-1]}")
         if test.reason:
             print(f"  {test.reason}")
         for s in test.suggestions:
