@@ -266,5 +266,9 @@ def test_edits_land_in_place_whatever_the_line_endings(engine: OracleEngine, end
     )
     report, expected = engine.suggest(java(text)), engine.suggest(java(lf))
     assert [t.test.name for t in report.tests] == [t.test.name for t in expected.tests]
+    assert [t.line for t in report.tests] == [t.line for t in expected.tests]  # LSP's lines, not \n's
+    assert [[s.oracle for s in t.suggestions] for t in report.tests] == [
+        [s.oracle for s in t.suggestions] for t in expected.tests
+    ]
     written = as_an_editor_applies(text, report.top_edits())
     assert written.replace("\r\n", "\n").replace("\r", "\n") == as_an_editor_applies(lf, expected.top_edits())

@@ -9,6 +9,7 @@ private cache, and the classpath comes from the ``classpath`` setting, so no tes
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,6 +17,8 @@ from pathlib import Path
 import pytest
 from lsprotocol import types
 
+from oracular.candidates.observed import HOLDS as HOLDS_NOW
+from oracular.candidates.observed import Verdict as Observed
 from oracular.engine import FileReport
 from oracular.engine import TestReport as Report
 from oracular.execution.checks import CheckResult, CheckStatus, FileCheck, Verdict
@@ -108,6 +111,25 @@ def test_uncompilable_candidates_come_last_and_stay_listed(counter_report: FileR
     assert "*Checked on the current code.*" in text
 
 
+def test_the_observed_ranking_shows_before_its_check(counter_report: FileReport) -> None:
+    test = value_test(counter_report)
+    first, *rest = test.suggestions
+    seen = dataclasses.replace(first, verdict=Observed(HOLDS_NOW, "1"))
+    observed = dataclasses.replace(
+        counter_report,
+        tests=[
+            dataclasses.replace(t, suggestions=[seen, *rest]) if t is test else t
+            for t in counter_report.tests
+        ],
+    )
+    state = CheckState(None, observed)  # observed and ranked again; the check as inserted still runs
+    shown = ordered(state, test)
+    assert shown[0].suggestion is seen and shown[0].summary == "holds now (observed)"
+    assert {c.summary for c in shown[1:]} == {PENDING}
+    assert note(state) == "Values observed on the current code; checking these oracles as inserted…"
+    assert top_edits(counter_report, state)  # the observed ranking's top oracles
+
+
 def test_note_says_once_what_was_used_or_why_nothing_was_checked() -> None:
     assert note(None) is None
     assert note(CheckState()) == "Checking these oracles on the current code…"
@@ -139,13 +161,16 @@ def _private_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
 
 
 async def checked_titles(client: RecordingClient, doc, needle: str) -> list[str]:
-    """The quick-fix titles of the test around ``needle``, once its check has arrived."""
+    """The quick-fix titles of the test around ``needle``, once the check of the document's current
+    version has arrived (the observed ranking shows before it: titles alone cannot tell)."""
     cursor = doc.position_of(needle)
     deadline = time.monotonic() + CHECK_TIMEOUT_S
+    checked = f"Oracular: checked {doc.uri.rsplit('/', 1)[-1]} (version {doc.version}):"
     while True:
+        done = any(m.message.startswith(checked) for m in client.log_messages)
         actions = await code_actions(client, doc, at(cursor), only=[types.CodeActionKind.QuickFix])
         titles = [a.title for a in actions]
-        if titles and all(" · " in t and not t.endswith(PENDING) for t in titles):
+        if done and titles and all(" · " in t and not t.endswith(PENDING) for t in titles):
             return titles
         if time.monotonic() > deadline:
             raise AssertionError(f"no check arrived in {CHECK_TIMEOUT_S:.0f} s: {titles}")

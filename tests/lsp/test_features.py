@@ -41,8 +41,12 @@ STACK_TEST_ORACLE_FREE = [
 
 
 def cli_suggest_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict:
-    assert main(["suggest", *args, "--json"]) == 0
-    return json.loads(capsys.readouterr().out)
+    """``suggest --json`` as the server answers it when it may not run code (this server may not):
+    statically, without the CLI's ``mode`` line."""
+    assert main(["suggest", *args, "--json", "--no-check"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    document.pop("mode")
+    return document
 
 
 async def test_diagnostics_on_open(shared_client: RecordingClient, module_project: Path) -> None:
@@ -77,10 +81,7 @@ async def test_quickfixes_inside_a_test_best_first(
         await doc.diagnostics()
         actions = await code_actions(shared_client, doc, at(push_pop_position(doc)))
     quickfixes = [a for a in actions if a.kind == types.CodeActionKind.QuickFix]
-    assert [a.title for a in quickfixes][:2] == [
-        "Add oracle: assertTrue(empty);",
-        "Add oracle: assertFalse(empty);",
-    ]
+    assert quickfixes[0].title == "Add oracle: assertTrue(empty);"
     assert 1 < len(quickfixes) <= 5
     assert [a.is_preferred for a in quickfixes] == [True] + [False] * (len(quickfixes) - 1)
     assert all(a.diagnostics and a.diagnostics[0].code == "missing-oracle" for a in quickfixes)

@@ -5,7 +5,9 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from oracular.cache import default_cache_dir
 from oracular.cli.common import emit, error
@@ -15,6 +17,9 @@ from oracular.execution.checks import CheckSettings, OracleChecker
 from oracular.execution.observe import ValueObserver
 from oracular.java.source import SourceText
 from oracular.java.workspace import WorkspaceIndex
+
+if TYPE_CHECKING:
+    from oracular.evaluation.realistic import ProjectRun
 
 
 def _roots(args: argparse.Namespace) -> list[Path] | None:
@@ -35,7 +40,7 @@ def _roots(args: argparse.Namespace) -> list[Path] | None:
 
 
 def run_realistic(args: argparse.Namespace) -> int:
-    from oracular.evaluation.realistic import TOP_K, evaluate_project, markdown
+    from oracular.evaluation.realistic import TOP_K, markdown
     from oracular.models.ranker import default_ranker
 
     logging.basicConfig(level=logging.WARNING, format="%(message)s")
@@ -52,6 +57,24 @@ def run_realistic(args: argparse.Namespace) -> int:
     def engine_for(index: WorkspaceIndex, root: Path) -> OracleEngine:
         return OracleEngine(index, ranker, settings, root)
 
+    runs = [_evaluate(root, args, engine_for) for root in roots]
+    header: dict[str, object] = {
+        "ranker": getattr(ranker, "name", type(ranker).__name__),
+        "mode": "static (no values observed)" if args.no_observe else "observed values where the code runs",
+        "tests per project": f"at most {args.max_tests} (seed {args.seed})",
+    }
+    emit(markdown(runs, header), args.output, "evaluation")
+    if args.json is not None:
+        args.json.write_text(json.dumps([r.to_json() for r in runs], indent=1) + "\n", encoding="utf-8")
+    return 0
+
+
+def _evaluate(
+    root: Path, args: argparse.Namespace, engine_for: Callable[[WorkspaceIndex, Path], OracleEngine]
+) -> ProjectRun:
+    """One project, with a checker (helper JVMs) of its own, closed after it."""
+    from oracular.evaluation.realistic import evaluate_project
+
     checker = None if args.no_observe else OracleChecker(CheckSettings(timeout_s=args.check_timeout))
     observer = ValueObserver(checker) if checker is not None else None
 
@@ -64,20 +87,9 @@ def run_realistic(args: argparse.Namespace) -> int:
         return {key: str(result.status) for key, result in check.results.items()}
 
     checking = check_top if checker is not None else None
+    progress = not args.quiet
     try:
-        runs = [
-            evaluate_project(root, engine_for, suggest, args.max_tests, args.seed, checking, not args.quiet)
-            for root in roots
-        ]
+        return evaluate_project(root, engine_for, suggest, args.max_tests, args.seed, checking, progress)
     finally:
         if checker is not None:
             checker.close()
-    header = {
-        "ranker": getattr(ranker, "name", type(ranker).__name__),
-        "mode": "static (no values observed)" if args.no_observe else "observed values where the code runs",
-        "tests per project": f"at most {args.max_tests} (seed {args.seed})",
-    }
-    emit(markdown(runs, header), args.output, "evaluation")
-    if args.json is not None:
-        args.json.write_text(json.dumps([r.to_json() for r in runs], indent=1) + "\n", encoding="utf-8")
-    return 0

@@ -7,6 +7,7 @@ imported, so it is detected per file from its imports, with class-level override
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -56,6 +57,9 @@ class TestMethod:
     """Dotted within the file: ``Outer.Inner``."""
     flavour: Flavour
     annotations: dict[str, dict[str, str]] = field(default_factory=dict)
+    line_of: Callable[[int], int] | None = None
+    """The document's 0-based line of a byte offset, counted as LSP counts (``\n``, ``\r\n``
+    and a lone ``\r`` end lines; tree-sitter's rows count ``\n`` only): ``SourceText.line_of``."""
 
     @property
     def name_node(self) -> Node:
@@ -67,14 +71,20 @@ class TestMethod:
     def body(self) -> Node | None:
         return self.node.child_by_field_name("body")
 
+    def _line(self, byte_offset: int, point: tuple[int, int]) -> int:
+        return self.line_of(byte_offset) if self.line_of is not None else point[0]
+
     def spans_line(self, line: int) -> bool:
         """Whether the method (annotations to closing brace) covers 1-based ``line``."""
-        return self.node.start_point[0] + 1 <= line <= self.node.end_point[0] + 1
+        node = self.node
+        return self._line(node.start_byte, node.start_point) + 1 <= line <= self._line(
+            node.end_byte, node.end_point
+        ) + 1
 
     @property
     def line(self) -> int:
         """0-based line of the method's name."""
-        return self.name_node.start_point[0]
+        return self._line(self.name_node.start_byte, self.name_node.start_point)
 
     @property
     def is_incomplete(self) -> bool:
@@ -154,5 +164,6 @@ def find_test_methods(
                 and not (NON_TEST_ANNOTATIONS & annotations.keys())
             )
         if is_test:
-            found.append(TestMethod(node, name, class_node, _class_chain(class_node), flavour, annotations))
+            chain = _class_chain(class_node)
+            found.append(TestMethod(node, name, class_node, chain, flavour, annotations, source.line_of))
     return found

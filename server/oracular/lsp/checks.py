@@ -84,6 +84,12 @@ class CheckState:
         return next((t for t in self.report.tests if t.test.node.id == test.test.node.id), test)
 
 
+def shown(state: CheckState | None, test: TestReport) -> TestReport:
+    """The test as the features show it: ranked with the observed values once they arrived (which
+    may answer a test the static ranking abstained on)."""
+    return state.test(test) if state is not None else test
+
+
 def summary(suggestion: Suggestion, result: CheckResult | None) -> str | None:
     """What running showed: the check as inserted (marked when the value was observed), else what
     the observation alone says."""
@@ -102,8 +108,12 @@ def ordered(state: CheckState | None, test: TestReport) -> list[Checked]:
     """
     if state is None or (state.check is not None and state.check.error is not None):
         return [Checked(s, None) for s in test.suggestions]
-    if state.check is None:
-        return [Checked(s, PENDING) for s in test.suggestions]
+    if state.check is None:  # pending; once observed, what the observation says meanwhile
+        observed = state.report is not None
+        return [
+            Checked(s, (s.observed_summary() if observed else None) or PENDING)
+            for s in state.test(test).suggestions
+        ]
     test = state.test(test)
     results = [state.check.result_for(test, s) for s in test.suggestions]
     return [Checked(s, summary(s, r)) for s, r in demote_uncompilable(test.suggestions, results)]
@@ -111,7 +121,7 @@ def ordered(state: CheckState | None, test: TestReport) -> list[Checked]:
 
 def top_edits(report: FileReport, state: CheckState | None) -> list[TextEdit]:
     """:meth:`FileReport.top_edits`, taking each test's first candidate as :func:`ordered` lists them."""
-    if state is None or state.check is None:
+    if state is None or (state.check is None and state.report is None):
         return report.top_edits()
     tests = [
         dataclasses.replace(state.test(t), suggestions=[c.suggestion for c in ordered(state, t)])
@@ -125,6 +135,8 @@ def note(state: CheckState | None) -> str | None:
     if state is None:
         return None
     check = state.check
+    if check is None and state.report is not None:
+        return "Values observed on the current code; checking these oracles as inserted…"
     if check is None:
         return "Checking these oracles on the current code…"
     if check.error is not None:
@@ -237,22 +249,32 @@ class Checks:
         analysis = entry.analysis
         name = f"{analysis.uri.rsplit('/', 1)[-1]} (version {analysis.version})"
         try:
-            state = await self._observe_and_check(entry, checker)
+            state = await self._observe_and_check(entry, checker, name)
         except (CheckCancelled, RankingCancelled, asyncio.CancelledError):
             self._log(f"Oracular: the check of {name} was cancelled", types.MessageType.Log)
             return
         except Exception as exc:  # a checker bug must cost one check, not the server
             state = CheckState(FileCheck(error=internal_error(exc)))
+        if self._deliver(entry, state, name):
+            assert state.check is not None
+            self._report(state.check, name, state.report)
+
+    def _deliver(self, entry: _Entry, state: CheckState, name: str) -> bool:
+        """Show ``state`` if its analysis is still the document's current one; else drop it."""
+        analysis = entry.analysis
         if self._entries.get(analysis.uri) is not entry or self._current(analysis.uri) is not analysis:
             self._log(f"Oracular: dropped the check of {name}: no longer current", types.MessageType.Log)
-            return
+            return False
         entry.state = state
-        assert state.check is not None
-        self._report(state.check, name, state.report)
         self._on_checked(analysis)
+        return True
 
-    async def _observe_and_check(self, entry: _Entry, checker: OracleChecker) -> CheckState:
-        """Observe (check thread), rank again (analysis thread), check as inserted (check thread)."""
+    async def _observe_and_check(self, entry: _Entry, checker: OracleChecker, name: str) -> CheckState:
+        """Observe (check thread), rank again (analysis thread), check as inserted (check thread).
+
+        The ranking with the observed values is shown as soon as it is there; the check, which
+        costs another compilation and run, refines it when it arrives.
+        """
         report = entry.analysis.report
         engine = self._engine_of(entry.analysis)
         assert report is not None
@@ -268,6 +290,8 @@ class Checks:
             if cancelled():
                 raise CheckCancelled
             observed = await self._on_analysis_thread(lambda: engine.rerank(report, observation, cancelled))
+            if not self._deliver(entry, CheckState(None, observed), name):
+                raise CheckCancelled
         if not any(t.suggestions for t in observed.tests):
             return CheckState(FileCheck(), observed)
         check = await loop.run_in_executor(self._executor, checker.check, observed, cancelled)

@@ -23,7 +23,7 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcContentModified, JsonRpcInvalidParams
 
 from oracular.candidates.render import TextEdit
-from oracular.lsp.checks import CheckState, ordered, top_edits
+from oracular.lsp.checks import CheckState, ordered, shown, top_edits
 from oracular.lsp.convert import one_line, workspace_edit
 from oracular.lsp.diagnostics import diagnostic, finding_diagnostic
 from oracular.lsp.documents import Analysis
@@ -131,7 +131,7 @@ def actions(
     if wanted(types.CodeActionKind.QuickFix, only):
         for report in analysis.tests_in(selection):
             diagnostics = [diagnostic(analysis, report, server.settings.diagnostic_severity)]
-            if not report.confident:
+            if not shown(state, report).confident:
                 if client.disabled_actions:
                     result.append(
                         types.CodeAction(

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 
 from oracular.engine import TestReport
-from oracular.lsp.checks import CheckState, note, ordered
+from oracular.lsp.checks import CheckState, note, ordered, shown
 from oracular.lsp.convert import one_line
 
 if TYPE_CHECKING:
@@ -28,6 +28,7 @@ def code(text: str) -> str:
 
 
 def markdown(report: TestReport, state: CheckState | None = None) -> str:
+    report = shown(state, report)
     lines = [f"**{code(report.test.name)} has no oracle** (Oracular)", ""]
     if report.focal is not None:
         focal = report.focal

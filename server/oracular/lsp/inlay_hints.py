@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from oracular.lsp.checks import CheckState, ordered
+from oracular.lsp.checks import CheckState, ordered, shown
 from oracular.lsp.convert import contains, point, position, shorten
 from oracular.lsp.documents import Analysis
 
@@ -25,11 +25,13 @@ LABEL_WIDTH = 60
 
 
 def hints(analysis: Analysis, visible: types.Range, state: CheckState | None = None) -> list[types.InlayHint]:
-    shown = (point(visible.start), point(visible.end))
+    visible_span = (point(visible.start), point(visible.end))
     result = []
     for spans in analysis.spans:
         report, end = spans.report, spans.last_statement_end
-        if not report.confident or end is None or not contains(shown, end):
+        if not shown(state, report).confident:
+            continue  # the observed ranking may answer a test the static one abstained on
+        if end is None or not contains(visible_span, end):
             continue
         first = ordered(state, report)[0]
         top = first.suggestion
