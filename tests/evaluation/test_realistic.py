@@ -1,0 +1,71 @@
+"""``oracular eval --realistic`` on a copy of the example: real tests cut before their oracle with
+nothing appended, answered as the editor answers them, judged up to argument order."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from oracular.cli.main import main
+from oracular.corpus.normalise import GroundTruth
+from oracular.evaluation.realistic import Judged, ProjectRun, answer_keys, figures, markdown
+from oracular.execution.devtests import DevTest
+from oracular.java.junit import Flavour
+
+from ..execution.conftest import TEST_PACKAGE, require_toolchain
+from ..execution.test_evaluation import DEVELOPER_TESTS
+
+
+def cut(kind: str, truth: GroundTruth | None = None, exception: str | None = None) -> DevTest:
+    return DevTest("T", "t", 1, Flavour.JUNIT5, kind, (), (), None, "", truth=truth, exception=exception)
+
+
+def test_answers_count_up_to_argument_order() -> None:
+    equals = GroundTruth("assertEquals", "c.value()", "1", "assertEquals", True, True)
+    assert answer_keys(cut("assertion", equals)) == {"assertEquals(1,c.value())", "assertEquals(c.value(),1)"}
+    unary = GroundTruth("assertTrue", "c.isAtMax()", None, "assertTrue", True, True)
+    assert answer_keys(cut("assertion", unary)) == {"assertTrue(c.isAtMax())"}
+    assert answer_keys(cut("exception", exception="IllegalArgumentException")) == {
+        "assertThrows(IllegalArgumentException.class)"
+    }
+    assert answer_keys(cut("assertion")) == frozenset()  # a custom helper: nothing can match
+
+
+def test_figures_and_groups() -> None:
+    def judged(rank: int | None, offered: bool = True, method: str = "assertEquals", **kw) -> Judged:
+        return Judged("p", "F.java", "T.t", "assertion", False, "", offered, rank, top1_method=method, **kw)
+
+    items = [
+        judged(1, top1_status="holds", observed=True),
+        judged(3, top1_status="holds", observed=True),
+        judged(None, method="assertNotNull", top1_status="fails"),
+        judged(None, offered=False),
+    ]
+    f = figures(items)
+    assert (f["tests"], f["top1"], f["top5"], f["offered"]) == (4, 0.25, 0.5, 0.75)
+    assert (f["holds"], f["fails"], f["not_null"], f["observed"]) == (2 / 3, 1 / 3, 1 / 3, 0.5)
+    run = ProjectRun("p", "1.0", items)
+    text = markdown([run], {"ranker": "baseline"})
+    assert "| all | 4 | 25.0% | 50.0% | 75.0% |" in text and "| p 1.0 | 4 |" in text
+
+
+def test_eval_realistic_on_the_example(project: Path, tmp_path: Path, capsys) -> None:
+    require_toolchain()
+    (project / TEST_PACKAGE / "CounterOracleTest.java").write_text(DEVELOPER_TESTS, encoding="utf-8")
+    out, raw = tmp_path / "realistic.md", tmp_path / "realistic.json"
+    assert main(["eval", "--realistic", str(project), "-q", "-o", str(out), "--json", str(raw)]) == 0
+    assert "evaluation written to" in capsys.readouterr().out
+    [run] = json.loads(raw.read_text(encoding="utf-8"))
+    judged = {j["test"]: j for j in run["judged"]}
+    # The three tests above, and StackTest's two with an oracle (one through a helper).
+    counter = {f"CounterOracleTest.{name}" for name in ("incrementOnce", "reachesMax", "rejectsNegativeMax")}
+    assert set(judged) >= {*counter, "StackTest.testPeekReturnsLastPushed"}
+    once = judged["CounterOracleTest.incrementOnce"]
+    # c.value() is not computed by the prefix: the corpus would have appended it, a user's test does not
+    assert once["appended"] and once["kind"] == "assertion" and once["observed"]
+    assert once["rank"] is not None  # assertEquals(1, c.value()) is among the first five, observed
+    negative = judged["CounterOracleTest.rejectsNegativeMax"]
+    assert negative["kind"] == "exception" and negative["rank"] == 1 and negative["top1_status"] == "holds"
+    assert all(j["top1_status"] in ("holds", None) for j in judged.values())  # observed: nothing fails
+    text = out.read_text(encoding="utf-8")
+    assert "| asserted call not in the prefix |" in text and "| exception tests |" in text
