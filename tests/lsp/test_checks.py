@@ -204,6 +204,11 @@ async def test_titles_hover_and_hints_say_what_each_oracle_does_now(
         assert titles[0] == "Add oracle: assertFalse(s.isEmpty()); · holds now (observed)"
         assert titles[1] == "Add oracle: assertEquals(1, s.size()); · fails now: was 0 — possible bug"
         assert "Add oracle: assertEquals(0, s.size()); · holds now (observed)" in titles  # the bug's value
+        # The diagnostic of the same version follows the observed ranking.
+        latest = client.latest(doc.uri)
+        assert latest is not None and latest.version == doc.version
+        push_size = next(d for d in latest.diagnostics if d.message.startswith("testPushSize"))
+        assert push_size.message.endswith("suggested: assertFalse(s.isEmpty());"), push_size.message
         titles = await checked_titles(client, doc, "int top = s.peek();")
         assert "Add oracle: assertEquals(2, top); · holds now (observed)" in titles
 

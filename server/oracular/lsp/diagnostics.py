@@ -3,7 +3,8 @@ oracle-quality finding (``swallowed-exception``, ``swapped-arguments``...) with 
 severity, so each can be filtered or switched off (setting ``checks``).
 
 They are published whenever an analysis of the current version finishes (on open, after edits
-settle, on save), tagged with that version so a client can drop them if it has moved on.
+settle, on save), tagged with that version so a client can drop them if it has moved on, and
+again for that version when the ranking with observed values suggests something else.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 
 from oracular.engine import TestReport
+from oracular.lsp.checks import CheckState, shown
 from oracular.lsp.convert import lsp_range, one_line
 from oracular.lsp.documents import Analysis
 from oracular.quality.finding import Finding
@@ -34,11 +36,16 @@ def message(report: TestReport) -> str:
 
 
 def diagnostic(
-    analysis: Analysis, report: TestReport, severity: types.DiagnosticSeverity
+    analysis: Analysis,
+    report: TestReport,
+    severity: types.DiagnosticSeverity,
+    state: CheckState | None = None,
 ) -> types.Diagnostic:
+    """The test's diagnostic; its message follows the ranking the editor shows (``state``'s
+    observed one once there), its range the analysed test."""
     return types.Diagnostic(
         range=analysis.name_range(report),
-        message=message(report),
+        message=message(shown(state, report)),
         severity=severity,
         source=SOURCE,
         code=CODE,
@@ -64,16 +71,20 @@ class Publisher:
 
     def __init__(self, server: OracularServer) -> None:
         self._server = server
-        self._published: set[str] = set()
+        self._published: dict[str, tuple[int, list[types.Diagnostic]]] = {}
 
-    def publish(self, analysis: Analysis) -> None:
+    def publish(self, analysis: Analysis, state: CheckState | None = None) -> None:
+        """Publish ``analysis``'s diagnostics; with ``state``, again for the same version when the
+        ranking with observed values changed what they suggest (nothing is sent otherwise)."""
         if analysis.report is None:
             self.clear(analysis.uri)
             return
         severity = self._server.settings.diagnostic_severity
-        diagnostics = [diagnostic(analysis, report, severity) for report in analysis.tests]
+        diagnostics = [diagnostic(analysis, report, severity, state) for report in analysis.tests]
         diagnostics += [finding_diagnostic(finding) for finding in analysis.findings]
-        self._published.add(analysis.uri)
+        if state is not None and self._published.get(analysis.uri) == (analysis.version, diagnostics):
+            return
+        self._published[analysis.uri] = (analysis.version, diagnostics)
         self._server.text_document_publish_diagnostics(
             types.PublishDiagnosticsParams(
                 uri=analysis.uri, version=analysis.version, diagnostics=diagnostics
@@ -82,7 +93,7 @@ class Publisher:
 
     def clear(self, uri: str) -> None:
         if uri in self._published:
-            self._published.discard(uri)
+            del self._published[uri]
             self._server.text_document_publish_diagnostics(
                 types.PublishDiagnosticsParams(uri=uri, diagnostics=[])
             )

@@ -136,7 +136,9 @@ class OracularServer(LanguageServer):
         return self.engines.built_for(report.analysis.source.path) if report is not None else None
 
     def _checked(self, analysis: Analysis) -> None:
-        """A check of the current version arrived: hints show it (titles and hovers are pulled)."""
+        """Observed values or a check of the current version arrived: diagnostics and hints show
+        it (titles and hovers are pulled)."""
+        self.publisher.publish(analysis, self.checks.state(analysis))
         if self.settings.inlay_hints:
             self.refresh_inlay_hints()
 
