@@ -99,6 +99,21 @@ def tiny_model_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return directory
 
 
+@pytest.fixture(scope="session")
+def tiny_template_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The same tiny model reading templates (models v2: :mod:`oracular.candidates.templates`)."""
+    directory = tmp_path_factory.mktemp("model-v2") / "oracles"
+    config = store.ModelConfig.for_encoder(
+        tiny_config(),
+        cross_layers=1,
+        calibration=Calibration(temperature=0.7),
+        stages=["exception", "ranker"],
+        inputs=InputSettings(templates=True),
+    )
+    store.save(directory, tiny_network(cross_layers=1), config)
+    return directory
+
+
 @dataclass(frozen=True)
 class MinedCorpus:
     cache: Path

@@ -18,16 +18,17 @@ import pytest
 import torch
 from torch import nn
 
+from oracular.candidates.templates import group_by_template
 from oracular.engine import EngineSettings, OracleEngine
 from oracular.java.source import load_source
 from oracular.java.workspace import WorkspaceIndex
 from oracular.models import ranker as ranker_module
 from oracular.models.calibration import Calibration
 from oracular.models.inference import DeviceUnavailable, LoadedModel, load_model, quantise, select_device
-from oracular.models.inputs import InputFormatter
+from oracular.models.inputs import Encoded, InputFormatter
 from oracular.models.network import OracleNetwork, collate, masked_mean
 from oracular.models.ranker import NeuralRanker, default_ranker
-from oracular.ranking.baseline import BaselineRanker
+from oracular.ranking.baseline import BaselineRanker, value_weights
 from oracular.ranking.problem import OracleProblem
 
 from ..conftest import EXAMPLE, EXAMPLE_TESTS
@@ -114,6 +115,45 @@ def test_a_loaded_model_ranks_engine_problems(tiny_model_dir: Path, problems: li
         assert all(0.0 <= s <= 1.0 for s in ranking.scores)
         assert sum(ranking.scores) == pytest.approx(1.0, abs=1e-4)
         assert ranking.exception_type in {c.exception for c in problem.candidates if c.kind == "exception"}
+
+
+def test_both_model_versions_load_and_say_how_they_read_candidates(
+    tiny_model_dir: Path, tiny_template_dir: Path, tmp_path: Path
+) -> None:
+    assert load_model(tiny_model_dir, "cpu").formatter.settings.templates is False
+    assert load_model(tiny_template_dir, "cpu").formatter.settings.templates is True
+    older = tmp_path / "oracles"  # a version 1 config.json predates the setting
+    shutil.copytree(tiny_model_dir, older)
+    config = json.loads((older / "config.json").read_text())
+    del config["inputs"]["templates"]
+    (older / "config.json").write_text(json.dumps(config))
+    assert load_model(older, "cpu").formatter.settings.templates is False
+
+
+def test_a_template_model_scores_each_template_once_and_shares_it_among_its_values(
+    tiny_template_dir: Path, problems: list[OracleProblem], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    model = load_model(tiny_template_dir, "cpu")
+    read: list[list[str]] = []
+    encode = model.formatter.encode
+
+    def recording(statements: list[str], focal: dict | None, texts: list[str]) -> Encoded:
+        read.append(list(texts))
+        return encode(statements, focal, texts)
+
+    monkeypatch.setattr(model.formatter, "encode", recording)
+    problem = max(problems, key=lambda p: len(p.candidates))
+    ranking = model.rank(problem)
+    texts, group = group_by_template(problem.candidates)
+    assert read == [texts] and len(texts) < len(problem.candidates)
+    assert sum(ranking.scores) == pytest.approx(1.0, abs=1e-4)
+    weights = value_weights(problem)
+    shared = [i for i, g in enumerate(group) if group.count(g) > 1]
+    assert shared, "the Stack example has several values for one template"
+    first, *others = [i for i in shared if group[i] == group[shared[0]]]
+    for other in others:
+        assert ranking.scores[other] / ranking.scores[first] == pytest.approx(weights[other] / weights[first])
+    assert ranking.exception_type in {c.exception for c in problem.candidates if c.kind == "exception"}
 
 
 def test_the_test_name_does_not_matter(tiny_model_dir: Path, problems: list[OracleProblem]) -> None:

@@ -52,6 +52,23 @@ def register(commands: argparse._SubParsersAction) -> None:
     )
     mine.set_defaults(run=run_mine)
 
+    cut = jobs.add_parser(
+        "realistic",
+        help="cut the fetched packages' tests before their oracle into template samples (models v2)",
+    )
+    _common(cut)
+    cut.add_argument(
+        "--out", type=Path, default=None, metavar="DIR", help="datasets folder (default: CACHE/realistic)"
+    )
+    cut.add_argument(
+        "--max-tests", type=int, default=200, metavar="N", help="tests cut per package, seeded (default 200)"
+    )
+    cut.add_argument("--seed", type=int, default=13)
+    cut.add_argument(
+        "--jobs", type=int, default=os.cpu_count() or 2, help="worker processes (default: all cores)"
+    )
+    cut.set_defaults(run=run_realistic)
+
     report = jobs.add_parser("report", help="write the corpus report (Markdown) from the mined statistics")
     _common(report)
     report.add_argument(
@@ -87,6 +104,15 @@ def _lists(args: argparse.Namespace) -> CorpusLists:
     return CorpusLists.load(args.lists_dir)
 
 
+def _lists_or_error(args: argparse.Namespace) -> CorpusLists | None:
+    """The train and dev lists, or ``None`` once the reason they cannot be read is printed."""
+    try:
+        return _lists(args)
+    except (OSError, ValueError) as exc:
+        error(str(exc))
+        return None
+
+
 def run_fetch(args: argparse.Namespace) -> int:
     _setup_logging(args.quiet)
     try:
@@ -105,10 +131,8 @@ def run_fetch(args: argparse.Namespace) -> int:
 
 def run_mine(args: argparse.Namespace) -> int:
     _setup_logging(args.quiet)
-    try:
-        lists = _lists(args)
-    except (OSError, ValueError) as exc:
-        error(str(exc))
+    lists = _lists_or_error(args)
+    if lists is None:
         return 2
     cache = _cache(args)
     if not (cache / "src").is_dir():
@@ -118,6 +142,31 @@ def run_mine(args: argparse.Namespace) -> int:
     report = mine_corpus(lists, cache, args.out, dictionary, jobs=args.jobs, progress=not args.quiet)
     print(report.summary())
     print(f"global dictionary written to {dictionary}")
+    return 0
+
+
+def run_realistic(args: argparse.Namespace) -> int:
+    from oracular.corpus.realistic import REALISTIC_DIR, RealisticTask, mine_realistic
+
+    _setup_logging(args.quiet)
+    lists = _lists_or_error(args)
+    if lists is None:
+        return 2
+    sources = _cache(args) / "src"
+    tasks = [
+        RealisticTask(name, split, sources / name, args.max_tests, args.seed)
+        for split, names in (("train", lists.train), ("dev", lists.dev))
+        for name in names
+        if (sources / name).is_dir()
+    ]
+    if not tasks:
+        error(f"nothing fetched in {sources}: run 'oracular corpus fetch' first")
+        return 2
+    out = args.out or _cache(args) / REALISTIC_DIR
+    totals = mine_realistic(tasks, out, jobs=args.jobs, progress=not args.quiet)
+    for split, counts in sorted(totals.items()):
+        print(f"{split}: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
+    print(f"samples written to {out}")
     return 0
 
 

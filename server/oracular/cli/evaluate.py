@@ -70,6 +70,12 @@ def add_realistic_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument(
         "--check-timeout", type=float, default=5.0, metavar="S", help="time limit per run test (default 5)"
     )
+    group.add_argument(
+        "--fresh-runs",
+        action="store_true",
+        help="run every prefix and top-1 again instead of reusing the runs an earlier evaluation of the "
+        "same tests made (kept in CACHE/eval-runs, keyed by the code and the harness)",
+    )
 
 
 def _positive_rate(data: Path) -> float | None:

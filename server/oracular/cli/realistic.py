@@ -19,6 +19,7 @@ from oracular.java.source import SourceText
 from oracular.java.workspace import WorkspaceIndex
 
 if TYPE_CHECKING:
+    from oracular.candidates.observed import Observer
     from oracular.evaluation.realistic import ProjectRun
 
 
@@ -74,9 +75,13 @@ def _evaluate(
 ) -> ProjectRun:
     """One project, with a checker (helper JVMs) of its own, closed after it."""
     from oracular.evaluation.realistic import evaluate_project
+    from oracular.evaluation.run_cache import CachedObserver, cached_checks
 
     checker = None if args.no_observe else OracleChecker(CheckSettings(timeout_s=args.check_timeout))
-    observer = ValueObserver(checker) if checker is not None else None
+    observer: Observer | None = ValueObserver(checker) if checker is not None else None
+    runs = (args.cache or default_cache_dir()).expanduser() / "eval-runs"
+    if observer is not None and not args.fresh_runs:
+        observer = CachedObserver(observer, runs)
 
     def suggest(engine: OracleEngine, source: SourceText) -> FileReport:
         return engine.suggest(source, observer=observer)
@@ -87,6 +92,8 @@ def _evaluate(
         return {key: str(result.status) for key, result in check.results.items()}
 
     checking = check_top if checker is not None else None
+    if checking is not None and not args.fresh_runs:
+        checking = cached_checks(checking, runs)
     progress = not args.quiet
     try:
         return evaluate_project(root, engine_for, suggest, args.max_tests, args.seed, checking, progress)

@@ -66,6 +66,18 @@ def register(commands: argparse._SubParsersAction) -> None:
         "(default: oracular.models.training.TARGET_PRECISION)",
     )
     parser.add_argument("--no-split-identifiers", action="store_true", help="feed identifiers unsplit")
+    parser.add_argument(
+        "--templates",
+        action="store_true",
+        help="candidates are templates with a value slot (data from 'oracular corpus realistic'): models v2",
+    )
+    parser.add_argument(
+        "--init",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="start from the model in DIR (fine-tune it) when --out holds none, instead of pretrained MiniLM",
+    )
     parser.add_argument("--max-context", type=int, default=256, metavar="N", help="context tokens")
     parser.add_argument(
         "--cross-layers",
@@ -142,7 +154,12 @@ def run(args: argparse.Namespace) -> int:
         cross_layers=args.cross_layers,
         architecture=args.architecture,
         precision=args.precision,
-        inputs=InputSettings(split_identifiers=not args.no_split_identifiers, max_context=args.max_context),
+        inputs=InputSettings(
+            split_identifiers=not args.no_split_identifiers,
+            max_context=args.max_context,
+            templates=args.templates,
+        ),
+        init=args.init,
         progress=not args.quiet,
     )
     try:

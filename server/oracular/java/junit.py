@@ -77,9 +77,11 @@ class TestMethod:
     def spans_line(self, line: int) -> bool:
         """Whether the method (annotations to closing brace) covers 1-based ``line``."""
         node = self.node
-        return self._line(node.start_byte, node.start_point) + 1 <= line <= self._line(
-            node.end_byte, node.end_point
-        ) + 1
+        return (
+            self._line(node.start_byte, node.start_point) + 1
+            <= line
+            <= self._line(node.end_byte, node.end_point) + 1
+        )
 
     @property
     def line(self) -> int:

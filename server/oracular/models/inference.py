@@ -16,6 +16,7 @@ from typing import ClassVar
 import torch
 from torch import nn
 
+from oracular.candidates.templates import group_by_template, spread
 from oracular.corpus.normalise import candidate_text
 from oracular.corpus.samples import focal_context
 from oracular.java import syntax
@@ -23,6 +24,7 @@ from oracular.models.calibration import Calibration, Prediction, predict
 from oracular.models.inputs import Encoded, InputFormatter
 from oracular.models.network import OracleNetwork, pad_candidates
 from oracular.models.store import load
+from oracular.ranking.baseline import value_weights
 from oracular.ranking.problem import OracleProblem, Ranking
 
 CHUNK = 16
@@ -70,6 +72,19 @@ def problem_inputs(problem: OracleProblem) -> tuple[list[str], dict | None, list
     return statements, focal_context(problem.focal), [candidate_text(c) for c in problem.candidates]
 
 
+def _rank_templates(model: LoadedModel, problem: OracleProblem) -> Ranking:
+    """Version 2: score each distinct template once, then share its score among its values."""
+    statements, focal, _ = problem_inputs(problem)
+    texts, group = group_by_template(problem.candidates)
+    first = {g: i for i, g in reversed(list(enumerate(group)))}
+    flags = [problem.candidates[first[g]].kind == "exception" for g in range(len(texts))]
+    prediction = model.predict(model.formatter.encode(statements, focal, texts), flags)
+    scores = spread(prediction.scores, group, value_weights(problem))
+    index = prediction.exception_index
+    exception_type = problem.candidates[first[index]].exception if index is not None else None
+    return Ranking(prediction.exception_probability, exception_type or "Exception", scores)
+
+
 @dataclass
 class LoadedModel:
     """The model, ready to rank (a :class:`~oracular.ranking.problem.Ranker` in its own right)."""
@@ -115,6 +130,8 @@ class LoadedModel:
         return self.calibration.abstain_below
 
     def rank(self, problem: OracleProblem) -> Ranking:
+        if self.formatter.settings.templates:
+            return _rank_templates(self, problem)
         statements, focal, texts = problem_inputs(problem)
         prediction = self.predict(
             self.formatter.encode(statements, focal, texts),

@@ -41,6 +41,11 @@ class InputSettings:
     max_focal: int = 96
     max_candidate: int = 32
     """Candidate tokens including the closing ``[SEP]``."""
+    templates: bool = False
+    """Candidates are read as templates, their expected value a slot (``assertEquals(?, s.size())``,
+    :mod:`oracular.candidates.templates`): the model ranks what to assert, and each value's share of
+    its template comes from the observation or the static value sources (models v2). ``False``:
+    full candidates, values included (version 1)."""
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)

@@ -18,6 +18,7 @@ Reproducible: data subsets, shuffling, candidate sampling and initialisation all
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import math
 import platform
@@ -112,6 +113,8 @@ class TrainSettings:
     encoder_config: BertConfig | None = None
     """A fresh, randomly initialised encoder of this shape instead of pretrained MiniLM (tests)."""
     progress: bool = True
+    init: Path | None = None
+    """A trained model to start from when ``out`` holds none (fine-tuning), instead of MiniLM."""
 
 
 @dataclass
@@ -161,11 +164,17 @@ def _log_to(path: Path) -> Iterator[None]:
 
 
 def initial_network(settings: TrainSettings) -> tuple[OracleNetwork, store.ModelConfig, Any]:
-    """Continue the model in ``--out``, else start from pretrained MiniLM (or a random test encoder)."""
-    if weights_present(settings.out):
-        network, config, tokenizer = store.load(settings.out)
+    """Continue the model in ``--out`` (else ``--init``'s), else start from pretrained MiniLM (or a
+    random test encoder). A continued model keeps its input settings, except whether candidates
+    are templates, which follows the data it is now trained on."""
+    start = settings.out if weights_present(settings.out) else settings.init
+    if start is not None:
+        network, config, tokenizer = store.load(start)
+        if config.inputs.templates != settings.inputs.templates:
+            config.inputs = dataclasses.replace(config.inputs, templates=settings.inputs.templates)
+            logger.info("%s: candidates are templates now: %s", start, config.inputs.templates)
         if config.inputs != settings.inputs:
-            logger.warning("continuing %s: keeping its input settings %s", settings.out, config.inputs)
+            logger.warning("continuing %s: keeping its input settings %s", start, config.inputs)
         return network, config, tokenizer
     encoder = settings.encoder_config or pretrained_config()
     network = build_network(encoder, settings.cross_layers, settings.architecture)

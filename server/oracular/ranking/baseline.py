@@ -58,6 +58,27 @@ class BaselineRanker:
         return Ranking(p_exc, exc_type, scores)
 
 
+OBSERVED_WEIGHT = 4.0
+"""A value the running code produced outweighs every static guess for its target together
+(their weights are below 1 each, and a target keeps a handful of them)."""
+
+
+def value_weights(problem: OracleProblem) -> list[float]:
+    """How likely each candidate's value is, against the other values of the same assertion on
+    the same target: the observed value first, else the heuristic's static value order.
+
+    What a template model (:mod:`oracular.candidates.templates`) cannot say, since it never sees
+    values; only ratios within a template matter.
+    """
+    calls = _receiver_calls(problem)
+    return [
+        OBSERVED_WEIGHT
+        if c.expected is not None and c.expected.source == "observed"
+        else max(0.01, _assertion_score(c, calls))
+        for c in problem.candidates
+    ]
+
+
 def _receiver_calls(problem: OracleProblem) -> dict[str, list[tuple[str, list[str]]]]:
     """Calls per receiver in prefix order: ``{"s": [("push", ["a"]), ("pop", [])]}``."""
     calls: dict[str, list[tuple[str, list[str]]]] = {}

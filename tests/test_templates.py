@@ -1,0 +1,62 @@
+"""Templates: what to assert with the value left as a slot (models v2)."""
+
+from __future__ import annotations
+
+import pytest
+
+from oracular.candidates.grammar import Candidate
+from oracular.candidates.templates import group_by_template, spread, target_templates, template_text
+from oracular.candidates.values import Value
+from oracular.engine import OracleEngine
+from oracular.java.targets import Target
+from oracular.ranking.baseline import OBSERVED_WEIGHT, value_weights
+from oracular.ranking.problem import OracleProblem
+
+from .test_targets import analysed
+
+SIZE = Target("s.size()", "int", "observer")
+
+
+def equals(value: str, source: str = "literal", target: Target = SIZE) -> Candidate:
+    return Candidate("assertion", "assertEquals", target, Value(value, "int", source))
+
+
+def test_a_template_hides_the_value_and_only_the_value() -> None:
+    assert template_text(equals("3")) == "assertEquals(?, s.size())"
+    empty = Target("s.isEmpty()", "boolean", "observer")
+    assert template_text(Candidate("assertion", "assertTrue", empty)) == "assertTrue(s.isEmpty())"
+    thrown = Candidate("exception", "assertThrows", exception="EmptyStackException")
+    assert template_text(thrown) == "assertThrows(EmptyStackException.class)"
+
+
+def test_every_target_gets_the_templates_its_type_allows(engine: OracleEngine) -> None:
+    prefix = analysed(engine, 'List<String> xs = new ArrayList<>(); xs.add("a"); int n = xs.size();')
+    texts = [template_text(t) for t in target_templates(prefix.targets)]
+    assert "assertEquals(?, n)" in texts  # a primitive: no null checks, an equality even with no value
+    assert "assertNull(n)" not in texts
+    assert {"assertTrue(xs.isEmpty())", "assertFalse(xs.isEmpty())"} <= set(texts)
+    assert {"assertNotNull(xs)", "assertNull(xs)", "assertEquals(?, xs)"} <= set(texts)
+    assert len(texts) == len(set(texts))
+
+
+def test_candidates_group_by_template_in_first_seen_order() -> None:
+    empty = Target("s.isEmpty()", "boolean", "observer")
+    candidates = [equals("1"), Candidate("assertion", "assertTrue", empty), equals("2"), equals("3")]
+    texts, group = group_by_template(candidates)
+    assert texts == ["assertEquals(?, s.size())", "assertTrue(s.isEmpty())"]
+    assert group == [0, 1, 0, 0]
+
+
+def test_a_template_shares_its_score_among_its_values_by_weight() -> None:
+    scores = spread([0.6, 0.4], [0, 1, 0, 0], [1.0, 1.0, 2.0, 1.0])
+    assert scores == pytest.approx([0.15, 0.4, 0.3, 0.15])
+    assert sum(scores) == pytest.approx(1.0)
+
+
+def test_the_observed_value_outweighs_every_static_guess_of_its_target(engine: OracleEngine) -> None:
+    prefix = analysed(engine, "Stack<Integer> s = new Stack<>(); s.push(1); s.push(2);")
+    candidates = [equals("2", "observed"), equals("2", "argument"), equals("0", "global"), equals("1")]
+    weights = value_weights(OracleProblem("t", prefix, candidates))
+    assert weights[0] == OBSERVED_WEIGHT
+    assert weights[0] > sum(weights[1:])
+    assert weights[1] > weights[2]  # statically, the size the pushes imply beats a dictionary guess
