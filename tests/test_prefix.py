@@ -5,7 +5,7 @@ import pytest
 from oracular.engine import OracleEngine
 from oracular.java.declarations import extract
 from oracular.java.junit import find_test_methods
-from oracular.java.prefix import analyse_prefix, focal_name_for
+from oracular.java.prefix import FocalMethod, analyse_prefix, focal_name_for
 from oracular.java.types import TypeEnv, split_generic, substitute
 
 from .conftest import fixture_source, java
@@ -144,3 +144,31 @@ def test_empty_body_has_no_prefix(engine: OracleEngine) -> None:
     assert prefix_of(engine, source, "t") is None
     report = engine.suggest(source)
     assert report.tests[0].abstained and report.tests[0].reason == "the test body is empty"
+
+
+def test_a_focal_call_may_throw_what_its_class_helpers_throw() -> None:
+    source = java(
+        """
+        class Buffer {
+            /** @throws IllegalStateException when closed */
+            public int read(int i) throws java.io.IOException {
+                requireOpen();
+                return at(i);
+            }
+            private int at(int i) { checkIndex(i); return 0; }
+            private void checkIndex(int i) { if (i < 0) throw new IndexOutOfBoundsException(); }
+            private void requireOpen() { if (closed) throw new IllegalStateException(); }
+            private void unrelated() { throw new UnsupportedOperationException(); }
+            private void deeper() { throw new ArithmeticException(); }
+        }
+        """
+    )
+    cls = extract(source).classes[0]
+    read = next(m for m in cls.methods if m.name == "read")
+    focal = FocalMethod(cls, read, call=source.root, statement_index=0, receiver=None)
+    # Javadoc and clause first, then the helpers' throws (two calls deep), each type once.
+    assert focal.exception_types() == [
+        "IllegalStateException",
+        "java.io.IOException",
+        "IndexOutOfBoundsException",
+    ]

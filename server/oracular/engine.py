@@ -382,7 +382,7 @@ class OracleEngine:
 
     @staticmethod
     def exception_types(prefix: PrefixAnalysis) -> list[str]:
-        return prefix.focal.method.exception_types() if prefix.focal else []
+        return prefix.focal.exception_types() if prefix.focal else []
 
     def candidates_for(
         self,

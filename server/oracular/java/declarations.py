@@ -80,14 +80,19 @@ class MethodInfo:
         if self.javadoc:
             found += [t.exception for t in self.javadoc.throws]
         found += list(self.throws) + list(self.thrown_in_body)
-        seen: set[str] = set()
-        ordered = []
-        for name in found:
-            simple = name.rsplit(".", 1)[-1]
-            if simple and simple not in seen:
-                seen.add(simple)
-                ordered.append(name)
-        return ordered
+        return unique_types(found)
+
+
+def unique_types(names: list[str]) -> list[str]:
+    """``names`` in order, each simple name once (``a.B`` and ``B`` are one type to a test)."""
+    seen: set[str] = set()
+    ordered = []
+    for name in names:
+        simple = name.rsplit(".", 1)[-1]
+        if simple and simple not in seen:
+            seen.add(simple)
+            ordered.append(name)
+    return ordered
 
 
 @dataclass

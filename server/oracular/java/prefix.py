@@ -13,11 +13,13 @@ from dataclasses import dataclass, field
 from tree_sitter import Node
 
 from oracular.java import syntax
-from oracular.java.declarations import ClassInfo, MethodInfo
+from oracular.java.declarations import ClassInfo, MethodInfo, unique_types
 from oracular.java.targets import Target, TargetEnumerator, workspace_observers
 from oracular.java.types import ResolvedCall, TypeEnv
 
 MAX_OBSERVERS = 6
+HELPER_DEPTH = 2
+"""Calls followed inside the focal class for the exceptions a focal call may throw."""
 
 
 @dataclass
@@ -31,6 +33,21 @@ class FocalMethod:
     @property
     def signature(self) -> str:
         return self.method.signature(self.cls.name)
+
+    def exception_types(self) -> list[str]:
+        """What the focal call may throw: the method's own types first, then those of its class's
+        methods it calls, up to :data:`HELPER_DEPTH` calls deep. A public method often validates
+        through a helper (``checkIndex(i)``, ``requireOpen()``) whose ``throw`` it never shows."""
+        found = self.method.exception_types()
+        seen = {id(self.method)}
+        frontier = [self.method]
+        for _ in range(HELPER_DEPTH):
+            called = {name for f in frontier for name in f.called}
+            reached = [m for m in self.cls.methods if id(m) not in seen and m.name in called]
+            seen.update(id(m) for m in reached)
+            found += [t for m in reached for t in m.exception_types()]
+            frontier = reached
+        return unique_types(found)
 
     @property
     def name(self) -> str:
