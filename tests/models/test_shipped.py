@@ -1,13 +1,14 @@
-"""END-TO-END WITH THE SHIPPED WEIGHTS: the only test that loads ``models/oracles``.
+"""END-TO-END WITH THE SHIPPED WEIGHTS: the only tests that load ``models/oracles``.
 
-Skipped until the team has trained and committed the model (``oracular train``; see
-``models/MODEL_CARD.md``). Once they exist it checks that the engine picks them up by default,
-ranks the bundled example with them, and that CPU int8 quantisation keeps their top choice.
+They check that the engine picks the weights up by default, ranks the bundled example with them,
+and that CPU int8 quantisation, and CUDA fp16 where a GPU is present, keep their top choice.
+Skipped only in a checkout without the weights (see ``models/MODEL_CARD.md``).
 """
 
 from __future__ import annotations
 
 import pytest
+import torch
 
 from oracular.engine import EngineSettings, OracleEngine
 from oracular.java.source import load_source
@@ -64,3 +65,20 @@ def test_int8_keeps_the_shipped_models_ranking(index: WorkspaceIndex) -> None:
 
 def _top(scores: list[float]) -> int:
     return scores.index(max(scores))
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA device")
+def test_cuda_half_precision_keeps_the_shipped_models_ranking(index: WorkspaceIndex) -> None:
+    """Runs only where torch sees a GPU (never in CI): the fp16 model on CUDA against fp32 on a CPU."""
+    network, config, tokenizer = store.load(default_model_dir())
+    formatter = InputFormatter(tokenizer, config.inputs)
+    exact = LoadedModel(network, formatter, config.calibration, "cpu")
+    half = LoadedModel.from_network(store.load(default_model_dir())[0], formatter, config.calibration, "cuda")
+    engine = OracleEngine(index, project_root=EXAMPLE)
+    problems = [p for file in sorted(EXAMPLE_TESTS.glob("*Test.java")) for p in engine_problems(engine, file)]
+    for problem in problems:
+        fp32, fp16 = exact.rank(problem).scores, half.rank(problem).scores
+        assert max(abs(a - b) for a, b in zip(fp32, fp16, strict=True)) <= 0.02, problem.test_name
+        first, second = (*sorted(fp32, reverse=True), 0.0)[:2]
+        if first - second > 0.04:
+            assert _top(fp32) == _top(fp16), problem.test_name
