@@ -63,13 +63,14 @@ def test_assertion_metrics_count_uncovered_samples_in_the_denominator() -> None:
 def test_exception_metrics_and_baselines() -> None:
     outcomes = [
         ExceptionOutcome(True, 0.9, True),
-        ExceptionOutcome(True, 0.4, None),
+        ExceptionOutcome(True, 0.4, False),
         ExceptionOutcome(False, 0.6, None),
         ExceptionOutcome(False, 0.1, None),
     ]
     metrics = exception_metrics(outcomes, 0.5)
     assert metrics["precision"] == 0.5 and metrics["recall"] == 0.5 and metrics["accuracy"] == 0.5
-    assert metrics["type_accuracy"] == 1.0
+    assert metrics["type_accuracy"] == 1.0  # over the samples predicted to throw
+    assert metrics["type_accuracy_all"] == 0.5  # over every throwing sample
     never = never_throws_metrics(outcomes)
     assert never["accuracy"] == 0.5 and never["recall"] == 0.0 and never["f1"] == 0.0
     coin = coin_metrics(0.25, outcomes)

@@ -96,6 +96,10 @@ def exception_metrics(outcomes: Sequence[ExceptionOutcome], threshold: float) ->
         o.type_correct for p, o in zip(predicted, outcomes, strict=True) if p and o.type_correct is not None
     ]
     metrics["type_accuracy"] = _ratio(sum(typed), len(typed)) if typed else None
+    # Over every throwing sample whose type is known, predicted to throw or not: what the type
+    # is worth once the observation (or the user) says the prefix throws.
+    every = [o.type_correct for o in outcomes if o.type_correct is not None]
+    metrics["type_accuracy_all"] = _ratio(sum(every), len(every)) if every else None
     metrics["threshold"] = threshold
     return metrics
 
