@@ -96,9 +96,7 @@ class Judged:
 
 def judge(project: str, file: str, cut: DevTest, report: TestReport) -> Judged:
     keys = answer_keys(cut)
-    rank = next(
-        (s.rank for s in report.suggestions[:TOP_K] if keys and suggestion_key(s) in keys), None
-    )
+    rank = next((s.rank for s in report.suggestions[:TOP_K] if keys and suggestion_key(s) in keys), None)
     top = report.suggestions[0] if report.suggestions else None
     expected = top.candidate.expected if top is not None else None
     return Judged(

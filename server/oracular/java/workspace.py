@@ -98,6 +98,9 @@ class WorkspaceIndex:
         self._by_path: dict[str, FileDeclarations] = {}
         """Declarations by indexed path as :attr:`ClassInfo.path` spells it (no ``resolve()``)."""
         self._parser = new_parser()
+        self.generation = 0
+        """Bumped whenever the indexed declarations change: results cached against the index
+        (:mod:`oracular.incremental`) are only reused within one generation."""
 
     def refresh(self) -> RefreshStats:
         """Re-parse files whose modification time or size changed; forget deleted ones."""
@@ -143,6 +146,7 @@ class WorkspaceIndex:
         return is_test_path(path)
 
     def _rebuild_lookup(self) -> None:
+        self.generation += 1
         self._by_simple = {}
         self._by_qualified = {}
         self._by_path = {str(path): entry.decls for path, entry in self._files.items()}
