@@ -31,6 +31,7 @@ from oracular.java.source import SourceError, check_text, parse_text
 from oracular.java.workspace import RefreshStats, WorkspaceIndex, has_build_marker, is_test_path, project_root
 from oracular.lsp import convert
 from oracular.lsp.convert import Point
+from oracular.lsp.loading import provisional_engine, still_loading, unranked
 from oracular.lsp.ranker import LoadedRanker, load_ranker
 from oracular.lsp.worker import Job, Worker
 from oracular.quality.finding import Finding
@@ -78,6 +79,8 @@ class Analysis:
     problem: str | None = None
     findings: list[Finding] = field(default_factory=list)
     """The enabled quality checks' findings, fixes included, in document order."""
+    provisional: bool = False
+    """Analysed while the model was loading: nothing ranked yet (:mod:`oracular.lsp.loading`)."""
 
     @property
     def tests(self) -> list[TestReport]:
@@ -175,6 +178,9 @@ def analyse(
         source, memo = parse_text(document.text, document.path), None
     else:
         source, memo = history.reparser.parse(document.text, document.path), history.memo
+    provisional = still_loading(engine.ranker)
+    if provisional:
+        engine = provisional_engine(engine)
     try:
         report = engine.suggest(source, cancelled=cancelled, memo=memo)
         if not activates(document.path, report):
@@ -184,7 +190,9 @@ def analyse(
         return None
     if memo is not None:
         memo.finish()
-    return Analysis(document.uri, document.version, report, findings=findings)
+    if provisional:
+        report = unranked(report)
+    return Analysis(document.uri, document.version, report, findings=findings, provisional=provisional)
 
 
 def settle_heap() -> None:
