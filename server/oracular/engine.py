@@ -293,8 +293,12 @@ class OracleEngine:
             scope += list(self.index.superclasses(cls))
         return scope
 
-    def analyse(self, source: SourceText) -> FileAnalysis:
-        """Which tests have no oracle. Cheap: parsing and tree walks only."""
+    def analyse(self, source: SourceText, memo: MethodMemo | None = None) -> FileAnalysis:
+        """Which tests have no oracle. Cheap: parsing and tree walks only.
+
+        ``memo`` (:mod:`oracular.incremental`) is begun on this version's tests, and the oracle
+        verdicts of the tests that did not change are taken from it.
+        """
         path = str(source.path) if source.path else ""
         decls = extract(source, path)
         # ``extract`` already read every method body; reading each test's again cost about a
@@ -305,17 +309,24 @@ class OracleEngine:
                 key = (info.name, info.line)
                 extracted[key] = None if key in extracted else info  # same name and line: ambiguous
         tests = find_test_methods(source, decls.imports, self._junit3_bases(decls))
+        if memo is not None:
+            memo.begin(source, tests, self.memo_context())
         statuses = []
         for test in tests:
             if test.is_incomplete:
                 statuses.append(TestStatus(test, None, True))
                 continue
             classes = self._class_scope(decls, test.class_name)
-            scope = HelperScope(classes, self.index, decls.package, decls.imports)
-            info = extracted.get((test.name, test.node.start_point[0])) or method_info(test.node)
-            evidence = find_oracle(
-                info, scope, self.settings.extra_assertion_methods, test.expected_exception
-            )
+            if memo is not None and (reuse := memo.get("oracle", test)) is not None:
+                evidence = reuse.value
+            else:
+                scope = HelperScope(classes, self.index, decls.package, decls.imports)
+                info = extracted.get((test.name, test.node.start_point[0])) or method_info(test.node)
+                evidence = find_oracle(
+                    info, scope, self.settings.extra_assertion_methods, test.expected_exception
+                )
+                if memo is not None:
+                    memo.put("oracle", test, evidence)
             statuses.append(TestStatus(test, evidence, False, classes))
         return FileAnalysis(source, decls, statuses)
 
@@ -532,18 +543,16 @@ class OracleEngine:
         ranking sees their values. An editor does the same in two steps, a static report at once,
         then :meth:`rerank` with the observation when it arrives.
 
-        ``memo`` (begun on this version's analysis, see :mod:`oracular.incremental`) keeps the
-        static report of each test and hands back those of unchanged tests instead of ranking
+        ``memo`` (see :mod:`oracular.incremental` and :meth:`analyse`) keeps the static report of
+        each test and hands back those of unchanged tests instead of ranking
         them again; it is for static ranking only (an ``observer`` changes the candidates).
         """
         preload = getattr(self.ranker, "preload", None)
         if preload is not None:
             preload()  # a model loads in the background while the file is analysed
-        analysis = self.analyse(source)
-        if memo is not None:
-            memo.begin(analysis, self.memo_context())
+        analysis = self.analyse(source, memo)
         chosen = [s for s in analysis.oracle_free if line is None or s.test.spans_line(line)]
-        reused = {s.test.line: r for s in chosen if memo is not None and (r := memo.get("report", s))}
+        reused = {s.test.line: r for s in chosen if memo is not None and (r := memo.get("report", s.test))}
         prefixes = {s.test.line: self.prefix_for(analysis, s) for s in chosen if s.test.line not in reused}
         observation = FileObservation()
         if observer is not None and (plans := self._plans(chosen, prefixes)):
@@ -551,7 +560,7 @@ class OracleEngine:
         report = self._report(analysis, chosen, prefixes, observation, cancelled, reused)
         if memo is not None:
             for status, test in zip(chosen, report.tests, strict=True):
-                memo.put("report", status, test)
+                memo.put("report", status.test, test)
         return report
 
     def memo_context(self) -> tuple:

@@ -31,7 +31,8 @@ from typing import TYPE_CHECKING, Any
 from oracular.candidates.render import Position, TextEdit
 
 if TYPE_CHECKING:
-    from oracular.engine import FileAnalysis, TestStatus
+    from oracular.java.junit import TestMethod
+    from oracular.java.source import SourceText
 
 _CALLED = re.compile(rb"\b([A-Za-z_$][\w$]*)\s*\(")
 
@@ -56,7 +57,7 @@ class Reuse:
 class MethodMemo:
     """Results per test method of one document, valid across its versions (see the module doc).
 
-    Use: :meth:`begin` with each new version's analysis, then :meth:`get` and :meth:`put` per
+    Use: :meth:`begin` with each new version's tests, then :meth:`get` and :meth:`put` per
     test and kind of result (``"report"``, ``"findings"``...), then :meth:`finish`. Not
     thread-safe: one document is analysed on one thread at a time.
     """
@@ -69,8 +70,8 @@ class MethodMemo:
         self.hits = 0
         self.misses = 0
 
-    def begin(self, analysis: FileAnalysis, context: Hashable) -> None:
-        """Key every test of a new version; ``context`` is what else its results depend on.
+    def begin(self, source: SourceText, tests: list[TestMethod], context: Hashable) -> None:
+        """Key every test of a new version; ``context`` is what else their results depend on.
 
         Entries of the previous finished version that this one does not ask for are dropped by
         the next :meth:`begin`.
@@ -80,30 +81,29 @@ class MethodMemo:
         else:  # the previous version was abandoned half-way (superseded): keep what both hold
             self._entries.update(self._kept)
         self._kept, self._finished = {}, False
-        source = analysis.source
         data = source.data
-        spans = sorted((s.test.node.start_byte, s.test.node.end_byte, s) for s in analysis.statuses)
+        spans = sorted((t.node.start_byte, t.node.end_byte, t) for t in tests)
         facts = hashlib.blake2b(repr(context).encode(), digest_size=16)
         texts: dict[str, list[bytes]] = {}
         cursor = 0
-        for start, end, status in spans:
+        for start, end, test in spans:
             facts.update(data[cursor:start])
             cursor = max(cursor, end)
-            texts.setdefault(status.test.name, []).append(data[start:end])
+            texts.setdefault(test.name, []).append(data[start:end])
         facts.update(data[cursor:])
         digest = facts.digest()
         self._keys = {}
-        for start, end, status in spans:
+        for start, end, test in spans:
             line = source.line_of(start)
             own = data[source.offset(line, 0) : end]
-            key = hashlib.blake2b(digest + status.test.class_name.encode() + b"\0" + own, digest_size=16)
+            key = hashlib.blake2b(digest + test.class_name.encode() + b"\0" + own, digest_size=16)
             for name in sorted({m.decode() for m in _CALLED.findall(own)} & texts.keys()):
-                if name != status.test.name:
+                if name != test.name:
                     key.update(b"".join(texts[name]))
-            self._keys[status.test.node.id] = (key.hexdigest(), line)
+            self._keys[test.node.id] = (key.hexdigest(), line)
 
-    def get(self, kind: str, status: TestStatus) -> Reuse | None:
-        key, line = self._keys[status.test.node.id]
+    def get(self, kind: str, test: TestMethod) -> Reuse | None:
+        key, line = self._keys[test.node.id]
         found = self._entries.get((kind, key)) or self._kept.get((kind, key))
         if found is None:
             self.misses += 1
@@ -113,8 +113,8 @@ class MethodMemo:
         value, since = found
         return Reuse(value, line - since, since)
 
-    def put(self, kind: str, status: TestStatus, value: Any) -> None:
-        key, line = self._keys[status.test.node.id]
+    def put(self, kind: str, test: TestMethod, value: Any) -> None:
+        key, line = self._keys[test.node.id]
         self._kept[(kind, key)] = (value, line)
 
     def finish(self) -> None:

@@ -104,9 +104,10 @@ def test_an_edit_in_one_method_reanalyses_that_method_only(qengine: OracleEngine
     before = history.memo.misses
     second = run(qengine, edited, 2, history)
 
-    # One test changed: its findings and untested-precondition summary are computed again, the
-    # others are handed back (the fix of a new test is kept with the first test that seeds it).
-    assert history.memo.misses - before == 2
+    # One test changed: its oracle verdict, findings and untested-precondition summary are
+    # computed again, everything else is handed back (the fix of a new test is kept with the
+    # first test that seeds it).
+    assert history.memo.misses - before == 3
     assert as_json(second) == as_json(run(qengine, edited, 2, None))
     # Kept results are the same objects' data, moved: the reports above the edit are unchanged,
     # those below it two lines further down.

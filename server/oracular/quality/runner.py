@@ -127,14 +127,14 @@ def _test_findings(context: FileContext, status: TestStatus, codes: list[str], k
     """One test's findings: kept ones moved with the method, or computed (and kept when they
     depend on nothing but the method and the file's facts)."""
     memo = context.memo
-    reuse = memo.get(kind, status) if memo is not None else None
+    reuse = memo.get(kind, status.test) if memo is not None else None
     if reuse is not None:
         return [_moved(finding, reuse) for finding in reuse.value]
     test = context.context_of(status)
     context.read_whole_file = False
     found = [f for code in codes for f in PER_TEST[code](context, test)] if test is not None else []
     if memo is not None and not context.read_whole_file:
-        memo.put(kind, status, found)
+        memo.put(kind, status.test, found)
     return found
 
 

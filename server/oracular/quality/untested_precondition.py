@@ -417,7 +417,7 @@ def summaries(file: FileContext) -> dict[str, list[tuple[TestStatus, Summary]]]:
     walked: dict[tuple[int, int], list[Node]] = {}
     by_class: dict[str, list[tuple[TestStatus, Summary]]] = {}
     for status in file.analysis.statuses:
-        reuse = file.memo.get(CODE, status) if file.memo is not None else None
+        reuse = file.memo.get(CODE, status.test) if file.memo is not None else None
         if reuse is not None:
             summary = reuse.value
         else:
@@ -428,7 +428,7 @@ def summaries(file: FileContext) -> dict[str, list[tuple[TestStatus, Summary]]]:
                 helpers = method_bodies(file)
             summary = summarise(file, ctx, helpers, walked)
             if file.memo is not None:
-                file.memo.put(CODE, status, summary)
+                file.memo.put(CODE, status.test, summary)
         by_class.setdefault(status.test.class_name, []).append((status, summary))
     return by_class
 
@@ -506,12 +506,12 @@ def _kept_new_test(file: FileContext, tested: Tested, precondition: Precondition
     names = sorted({m.name for c in status.classes for m in c.methods})
     method = f"{tested.cls.qualified_name}:{tested.method.name}:{tested.method.line}"
     kind = f"{CODE}-fix:{method}:{precondition!r}:{names}"
-    reuse = file.memo.get(kind, status)
+    reuse = file.memo.get(kind, status.test)
     if reuse is not None:
         fix: Fix = reuse.value
         return Fix(fix.title, tuple(reuse.edit(e) for e in fix.edits))
     fix = _new_test(file, tested, precondition)
-    file.memo.put(kind, status, fix)
+    file.memo.put(kind, status.test, fix)
     return fix
 
 
