@@ -102,10 +102,14 @@ class SuggestWorker:
         self.options = options
         self._ranker: Ranker | None = None
         self._engines: dict[Path, OracleEngine] = {}
+        self._roots: dict[Path, Path] = {}
+        """Build roots by folder: finding one takes a walk up the tree."""
         self._checker: OracleChecker | None = None
 
     def _engine(self, path: Path) -> OracleEngine:
-        root = project_root(path)
+        if path.parent not in self._roots:
+            self._roots[path.parent] = project_root(path)
+        root = self._roots[path.parent]
         if root not in self._engines:
             if self._ranker is None:
                 from oracular.models.ranker import default_ranker

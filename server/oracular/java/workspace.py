@@ -158,8 +158,10 @@ class WorkspaceIndex:
         text = decode_java(path.read_bytes(), lenient=True, name=str(path))
         source = parse_text(text, path, self._parser)
         decls = extract(source, str(path))
-        if self._keep and len(self._kept) < MAX_KEPT and (resolved := path.resolve()) in self._keep:
-            self._kept[resolved] = source
+        # ``path`` lies under a resolved root, so it is compared as it is (resolving every file
+        # would cost a system call per path component).
+        if path in self._keep and len(self._kept) < MAX_KEPT:
+            self._kept[path] = source
         test = self.is_test_file(path)
         for cls in decls.classes:
             cls.is_test = test
