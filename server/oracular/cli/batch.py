@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import difflib
 import json
-import os
 import sys
 from dataclasses import dataclass, field, replace
 from functools import partial
@@ -53,8 +52,6 @@ class Options:
     output_dir: tuple[str, ...] = ()
     files: tuple[Path, ...] = ()
     """Every file of the batch: the indexes keep their trees (:meth:`WorkspaceIndex.take`)."""
-    threads: int = 1
-    """CPU threads for the model in each worker: the cores divided among the workers."""
 
 
 @dataclass
@@ -114,7 +111,7 @@ class SuggestWorker:
             if self._ranker is None:
                 from oracular.models.ranker import default_ranker
 
-                self._ranker = default_ranker(cpu_threads=self.options.threads)
+                self._ranker = default_ranker()  # one thread per worker (see ``engine_for``)
                 preload = getattr(self._ranker, "preload", None)
                 if preload is not None:
                     preload()  # the model loads in the background while the project is indexed
@@ -244,7 +241,6 @@ def run_batch(args: argparse.Namespace, files: list[Path], single: bool) -> int:
         classpath=args.classpath,
         output_dir=tuple(args.output_dir),
         files=tuple(files),
-        threads=max(1, (os.cpu_count() or 1) // jobs),
     )
     summary = Summary()
     try:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Collection
 from pathlib import Path
@@ -21,15 +20,16 @@ def engine_for(
 ) -> OracleEngine:
     """An engine whose index covers the build root(s) around ``paths``.
 
-    The ranker may use every core: on the command line the user waits for the answer, unlike the
-    editor, whose server shares the machine with everything else the user runs. A batch run
-    passes its one ``ranker`` to the engine of every project, and the files to ``keep`` parsed
-    (:meth:`WorkspaceIndex.take`).
+    The model ranks on one CPU thread, as in the editor: on a machine whose cores are busy with
+    other work, two threads ranked the example's six tests in 14.8 s against 1.5 s for one
+    (``docs/benchmarks.md``, issue 16); ``suggest --jobs N`` is how a batch uses more cores. A
+    batch run passes its one ``ranker`` to the engine of every project, and the files to ``keep``
+    parsed (:meth:`WorkspaceIndex.take`).
     """
     roots = sorted({project_root(p) for p in paths})
     index = WorkspaceIndex(roots, keep=keep)
     index.refresh()
-    ranker = ranker or default_ranker(cpu_threads=os.cpu_count() or 1)
+    ranker = ranker or default_ranker()
     return OracleEngine(index, ranker, settings, project_root=roots[0] if roots else None)
 
 
