@@ -65,6 +65,10 @@ class Run:
     lines: int
     peak_rss_mib: float
     summary: str
+    first_file_s: float
+    """When the first file's document arrived: start-up, model, index."""
+    steady_files_per_s: float
+    """Files per second from the first document to the last."""
 
     @property
     def files_per_s(self) -> float:
@@ -73,28 +77,58 @@ class Run:
 
 def run(label: str, command: list[str], files: int, out: Path, env: dict[str, str]) -> Run:
     peak = 0
+    arrivals: list[float] = []
     start = time.perf_counter()
-    with out.open("w") as stdout:
-        process = subprocess.Popen(command, stdout=stdout, stderr=subprocess.PIPE, text=True, env=env)
-        done = threading.Event()
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    done = threading.Event()
 
-        def sample() -> None:
-            nonlocal peak
-            while not done.is_set():
-                peak = max(peak, tree_rss(process.pid))
-                time.sleep(0.1)
+    def sample() -> None:
+        nonlocal peak
+        while not done.is_set():
+            peak = max(peak, tree_rss(process.pid))
+            time.sleep(0.1)
 
-        sampler = threading.Thread(target=sample, daemon=True)
-        sampler.start()
-        _, err = process.communicate()
-        seconds = time.perf_counter() - start
-        done.set()
-        sampler.join()
-    lines = out.read_text().splitlines()
-    summary = "; ".join(line for line in err.splitlines() if "file(s)" in line or "observed" in line)
-    print(f"{label}: {seconds:.1f} s, {files / seconds:.1f} files/s, peak {peak / 2**20:.0f} MiB, exit "
-          f"{process.returncode}; {summary}", flush=True)  # fmt: skip
-    return Run(label, command, seconds, process.returncode, files, len(lines), peak / 2**20, summary)
+    def drain_stderr(into: list[str]) -> None:
+        assert process.stderr is not None
+        into.extend(process.stderr)
+
+    err: list[str] = []
+    threads = [
+        threading.Thread(target=sample, daemon=True),
+        threading.Thread(target=drain_stderr, args=(err,)),
+    ]
+    for thread in threads:
+        thread.start()
+    assert process.stdout is not None
+    with out.open("w") as lines:
+        for line in process.stdout:  # one JSON document per file, as each file finishes
+            arrivals.append(time.perf_counter() - start)
+            lines.write(line)
+    process.wait()
+    seconds = time.perf_counter() - start
+    done.set()
+    for thread in threads:
+        thread.join()
+    summary = "; ".join(line.strip() for line in err if "file(s)" in line or "observed" in line)
+    first = arrivals[0] if arrivals else seconds
+    steady = (
+        (len(arrivals) - 1) / (arrivals[-1] - first) if len(arrivals) > 1 and arrivals[-1] > first else 0.0
+    )
+    print(f"{label}: {seconds:.1f} s, {files / seconds:.1f} files/s (first file after {first:.1f} s, then "
+          f"{steady:.1f} files/s), peak {peak / 2**20:.0f} MiB, exit {process.returncode}; {summary}",
+          flush=True)  # fmt: skip
+    return Run(
+        label,
+        command,
+        seconds,
+        process.returncode,
+        files,
+        len(arrivals),
+        peak / 2**20,
+        summary,
+        first,
+        steady,
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
