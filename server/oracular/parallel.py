@@ -40,8 +40,8 @@ class Worker(Protocol[T_contra, R_co]):
 Outcome = tuple[T, R | BaseException]
 
 
-class RayMissing(RuntimeError):
-    """Ray was asked for but is not installed."""
+class RayUnavailable(RuntimeError):
+    """Ray was asked for but is not installed, or its cluster cannot be reached."""
 
 
 def ray_address(option: str | None) -> str | None:
@@ -130,9 +130,12 @@ def connect(address: str) -> Any:
     try:
         import ray
     except ImportError as exc:
-        raise RayMissing("Ray is not installed: pip install 'oracular[ray]'") from exc
+        raise RayUnavailable("Ray is not installed: pip install 'oracular[ray]'") from exc
     if not ray.is_initialized():
-        ray.init(address=address, log_to_driver=False)
+        try:
+            ray.init(address=address, log_to_driver=False)
+        except Exception as exc:  # no cluster there, a version mismatch...: one line for the user
+            raise RayUnavailable(f"cannot start or join Ray at {address!r}: {exc}") from exc
     return ray
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -106,3 +107,12 @@ def test_a_folder_without_test_sources(tmp_path: Path, capsys: pytest.CaptureFix
     code, _, err = suggest(capsys, str(tmp_path))
     assert code == 2
     assert "no test sources" in err
+
+
+def test_ray_asked_for_but_not_installed(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setitem(sys.modules, "ray", None)  # ``import ray`` fails
+    code, _, err = suggest(capsys, str(EXAMPLE), "--no-check", "--ray", "auto")
+    assert code == 2
+    assert "pip install 'oracular[ray]'" in err

@@ -28,7 +28,7 @@ from oracular.cli.suggest import apply_edits, write_if_unchanged
 from oracular.engine import EngineSettings, FileReport, OracleEngine
 from oracular.java.source import SourceError, SourceText, load_source
 from oracular.java.workspace import project_root
-from oracular.parallel import RayMissing, ray_address, run_all
+from oracular.parallel import RayUnavailable, ray_address, run_all
 
 if TYPE_CHECKING:
     from oracular.candidates.observed import Observer
@@ -260,7 +260,7 @@ def run_batch(args: argparse.Namespace, files: list[Path], single: bool) -> int:
                     continue
                 wrote = _emit(result, output, single, summary)
                 summary.add(result, wrote or output != "write")
-    except RayMissing as exc:
+    except RayUnavailable as exc:
         error(str(exc))
         return 2
     if single:

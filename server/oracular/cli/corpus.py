@@ -123,7 +123,7 @@ def run_mine(args: argparse.Namespace) -> int:
         return 2
     dictionary = args.dictionary or models_dir() / GLOBAL_DICTIONARY
     from oracular.corpus.mine import mine_corpus
-    from oracular.parallel import RayMissing, ray_address
+    from oracular.parallel import RayUnavailable, ray_address
 
     try:
         report = mine_corpus(
@@ -135,7 +135,7 @@ def run_mine(args: argparse.Namespace) -> int:
             progress=not args.quiet,
             ray=ray_address(args.ray),
         )
-    except RayMissing as exc:
+    except RayUnavailable as exc:
         error(str(exc))
         return 2
     print(report.summary())
