@@ -66,6 +66,8 @@ class MethodMemo:
         self._entries: dict[tuple[str, str], tuple[Any, int]] = {}
         self._kept: dict[tuple[str, str], tuple[Any, int]] = {}
         self._keys: dict[int, tuple[str, int]] = {}
+        self._called: dict[bytes, frozenset[str]] = {}
+        self._called_next: dict[bytes, frozenset[str]] = {}
         self._finished = True
         self.hits = 0
         self.misses = 0
@@ -81,6 +83,7 @@ class MethodMemo:
         else:  # the previous version was abandoned half-way (superseded): keep what both hold
             self._entries.update(self._kept)
         self._kept, self._finished = {}, False
+        self._called, self._called_next = self._called_next, {}
         data = source.data
         spans = sorted((t.node.start_byte, t.node.end_byte, t) for t in tests)
         facts = hashlib.blake2b(repr(context).encode(), digest_size=16)
@@ -97,10 +100,18 @@ class MethodMemo:
             line = source.line_of(start)
             own = data[source.offset(line, 0) : end]
             key = hashlib.blake2b(digest + test.class_name.encode() + b"\0" + own, digest_size=16)
-            for name in sorted({m.decode() for m in _CALLED.findall(own)} & texts.keys()):
+            for name in sorted(self._called_in(own) & texts.keys()):
                 if name != test.name:
                     key.update(b"".join(texts[name]))
             self._keys[test.node.id] = (key.hexdigest(), line)
+
+    def _called_in(self, method: bytes) -> frozenset[str]:
+        """The names ``method`` calls, remembered by its text for the next version."""
+        found = self._called.get(method)
+        if found is None:
+            found = frozenset(m.decode() for m in _CALLED.findall(method))
+        self._called_next[method] = found
+        return found
 
     def get(self, kind: str, test: TestMethod) -> Reuse | None:
         key, line = self._keys[test.node.id]
