@@ -116,7 +116,7 @@ def test_workspace_chains_and_observers(engine: OracleEngine) -> None:
 
 
 def test_the_number_of_targets_is_bounded(engine: OracleEngine) -> None:
-    lines = "\n".join(f'List<String> l{i} = new ArrayList<>(); l{i}.add("x{i}");' for i in range(20))
+    lines = "\n".join(f"List<String> l{i} = new ArrayList<>(); l{i}.add(\"x{i}\");" for i in range(20))
     prefix = analysed(engine, lines)
     assert len(prefix.targets) == MAX_TARGETS
 
