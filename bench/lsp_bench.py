@@ -14,7 +14,12 @@ What it measures, per file (each file is opened in place and never written):
    analysed: ``textDocument/codeAction`` and ``textDocument/hover`` on each test name in turn,
    ``codeAction/resolve`` of the first action offered, and ``textDocument/inlayHint`` over the
    whole file. Reported as p50 and p95.
-3. **peak RSS** of the server process (``getrusage`` of the reaped child).
+3. **edit -> diagnostics** (``--edits``): with the file open and analysed, each edit inserts a
+   statement at the start of the test in the middle of the file, or removes it again, then asks
+   for the code actions there, as an editor does when the cursor rests (which starts the analysis
+   at once instead of after the typing pause); timed from ``didChange`` to that version's
+   ``publishDiagnostics``. Only the edited method is analysed again (``oracular.incremental``).
+4. **peak RSS** of the server process (``getrusage`` of the reaped child).
 
 The client announces resolve support and inlay hint refresh, like Neovim 0.11 and current VS Code,
 and runs with ``device: cpu``. The server ranks with the engine's default ranker: the shipped neural
@@ -27,6 +32,7 @@ Run it from the repository root (``<cache>`` as in ``scan_bench.py``)::
     .venv/bin/python bench/lsp_bench.py                  # the example + two commons-io files
     .venv/bin/python bench/lsp_bench.py --file path/to/SomeTest.java --file other/BigTest.java
     .venv/bin/python bench/lsp_bench.py --requests 500 --json /tmp/lsp.json
+    .venv/bin/python bench/lsp_bench.py --opens 30 --requests 0 --edits 100    # the incremental case
 """
 
 from __future__ import annotations
@@ -85,6 +91,7 @@ class FileResult:
     open_cold_ms: float
     open_warm_ms: list[float] = field(default_factory=list)
     latency_ms: dict[str, list[float]] = field(default_factory=dict)
+    edit_ms: list[float] = field(default_factory=list)
 
 
 class BenchClient(LanguageClient):
@@ -139,7 +146,40 @@ async def timed(samples: list[float], request: Any) -> Any:
     return result
 
 
-async def bench_file(client: BenchClient, path: Path, opens: int, requests: int) -> FileResult:
+async def edit_in_one_method(client: BenchClient, uri: str, line: int, edits: int) -> list[float]:
+    """``edits`` edits at ``line`` (insert a statement, then remove it), each timed to its diagnostics."""
+    document = types.TextDocumentIdentifier(uri=uri)
+    here = types.Position(line=line, character=0)
+    statement = "        int oracularBench = 1;\n"
+    samples = []
+    for i in range(edits):
+        version = i + 2  # the open document is version 1
+        end = types.Position(line=line + (i % 2), character=0)
+        change = types.TextDocumentContentChangePartial(
+            range=types.Range(start=here, end=end), text="" if i % 2 else statement
+        )
+        start = time.perf_counter()
+        client.text_document_did_change(
+            types.DidChangeTextDocumentParams(
+                text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
+                content_changes=[change],
+            )
+        )
+        await client.text_document_code_action_async(
+            types.CodeActionParams(
+                text_document=document,
+                range=types.Range(start=here, end=here),
+                context=types.CodeActionContext(diagnostics=[]),
+            )
+        )
+        arrived, _ = await client.diagnostics_for(uri, version)
+        samples.append((arrived - start) * 1000)
+    return samples
+
+
+async def bench_file(
+    client: BenchClient, path: Path, opens: int, requests: int, edits: int = 0
+) -> FileResult:
     source = load_source(path)
     tests = [s.test for s in OracleEngine().analyse(source).statuses]  # where the test names are
     text, uri = source.text, path.as_uri()
@@ -193,13 +233,17 @@ async def bench_file(client: BenchClient, path: Path, opens: int, requests: int)
             latency["hover"],
             client.text_document_hover_async(types.HoverParams(text_document=document, position=at)),
         )
+    if edits and tests:
+        middle = tests[len(tests) // 2]
+        body = middle.body if middle.body is not None else middle.node
+        result.edit_ms = await edit_in_one_method(client, uri, body.start_point[0] + 1, edits)
     close()
     result.latency_ms = {kind: samples for kind, samples in latency.items() if samples}
     return result
 
 
 async def run(
-    files: list[Path], opens: int, requests: int, settings: dict[str, Any]
+    files: list[Path], opens: int, requests: int, settings: dict[str, Any], edits: int = 0
 ) -> tuple[list[FileResult], float]:
     client = BenchClient()
     await client.start_io(sys.executable, "-m", "oracular", "serve")
@@ -211,7 +255,7 @@ async def run(
         )
     )
     client.initialized(types.InitializedParams())
-    results = [await bench_file(client, path, opens, requests) for path in files]
+    results = [await bench_file(client, path, opens, requests, edits) for path in files]
     await client.shutdown_async(None)
     client.exit(None)
     await client.stop()
@@ -221,8 +265,9 @@ async def run(
 def table(results: list[FileResult], peak_mib: float) -> str:
     lines = [
         "| file | lines | tests (oracle-free) | open -> diagnostics, cold | warm p50 / p95 "
-        "| codeAction p50 / p95 | resolve p50 / p95 | inlayHint p50 / p95 | hover p50 / p95 |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| codeAction p50 / p95 | resolve p50 / p95 | inlayHint p50 / p95 | hover p50 / p95 "
+        "| edit -> diagnostics p50 / p95 |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for r in results:
 
@@ -237,7 +282,7 @@ def table(results: list[FileResult], peak_mib: float) -> str:
         ]
         lines.append(
             f"| {Path(r.path).name} | {r.lines} | {r.tests} ({r.oracle_free}) | {r.open_cold_ms:.0f} ms "
-            f"| {pair(r.open_warm_ms)} | {' | '.join(cells)} |"
+            f"| {pair(r.open_warm_ms)} | {' | '.join(cells)} | {pair(r.edit_ms)} |"
         )
     lines.append(f"\nPeak RSS of the server: {peak_mib:.0f} MiB")
     return "\n".join(lines)
@@ -257,6 +302,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--requests", type=int, default=200, help="requests of each kind per file (default 200)"
     )
+    parser.add_argument(
+        "--edits", type=int, default=0, help="edits inside one test method per file, each timed (default 0)"
+    )
     parser.add_argument("--json", type=Path, help="write every sample here")
     parser.add_argument(
         "--settings",
@@ -271,7 +319,7 @@ def main(argv: list[str] | None = None) -> int:
     if missing:
         print(f"lsp_bench: no such file: {', '.join(missing)}", file=sys.stderr)
         return 2
-    results, peak = asyncio.run(run(files, args.opens, args.requests, args.settings))
+    results, peak = asyncio.run(run(files, args.opens, args.requests, args.settings, args.edits))
     print(table(results, peak))
     if args.json:
         args.json.write_text(

@@ -8,8 +8,9 @@ Everything the CLI and the language server show comes from here, through two cal
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tree_sitter import Node
 
@@ -49,6 +50,9 @@ from oracular.java.types import TypeEnv
 from oracular.java.workspace import WorkspaceIndex
 from oracular.models.ranker import default_ranker
 from oracular.ranking.problem import OracleProblem, Ranker
+
+if TYPE_CHECKING:
+    from oracular.incremental import MethodMemo, Reuse
 
 GLOBAL_KEPT = 4
 """Global dictionary values kept for a target whose value was observed (see ``_merge``)."""
@@ -289,8 +293,12 @@ class OracleEngine:
             scope += list(self.index.superclasses(cls))
         return scope
 
-    def analyse(self, source: SourceText) -> FileAnalysis:
-        """Which tests have no oracle. Cheap: parsing and tree walks only."""
+    def analyse(self, source: SourceText, memo: MethodMemo | None = None) -> FileAnalysis:
+        """Which tests have no oracle. Cheap: parsing and tree walks only.
+
+        ``memo`` (:mod:`oracular.incremental`) is begun on this version's tests, and the oracle
+        verdicts of the tests that did not change are taken from it.
+        """
         path = str(source.path) if source.path else ""
         decls = extract(source, path)
         # ``extract`` already read every method body; reading each test's again cost about a
@@ -301,17 +309,24 @@ class OracleEngine:
                 key = (info.name, info.line)
                 extracted[key] = None if key in extracted else info  # same name and line: ambiguous
         tests = find_test_methods(source, decls.imports, self._junit3_bases(decls))
+        if memo is not None:
+            memo.begin(source, tests, self.memo_context())
         statuses = []
         for test in tests:
             if test.is_incomplete:
                 statuses.append(TestStatus(test, None, True))
                 continue
             classes = self._class_scope(decls, test.class_name)
-            scope = HelperScope(classes, self.index, decls.package, decls.imports)
-            info = extracted.get((test.name, test.node.start_point[0])) or method_info(test.node)
-            evidence = find_oracle(
-                info, scope, self.settings.extra_assertion_methods, test.expected_exception
-            )
+            if memo is not None and (reuse := memo.get("oracle", test)) is not None:
+                evidence = reuse.value
+            else:
+                scope = HelperScope(classes, self.index, decls.package, decls.imports)
+                info = extracted.get((test.name, test.node.start_point[0])) or method_info(test.node)
+                evidence = find_oracle(
+                    info, scope, self.settings.extra_assertion_methods, test.expected_exception
+                )
+                if memo is not None:
+                    memo.put("oracle", test, evidence)
             statuses.append(TestStatus(test, evidence, False, classes))
         return FileAnalysis(source, decls, statuses)
 
@@ -518,6 +533,7 @@ class OracleEngine:
         line: int | None = None,
         cancelled: Callable[[], bool] | None = None,
         observer: Observer | None = None,
+        memo: MethodMemo | None = None,
     ) -> FileReport:
         """Ranked oracles for every oracle-free test (or the one containing 1-based ``line``).
 
@@ -526,17 +542,30 @@ class OracleEngine:
         ``observer``, when given, runs the tests' prefixes first (:meth:`plans`), so that the
         ranking sees their values. An editor does the same in two steps, a static report at once,
         then :meth:`rerank` with the observation when it arrives.
+
+        ``memo`` (see :mod:`oracular.incremental` and :meth:`analyse`) keeps the static report of
+        each test and hands back those of unchanged tests instead of ranking
+        them again; it is for static ranking only (an ``observer`` changes the candidates).
         """
         preload = getattr(self.ranker, "preload", None)
         if preload is not None:
             preload()  # a model loads in the background while the file is analysed
-        analysis = self.analyse(source)
+        analysis = self.analyse(source, memo)
         chosen = [s for s in analysis.oracle_free if line is None or s.test.spans_line(line)]
-        prefixes = {s.test.line: self.prefix_for(analysis, s) for s in chosen}
+        reused = {s.test.line: r for s in chosen if memo is not None and (r := memo.get("report", s.test))}
+        prefixes = {s.test.line: self.prefix_for(analysis, s) for s in chosen if s.test.line not in reused}
         observation = FileObservation()
         if observer is not None and (plans := self._plans(chosen, prefixes)):
             observation = observer.observe(analysis.source, plans, cancelled)
-        return self._report(analysis, chosen, prefixes, observation, cancelled)
+        report = self._report(analysis, chosen, prefixes, observation, cancelled, reused)
+        if memo is not None:
+            for status, test in zip(chosen, report.tests, strict=True):
+                memo.put("report", status.test, test)
+        return report
+
+    def memo_context(self) -> tuple:
+        """What a test's results depend on outside its file (:meth:`MethodMemo.begin`'s context)."""
+        return (id(self.ranker), self.settings, self.index.generation, str(self.project_root))
 
     def _report(
         self,
@@ -545,6 +574,7 @@ class OracleEngine:
         prefixes: dict[int, PrefixAnalysis | None],
         observation: FileObservation,
         cancelled: Callable[[], bool] | None = None,
+        reused: dict[int, Reuse] | None = None,
     ) -> FileReport:
         # Read the build file once per document, not once per test.
         junit4_assert_throws = junit4_supports_assert_throws(self.project_root, analysis.source.text)
@@ -553,14 +583,20 @@ class OracleEngine:
         for status in statuses:
             if cancelled is not None and cancelled():
                 raise RankingCancelled
-            report, renderer = self.suggest_test(
-                analysis,
-                status,
-                junit4_assert_throws,
-                observation=observation.tests.get(status.test.line + 1),
-                prefix=prefixes[status.test.line],
-            )
+            if reused is not None and (reuse := reused.get(status.test.line)) is not None:
+                report, renderer = _moved(reuse, status.test), None
+            else:
+                report, renderer = self.suggest_test(
+                    analysis,
+                    status,
+                    junit4_assert_throws,
+                    observation=observation.tests.get(status.test.line + 1),
+                    prefix=prefixes[status.test.line],
+                )
             reports.append(report)
+        if renderer is None and reports:
+            last = reports[-1]
+            renderer = self.renderer_for(analysis, last.test.flavour, junit4_assert_throws, last.focal)
         path = str(analysis.source.path or "")
         return FileReport(path, reports, analysis, renderer, list(observation.notes))
 
@@ -604,6 +640,20 @@ class OracleEngine:
         statuses = self._statuses(report)
         prefixes = {s.test.line: self.prefix_for(report.analysis, s) for s in statuses}
         return self._report(report.analysis, statuses, prefixes, observation, cancelled)
+
+
+def _moved(reuse: Reuse, test: TestMethod) -> TestReport:
+    """A kept static report for ``test`` of a new version, its edits moved with the method."""
+    kept: TestReport = reuse.value
+    suggestions = [
+        replace(
+            s,
+            rendered=replace(s.rendered, statement_edit=reuse.edit(s.rendered.statement_edit)),
+            edits=[reuse.edit(e) for e in s.edits],
+        )
+        for s in kept.suggestions
+    ]
+    return replace(kept, test=test, suggestions=suggestions)
 
 
 def _merge(first: list[Candidate], then: list[Candidate], observation: TestObservation) -> list[Candidate]:

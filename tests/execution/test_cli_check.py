@@ -66,6 +66,8 @@ def test_no_check_and_a_missing_jdk_rank_statically_and_say_so(capsys) -> None:
         capture_output=True, text=True, env={**os.environ, "PATH": "/nonexistent"},
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
-    assert result.stdout.rstrip().splitlines()[-1].startswith(
-        "static ranking only: values not observed: no JDK on PATH"
+    assert (
+        result.stdout.rstrip()
+        .splitlines()[-1]
+        .startswith("static ranking only: values not observed: no JDK on PATH")
     )

@@ -2,25 +2,34 @@
 
 from __future__ import annotations
 
-import os
 import sys
+from collections.abc import Collection
 from pathlib import Path
 
 from oracular.engine import EngineSettings, OracleEngine
 from oracular.java.workspace import WorkspaceIndex, project_root
 from oracular.models.ranker import default_ranker
+from oracular.ranking.problem import Ranker
 
 
-def engine_for(paths: list[Path], settings: EngineSettings | None = None) -> OracleEngine:
+def engine_for(
+    paths: list[Path],
+    settings: EngineSettings | None = None,
+    ranker: Ranker | None = None,
+    keep: Collection[Path] = (),
+) -> OracleEngine:
     """An engine whose index covers the build root(s) around ``paths``.
 
-    The ranker may use every core: on the command line the user waits for the answer, unlike the
-    editor, whose server shares the machine with everything else the user runs.
+    The model ranks on one CPU thread, as in the editor: on a machine whose cores are busy with
+    other work, two threads ranked the example's six tests in 14.8 s against 1.5 s for one
+    (``docs/benchmarks.md``, issue 16); ``suggest --jobs N`` is how a batch uses more cores. A
+    batch run passes its one ``ranker`` to the engine of every project, and the files to ``keep``
+    parsed (:meth:`WorkspaceIndex.take`).
     """
     roots = sorted({project_root(p) for p in paths})
-    index = WorkspaceIndex(roots)
+    index = WorkspaceIndex(roots, keep=keep)
     index.refresh()
-    ranker = default_ranker(cpu_threads=os.cpu_count() or 1)
+    ranker = ranker or default_ranker()
     return OracleEngine(index, ranker, settings, project_root=roots[0] if roots else None)
 
 

@@ -11,9 +11,8 @@ from pathlib import Path
 from oracular.cache import default_cache_dir
 from oracular.candidates.values import GLOBAL_DICTIONARY, models_dir
 from oracular.cli.common import emit, error
-from oracular.corpus.fetch import fetch_packages
 from oracular.corpus.lists import CorpusLists, read_package_list
-from oracular.corpus.mine import DATASETS_DIR, mine_corpus
+from oracular.corpus.mine import DATASETS_DIR
 from oracular.corpus.report import render_report
 
 
@@ -49,6 +48,12 @@ def register(commands: argparse._SubParsersAction) -> None:
     )
     mine.add_argument(
         "--jobs", type=int, default=os.cpu_count() or 2, help="worker processes (default: all cores)"
+    )
+    mine.add_argument(
+        "--ray",
+        metavar="ADDRESS",
+        default=None,
+        help="mine on a Ray cluster ('auto', 'ray://HOST:10001'; default $RAY_ADDRESS, else local processes)",
     )
     mine.set_defaults(run=run_mine)
 
@@ -124,6 +129,8 @@ def run_fetch(args: argparse.Namespace) -> int:
     except (OSError, ValueError) as exc:
         error(str(exc))
         return 2
+    from oracular.corpus.fetch import fetch_packages
+
     report = fetch_packages(names, _cache(args), jobs=args.jobs, progress=not args.quiet)
     print(report.to_json() if args.json else report.summary())
     return 0
@@ -139,7 +146,22 @@ def run_mine(args: argparse.Namespace) -> int:
         error(f"nothing fetched in {cache}: run 'oracular corpus fetch' first")
         return 2
     dictionary = args.dictionary or models_dir() / GLOBAL_DICTIONARY
-    report = mine_corpus(lists, cache, args.out, dictionary, jobs=args.jobs, progress=not args.quiet)
+    from oracular.corpus.mine import mine_corpus
+    from oracular.parallel import RayUnavailable, ray_address
+
+    try:
+        report = mine_corpus(
+            lists,
+            cache,
+            args.out,
+            dictionary,
+            jobs=args.jobs,
+            progress=not args.quiet,
+            ray=ray_address(args.ray),
+        )
+    except RayUnavailable as exc:
+        error(str(exc))
+        return 2
     print(report.summary())
     print(f"global dictionary written to {dictionary}")
     return 0

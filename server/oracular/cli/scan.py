@@ -13,7 +13,7 @@ from pathlib import Path
 
 from oracular.cli.common import engine_for, error
 from oracular.java.source import SourceError, load_source
-from oracular.java.workspace import iter_java_files
+from oracular.java.workspace import test_sources
 from oracular.quality import CHECKS, QualitySettings, check_file
 
 
@@ -52,14 +52,13 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         error(str(exc))
         return 2
-    engine = engine_for(args.paths)
+    sources = list(test_sources(args.paths, args.all_files))
+    engine = engine_for(args.paths, keep=sources)
     failures = 0
     files = []
-    for path in iter_java_files(args.paths):
-        if not args.all_files and not engine.index.is_test_file(path) and path not in args.paths:
-            continue
+    for path in sources:
         try:
-            source = load_source(path, lenient=True)
+            source = load_source(path, lenient=True, parsed=engine.index.take(path))
         except SourceError as exc:
             error(str(exc))
             failures += 1

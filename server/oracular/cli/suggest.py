@@ -1,36 +1,44 @@
-"""``oracular suggest FILE``: ranked oracles for the oracle-free tests of one file."""
+"""``oracular suggest PATH...``: ranked oracles for the oracle-free tests of files and folders.
+
+One file prints its listing (or JSON document, diff, write) as it always has; folders and several
+files run as a batch (:mod:`oracular.cli.batch`): test sources found as ``scan`` finds them, JSON
+Lines, a progress bar and a summary. ``--check`` (each listed oracle compiled and run) takes one file.
+"""
 
 from __future__ import annotations
 
 import argparse
-import difflib
-import json
 import os
-import sys
 import tempfile
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from oracular.candidates.render import TextEdit
 from oracular.cli.common import engine_for, error
-from oracular.cli.listing import print_human
-from oracular.engine import EngineSettings, FileReport
+from oracular.engine import EngineSettings
 from oracular.execution.cli import add_check_arguments
 from oracular.java.source import SourceError, SourceText, load_source
-
-if TYPE_CHECKING:
-    from oracular.execution.checks import OracleChecker
+from oracular.java.workspace import test_sources
 
 
 def register(commands: argparse._SubParsersAction) -> None:
-    parser = commands.add_parser("suggest", help="ranked oracles for a test file")
-    parser.add_argument("file", type=Path, metavar="FILE")
-    parser.add_argument("--line", type=int, help="only the test containing this 1-based line")
+    parser = commands.add_parser("suggest", help="ranked oracles for test files and folders")
+    parser.add_argument("paths", nargs="+", type=Path, metavar="PATH", help="test files or folders")
+    parser.add_argument("--line", type=int, help="only the test containing this 1-based line (one file)")
     parser.add_argument("--top", type=int, default=5, metavar="K", help="suggestions per test (default 5)")
     output = parser.add_mutually_exclusive_group()
-    output.add_argument("--json", action="store_true", help="machine-readable output")
+    output.add_argument(
+        "--json", action="store_true", help="machine-readable output (JSON Lines for several files)"
+    )
     output.add_argument("--diff", action="store_true", help="print the top-1 oracles as a unified diff")
-    output.add_argument("--write", action="store_true", help="insert the top-1 oracles into FILE")
+    output.add_argument("--write", action="store_true", help="insert the top-1 oracles into each file")
+    batch = parser.add_argument_group("batches")
+    batch.add_argument("--jobs", type=int, default=1, metavar="N", help="worker processes (default 1)")
+    batch.add_argument(
+        "--ray",
+        metavar="ADDRESS",
+        default=None,
+        help="run on a Ray cluster ('auto', 'ray://HOST:10001'; default $RAY_ADDRESS, else no Ray)",
+    )
     add_check_arguments(parser)
     parser.set_defaults(run=run)
 
@@ -74,68 +82,39 @@ def run(args: argparse.Namespace) -> int:
     if args.top < 1:
         error("--top must be at least 1")
         return 2
+    if missing := [p for p in args.paths if not p.exists()]:
+        error(f"no such file or directory: {', '.join(map(str, missing))}")
+        return 2
+    single = len(args.paths) == 1 and args.paths[0].is_file()
+    if not single and (args.line is not None or args.check):
+        error("--line and --check take one file")
+        return 2
+    if args.check and not (args.diff or args.write):
+        return _checked(args, args.paths[0])
+    files = [p for p in args.paths if p.is_file()]
+    files += [p for p in test_sources([p for p in args.paths if p.is_dir()]) if p not in files]
+    if not files:
+        error(f"no test sources under {', '.join(map(str, args.paths))}")
+        return 2
+    from oracular.cli.batch import run_batch
+
+    return run_batch(args, files, single)
+
+
+def _checked(args: argparse.Namespace, path: Path) -> int:
+    """One file's listing or JSON with each oracle compiled and run as inserted."""
+    from oracular.execution.cli import checker_for, print_checked
+    from oracular.execution.observe import ValueObserver
+
     try:
-        source = load_source(args.file)
+        source = load_source(path)
     except SourceError as exc:
         error(str(exc))
         return 2
-    original = source.data
-    engine = engine_for([args.file], EngineSettings(top_k=args.top))
-    if args.no_check:
-        return _emit(args, source, original, engine.suggest(source, line=args.line), None)
-    from oracular.execution.cli import checker_for
-    from oracular.execution.observe import ValueObserver
-
+    engine = engine_for([path], EngineSettings(top_k=args.top))
     checker = checker_for(args)
     try:
         report = engine.suggest(source, line=args.line, observer=ValueObserver(checker))
-        return _emit(args, source, original, report, checker)
+        return print_checked(args, report, checker)
     finally:
         checker.close()
-
-
-def _emit(
-    args: argparse.Namespace,
-    source: SourceText,
-    original: bytes,
-    report: FileReport,
-    checker: OracleChecker | None,
-) -> int:
-    from oracular.execution.cli import mode_line
-
-    if checker is not None and args.check and not (args.diff or args.write):
-        from oracular.execution.cli import print_checked
-
-        return print_checked(args, report, checker)
-    if args.json:
-        document = report.to_json()
-        document["mode"] = mode_line(report, checker is not None)
-        json.dump(document, sys.stdout, indent=2)
-        print()
-        return 0
-    if not (args.diff or args.write):
-        print_human(report, lambda _test, suggestion: suggestion.observed_summary() or "")
-        if mode := mode_line(report, checker is not None):
-            print(mode)
-        return 0
-    new_text = apply_edits(source, report.top_edits())
-    if args.diff:
-        sys.stdout.writelines(
-            difflib.unified_diff(
-                source.text.splitlines(keepends=True),
-                new_text.splitlines(keepends=True),
-                fromfile=f"a/{args.file}",
-                tofile=f"b/{args.file}",
-            )
-        )
-        return 0
-    if new_text == source.text:
-        print(f"{args.file}: nothing to write")
-        return 0
-    if not write_if_unchanged(args.file, original, new_text):
-        error(f"{args.file} changed while oracles were computed; nothing written")
-        return 1
-    print(f"{args.file}: wrote {sum(t.confident for t in report.tests)} oracle(s)")
-    if mode := mode_line(report, checker is not None):
-        print(mode)
-    return 0

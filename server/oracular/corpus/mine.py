@@ -16,11 +16,9 @@ import gzip
 import hashlib
 import json
 import logging
-import multiprocessing
 import time
 from collections import Counter
 from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -44,6 +42,7 @@ from oracular.corpus.samples import CATEGORIES, FileMiner, build_sample_candidat
 from oracular.engine import OracleEngine
 from oracular.java.source import SourceError, load_source
 from oracular.java.workspace import WorkspaceIndex, iter_java_files
+from oracular.parallel import run_all
 from oracular.ranking.baseline import BaselineRanker
 
 logger = logging.getLogger("oracular.corpus")
@@ -159,22 +158,30 @@ def mine_package(task: PackageTask) -> dict[str, Any]:
     return {**meta, "cached": False}
 
 
-def _run_tasks(tasks: list[PackageTask], jobs: int, progress: bool, desc: str) -> list[dict[str, Any]]:
-    """Mine ``tasks`` in ``jobs`` worker processes; a crashed package is logged, never fatal."""
+class PackageMiner:
+    """The mining worker of :func:`oracular.parallel.run_all`: one package per call, nothing kept."""
+
+    def __call__(self, task: PackageTask) -> dict[str, Any]:
+        return mine_package(task)
+
+    def close(self) -> None:
+        pass
+
+
+def _run_tasks(
+    tasks: list[PackageTask], jobs: int, progress: bool, desc: str, ray: str | None = None
+) -> list[dict[str, Any]]:
+    """Mine ``tasks`` in ``jobs`` worker processes (or on Ray); a crashed package is logged, never fatal."""
     results: list[dict[str, Any]] = []
-    context = multiprocessing.get_context("spawn")
-    with (
-        ProcessPoolExecutor(max_workers=max(1, jobs), mp_context=context) as pool,
-        tqdm(total=len(tasks), desc=desc, unit="pkg", disable=not progress) as bar,
-    ):
-        futures = {pool.submit(mine_package, task): task for task in tasks}
-        for future in as_completed(futures):
-            task = futures[future]
-            try:
-                meta = future.result()
-            except Exception as exc:  # one package must never stop the corpus
-                logger.warning("%s: mining failed: %s: %s", task.package, type(exc).__name__, exc)
-                meta = {"package": task.package, "split": task.split, "error": f"{type(exc).__name__}: {exc}"}
+    with tqdm(total=len(tasks), desc=desc, unit="pkg", disable=not progress) as bar:
+        for task, meta in run_all(PackageMiner, tasks, jobs, ray):
+            if isinstance(meta, BaseException):  # one package must never stop the corpus
+                logger.warning("%s: mining failed: %s: %s", task.package, type(meta).__name__, meta)
+                meta = {
+                    "package": task.package,
+                    "split": task.split,
+                    "error": f"{type(meta).__name__}: {meta}",
+                }
             results.append(meta)
             bar.set_postfix_str(task.package, refresh=False)
             bar.update()
@@ -278,8 +285,14 @@ def mine_corpus(
     *,
     jobs: int = 2,
     progress: bool = True,
+    ray: str | None = None,
 ) -> MineReport:
-    """Mine every fetched listed package and write ``<out>/{train,dev}/{exception,assertion}.jsonl``."""
+    """Mine every fetched listed package and write ``<out>/{train,dev}/{exception,assertion}.jsonl``.
+
+    ``jobs`` worker processes mine one package at a time each; with ``ray`` (a Ray address, see
+    :mod:`oracular.parallel`) the packages are mined on that cluster, whose nodes must see the
+    cache folder at the same path.
+    """
     start = time.monotonic()
     out_dir = out_dir or cache_dir / DATASETS_DIR
     mined_dir = cache_dir / MINED_DIR
@@ -296,7 +309,7 @@ def mine_corpus(
         return [PackageTask(n, split, r, mined_dir, fingerprint, sweep) for n, r in available]
 
     train_tasks = tasks_for(lists.train, "train", None)
-    metas = _run_tasks(train_tasks, jobs, progress, "mine train")
+    metas = _run_tasks(train_tasks, jobs, progress, "mine train", ray)
 
     dedup = Deduplicator()
     counts: dict[str, Counter[str]] = {}
@@ -308,7 +321,7 @@ def mine_corpus(
     sweep = {k: top_values(counts, k) for k in SWEEP_KS}
 
     dev_tasks = tasks_for(lists.dev, "dev", sweep)
-    metas += _run_tasks(dev_tasks, jobs, progress, "mine dev")
+    metas += _run_tasks(dev_tasks, jobs, progress, "mine dev", ray)
 
     # Choose K on the deduplicated dev samples (dedup state continues from train).
     dev_samples = [

@@ -163,10 +163,27 @@ def _throws(method: Node) -> tuple[str, ...]:
     return ()
 
 
-def body_facts(body: Node | None) -> tuple[tuple[str, ...], frozenset[str], bool]:
+BodyFacts = tuple[tuple[str, ...], frozenset[str], bool]
+BODY_FACTS_KEPT = 4096
+"""Bodies whose facts are remembered by text: an editor re-extracts every method of a file after
+each edit, and nearly all of them are unchanged (a body's facts depend on its text alone)."""
+_body_facts: dict[bytes, BodyFacts] = {}
+
+
+def body_facts(body: Node | None) -> BodyFacts:
     """Exceptions thrown by ``throw new X``, names called, and whether it throws an AssertionError."""
     if body is None:
         return (), frozenset(), False
+    key = body.text or b""
+    found = _body_facts.get(key)
+    if found is None:
+        if len(_body_facts) >= BODY_FACTS_KEPT:
+            _body_facts.clear()
+        found = _body_facts[key] = _walk_body(body)
+    return found
+
+
+def _walk_body(body: Node) -> BodyFacts:
     thrown: list[str] = []
     called: set[str] = set()
     assertion_error = False

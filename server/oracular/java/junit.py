@@ -125,12 +125,14 @@ def find_test_methods(
 ) -> list[TestMethod]:
     """Every test method in the file, nested and inner classes included, in source order.
 
+    Method bodies are not entered: a local or anonymous class's methods are never tests.
+
     ``junit3_bases`` names workspace classes known to extend ``TestCase``, so that a suite's
     own abstract base class still marks its subclasses as JUnit 3 tests.
     """
     default = file_flavour(imports) or Flavour.JUNIT5
     found: list[TestMethod] = []
-    for node in syntax.walk(source.root):
+    for node in syntax.member_declarations(source.root):
         if node.type != "method_declaration":
             continue
         body_parent = node.parent

@@ -136,8 +136,14 @@ def check_text(text: str, name: str = "input", max_lines: int = MAX_LINES) -> No
         raise SourceError(f"{name}: too large to analyse ({lines} lines; the limit is {max_lines})")
 
 
-def load_source(path: Path, *, lenient: bool = False, max_lines: int = MAX_LINES) -> SourceText:
-    """Read and parse a Java file from disk, raising :class:`SourceError` on bad input."""
+def load_source(
+    path: Path, *, lenient: bool = False, max_lines: int = MAX_LINES, parsed: SourceText | None = None
+) -> SourceText:
+    """Read and parse a Java file from disk, raising :class:`SourceError` on bad input.
+
+    ``parsed``: the same file already parsed (by a workspace index); its tree is used when its
+    text is the one read now, so a batch run parses each file once.
+    """
     if path.suffix != ".java":
         raise SourceError(f"{path}: not a Java file (expected a .java file)")
     try:
@@ -146,7 +152,10 @@ def load_source(path: Path, *, lenient: bool = False, max_lines: int = MAX_LINES
         raise SourceError(f"{path}: cannot read file ({exc.strerror or exc})") from exc
     text = decode_java(data, lenient=lenient, name=str(path))
     check_text(text, str(path), max_lines)
-    source = parse_text(text, path)
+    if parsed is not None and parsed.text == text:
+        source = SourceText(text, parsed.data, parsed.tree, path)
+    else:
+        source = parse_text(text, path)
     if not any(n.type in TOP_LEVEL for n in source.root.children):
         raise SourceError(f"{path}: no Java declarations found (is this Java source?)")
     return source

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from oracular.java.declarations import ClassInfo, FileDeclarations, Import, extract
-from oracular.java.source import SourceError, decode_java, new_parser, parse_text
+from oracular.java.source import SourceError, SourceText, decode_java, new_parser, parse_text
 
 PRUNED_DIRS = frozenset(
     {".git", ".hg", ".svn", "target", "build", "out", "node_modules", ".gradle", ".idea", ".venv"}
@@ -70,6 +70,20 @@ def iter_java_files(roots: Iterable[Path], recursive: bool = True) -> Iterator[P
                     yield Path(dirpath) / name
 
 
+def test_sources(paths: Iterable[Path], all_files: bool = False) -> Iterator[Path]:
+    """The Java files under ``paths`` that are test sources of their project (see
+    :meth:`WorkspaceIndex.is_test_file`), or all of them; a file named in ``paths`` always counts.
+
+    ``oracular scan`` and ``oracular suggest`` find the files they analyse this way.
+    """
+    paths = list(paths)
+    named = set(paths)
+    roots = WorkspaceIndex(sorted({project_root(p) for p in paths}))  # its roots only: never refreshed
+    for path in iter_java_files(paths):
+        if all_files or path in named or roots.is_test_file(path):
+            yield path
+
+
 @dataclass
 class _Entry:
     mtime_ns: int
@@ -85,19 +99,33 @@ class RefreshStats:
     failed: int
 
 
+MAX_KEPT = 2_000
+"""Parsed files an index keeps for :meth:`WorkspaceIndex.take` at most (commons-io's 184 test
+files take 34 MiB): a larger batch parses the rest twice rather than holding every tree."""
+
+
 class WorkspaceIndex:
     """Declarations of all Java files under some roots, refreshed by modification time."""
 
-    def __init__(self, roots: Iterable[Path] = (), recursive: bool = True) -> None:
+    def __init__(
+        self, roots: Iterable[Path] = (), recursive: bool = True, keep: Collection[Path] = ()
+    ) -> None:
         self.roots = [Path(r).resolve() for r in roots]
         self.recursive = recursive
         """``False``: only the files directly in each root (a folder that is no project)."""
+        self._keep = frozenset(Path(p).resolve() for p in keep)
+        self._kept: dict[Path, SourceText] = {}
+        """Parsed files of ``keep``, until taken: a batch run analyses the trees the index parsed
+        instead of parsing every file a second time."""
         self._files: dict[Path, _Entry] = {}
         self._by_simple: dict[str, list[ClassInfo]] = {}
         self._by_qualified: dict[str, ClassInfo] = {}
         self._by_path: dict[str, FileDeclarations] = {}
         """Declarations by indexed path as :attr:`ClassInfo.path` spells it (no ``resolve()``)."""
         self._parser = new_parser()
+        self.generation = 0
+        """Bumped whenever the indexed declarations change: results cached against the index
+        (:mod:`oracular.incremental`) are only reused within one generation."""
 
     def refresh(self) -> RefreshStats:
         """Re-parse files whose modification time or size changed; forget deleted ones."""
@@ -128,11 +156,21 @@ class WorkspaceIndex:
 
     def _parse_file(self, path: Path) -> FileDeclarations:
         text = decode_java(path.read_bytes(), lenient=True, name=str(path))
-        decls = extract(parse_text(text, path, self._parser), str(path))
+        source = parse_text(text, path, self._parser)
+        decls = extract(source, str(path))
+        # ``path`` lies under a resolved root, so it is compared as it is (resolving every file
+        # would cost a system call per path component).
+        if path in self._keep and len(self._kept) < MAX_KEPT:
+            self._kept[path] = source
         test = self.is_test_file(path)
         for cls in decls.classes:
             cls.is_test = test
         return decls
+
+    def take(self, path: Path) -> SourceText | None:
+        """The tree the last refresh parsed for ``path``, if it was to be kept (once: then it is
+        forgotten). Its text is the file's as the index read it, leniently decoded."""
+        return self._kept.pop(path.resolve(), None)
 
     def is_test_file(self, path: Path) -> bool:
         """:func:`is_test_path` below the index root: a checkout under ``~/tests/`` is not all tests."""
@@ -143,6 +181,7 @@ class WorkspaceIndex:
         return is_test_path(path)
 
     def _rebuild_lookup(self) -> None:
+        self.generation += 1
         self._by_simple = {}
         self._by_qualified = {}
         self._by_path = {str(path): entry.decls for path, entry in self._files.items()}

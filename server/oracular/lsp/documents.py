@@ -23,12 +23,15 @@ from typing import NamedTuple
 from lsprotocol import types
 
 from oracular.engine import EngineSettings, FileReport, OracleEngine, RankingCancelled, TestReport
+from oracular.incremental import MethodMemo
 from oracular.java import syntax
 from oracular.java.junit import file_flavour
+from oracular.java.reparse import Reparser
 from oracular.java.source import SourceError, check_text, parse_text
 from oracular.java.workspace import RefreshStats, WorkspaceIndex, has_build_marker, is_test_path, project_root
 from oracular.lsp import convert
 from oracular.lsp.convert import Point
+from oracular.lsp.loading import provisional_engine, still_loading, unranked
 from oracular.lsp.ranker import LoadedRanker, load_ranker
 from oracular.lsp.worker import Job, Worker
 from oracular.quality.finding import Finding
@@ -76,6 +79,8 @@ class Analysis:
     problem: str | None = None
     findings: list[Finding] = field(default_factory=list)
     """The enabled quality checks' findings, fixes included, in document order."""
+    provisional: bool = False
+    """Analysed while the model was loading: nothing ranked yet (:mod:`oracular.lsp.loading`)."""
 
     @property
     def tests(self) -> list[TestReport]:
@@ -142,28 +147,52 @@ def activates(path: Path | None, report: FileReport) -> bool:
     ) is not None
 
 
+@dataclass
+class History:
+    """What one open document's earlier versions leave to the next: its parse tree, re-parsed
+    incrementally, and the results of its unchanged methods (:mod:`oracular.incremental`)."""
+
+    reparser: Reparser = field(default_factory=Reparser)
+    memo: MethodMemo = field(default_factory=MethodMemo)
+
+
 def analyse(
-    engine: OracleEngine, document: OpenDocument, quality: QualitySettings, cancelled: Callable[[], bool]
+    engine: OracleEngine,
+    document: OpenDocument,
+    quality: QualitySettings,
+    cancelled: Callable[[], bool],
+    history: History | None = None,
 ) -> Analysis | None:
     """The engine's report and quality findings for one document version (on the worker thread).
 
     ``None`` if cancelled. Both are computed in one go and published together: publishing the
-    findings later would make their squiggles blink out after every edit.
+    findings later would make their squiggles blink out after every edit. With the document's
+    ``history``, only the methods that changed are analysed again.
     """
     name = str(document.path or document.uri)
     try:
         check_text(document.text, name)
     except SourceError as exc:
         return Analysis(document.uri, document.version, None, str(exc))
-    source = parse_text(document.text, document.path)
+    if history is None:
+        source, memo = parse_text(document.text, document.path), None
+    else:
+        source, memo = history.reparser.parse(document.text, document.path), history.memo
+    provisional = still_loading(engine.ranker)
+    if provisional:
+        engine = provisional_engine(engine)
     try:
-        report = engine.suggest(source, cancelled=cancelled)
+        report = engine.suggest(source, cancelled=cancelled, memo=memo)
         if not activates(document.path, report):
             return Analysis(document.uri, document.version, None)
-        findings = check_file(engine, report.analysis, quality, cancelled=cancelled)
+        findings = check_file(engine, report.analysis, quality, cancelled=cancelled, memo=memo)
     except RankingCancelled:
         return None
-    return Analysis(document.uri, document.version, report, findings=findings)
+    if memo is not None:
+        memo.finish()
+    if provisional:
+        report = unranked(report)
+    return Analysis(document.uri, document.version, report, findings=findings, provisional=provisional)
 
 
 def settle_heap() -> None:
@@ -304,6 +333,8 @@ class Documents:
         self._quality = quality
         self._on_analysis = on_analysis
         self._cache: dict[str, Analysis] = {}
+        self._history: dict[str, History] = {}
+        """Per open document; read and written on the analysis thread only."""
 
     def cached(self, uri: str) -> Analysis | None:
         """The analysis of the document's current version, if ready. Never waits."""
@@ -342,7 +373,10 @@ class Documents:
         try:
             quality = self._quality()
             engine = await self._engines.for_path(document.path)
-            analysis = await self._worker.run(analyse, engine, document, quality, job.cancelled.is_set)
+            history = self._history.setdefault(document.uri, History())
+            analysis = await self._worker.run(
+                analyse, engine, document, quality, job.cancelled.is_set, history
+            )
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # an engine bug must cost one document version, not the server
@@ -359,3 +393,4 @@ class Documents:
     def close(self, uri: str) -> None:
         self._worker.cancel(uri)
         self._cache.pop(uri, None)
+        self._history.pop(uri, None)

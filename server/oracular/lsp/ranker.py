@@ -44,6 +44,15 @@ def resolve_device(requested: str) -> tuple[str, str | None]:
 
 
 def load_ranker(requested_device: str) -> LoadedRanker:
-    """Load the ranker for ``requested_device`` (slow: call it off the event loop)."""
+    """The ranker for ``requested_device`` (slow: call it off the event loop).
+
+    The model starts loading in the background at once, while the client opens its first
+    document and its project is indexed, so the first diagnostics wait for as little of the
+    load as they can.
+    """
     device, note = resolve_device(requested_device)
-    return LoadedRanker(default_ranker(device), device, note)
+    ranker = default_ranker(device)
+    preload = getattr(ranker, "preload", None)
+    if preload is not None:
+        preload()
+    return LoadedRanker(ranker, device, note)

@@ -37,6 +37,7 @@ from oracular.lsp.execution_policy import (
     trust_params,
     trusted_option,
 )
+from oracular.lsp.loading import when_loaded
 from oracular.lsp.protocol import OracularProtocol, serve_stdio, serve_tcp
 from oracular.lsp.settings import SECTION, ServerSettings, parse_settings, pushed_section, section_of
 from oracular.lsp.worker import Worker
@@ -103,6 +104,7 @@ class OracularServer(LanguageServer):
             self.documents.cached, self._checked, self.log, self._engine_of, lambda fn: self.worker.run(fn)
         )
         self._initialization_options: Any = None
+        self._ranked: asyncio.Future[None] | None = None
         self._last_problem: dict[str, str | None] = {}
 
     # -- documents ---------------------------------------------------------------------------
@@ -117,6 +119,9 @@ class OracularServer(LanguageServer):
     def open_uris(self) -> list[str]:
         return [document.uri for document in self.protocol.documents.all()]
 
+    def _rank_open_documents(self) -> None:
+        self.reanalyse(self.open_uris())
+
     def reanalyse(self, uris: list[str]) -> None:
         for uri in uris:
             self.documents.schedule(uri, 0.0)
@@ -127,7 +132,8 @@ class OracularServer(LanguageServer):
             if analysis.problem is not None:
                 self.log(analysis.problem, types.MessageType.Warning)
         self.publisher.publish(analysis)
-        self.checks.analysed(analysis)
+        if not analysis.provisional:  # observing re-ranks: with the model, once it is there
+            self.checks.analysed(analysis)
         if analysis.report is not None and self.settings.inlay_hints:
             self.refresh_inlay_hints()
 
@@ -268,6 +274,10 @@ class OracularServer(LanguageServer):
 
     async def _load_ranker(self) -> None:
         loaded = await self.engines.load_ranker(self.settings.device)
+        # Documents analysed while the model loads show no ranking yet: rank them once it is loaded.
+        self._ranked = asyncio.ensure_future(
+            when_loaded(loaded.ranker, lambda: self.reanalyse(self.open_uris()))
+        )
         if loaded.note is not None:
             self.window_show_message(
                 types.ShowMessageParams(type=types.MessageType.Warning, message=loaded.note)

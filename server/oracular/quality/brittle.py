@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable
-from functools import cache, lru_cache
+from functools import lru_cache
 
 from tree_sitter import Node
 
@@ -229,18 +229,16 @@ class Sources:
         return found
 
 
-def check(file: FileContext) -> list[Finding]:
+def check(file: FileContext, ctx: TestContext) -> list[Finding]:
     findings = []
-    mutated = cache(lambda: reassigned_statics(file.source.root))  # a whole-file walk, rarely needed
-    for ctx in file.checked:
-        sources = Sources(ctx, mutated)
-        reported: set[str] = set()
-        for assertion in ctx.assertions:
-            new = [s for s in sources.of(assertion) if s not in reported]
-            if new:
-                reported |= set(new)
-                message = (
-                    f"this assertion depends on {' and '.join(new)}: it can pass or fail from run to run"
-                )
-                findings.append(file.finding(CODE, Severity.INFORMATION, message, assertion, test=ctx.name))
+    # A whole-file walk, rarely needed (:meth:`FileContext.whole_file` says the result then
+    # depends on other methods too).
+    sources = Sources(ctx, lambda: file.whole_file(reassigned_statics))
+    reported: set[str] = set()
+    for assertion in ctx.assertions:
+        new = [s for s in sources.of(assertion) if s not in reported]
+        if new:
+            reported |= set(new)
+            message = f"this assertion depends on {' and '.join(new)}: it can pass or fail from run to run"
+            findings.append(file.finding(CODE, Severity.INFORMATION, message, assertion, test=ctx.name))
     return findings

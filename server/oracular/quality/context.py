@@ -12,10 +12,11 @@ Each test body is walked once (:attr:`TestContext.nodes`) and the checks share t
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from tree_sitter import Node
 
@@ -32,6 +33,10 @@ from oracular.java.source import SourceError, SourceText, load_source
 from oracular.java.types import LITERAL_TYPES, TypeEnv
 from oracular.quality.finding import Finding, Fix, Severity
 
+if TYPE_CHECKING:
+    from oracular.incremental import MethodMemo
+
+T = TypeVar("T")
 PREFIX_LENGTH = 12
 """How much of a long string input must show up in an asserted string to count as checked."""
 MIN_SUBSTRING = 3
@@ -368,37 +373,58 @@ class TestContext:
 
 
 class FileContext:
-    """One analysed document: its tests' contexts, renderers and finding construction."""
+    """One analysed document: its tests' contexts (built when first asked for), renderers and
+    finding construction."""
 
-    def __init__(self, engine: OracleEngine, analysis: FileAnalysis, fixes: bool = True) -> None:
+    def __init__(
+        self, engine: OracleEngine, analysis: FileAnalysis, fixes: bool = True, memo: MethodMemo | None = None
+    ) -> None:
         self.engine = engine
         self.analysis = analysis
         self.source = analysis.source
         self.fixes = fixes
         """Whether checks should build quick fixes (a batch scan only wants the findings)."""
         self.junit4_assert_throws = junit4_supports_assert_throws(engine.project_root, self.source.text)
+        self.memo = memo
+        """Results of the document's unchanged methods, from earlier versions (if kept)."""
+        self.read_whole_file = False
+        """Set by :meth:`whole_file`: what was computed since depends on more than one method."""
         self._helpers: dict[tuple[str, str], list[MethodInfo]] = {}
-        self.tests: list[TestContext] = []
-        for status in analysis.statuses:
-            if status.incomplete or status.test.body is None:
-                continue
-            env = engine.env_for(analysis, status)
-            body = body_scope(status.test.node, env)
-            if body is None:
-                continue
-            statements, reassigned = body
-            scope = HelperScope(status.classes, engine.index, analysis.decls.package, analysis.decls.imports)
-            context = TestContext(status, env, statements, reassigned)
-            self._find_assertions(context, scope)
-            self.tests.append(context)
+        self._contexts: dict[int, TestContext | None] = {}
+        self._whole: dict[Callable[[Node], Any], Any] = {}
 
-    @property
-    def checked(self) -> list[TestContext]:
-        """Tests that have an oracle: the ones whose oracle's quality is in question.
+    def context_of(self, status: TestStatus) -> TestContext | None:
+        """The context of one complete, non-empty test (``None`` for any other), built once."""
+        key = status.test.node.id
+        if key not in self._contexts:
+            self._contexts[key] = self._build(status)
+        return self._contexts[key]
 
-        Oracle-free tests already get the engine's ``missing-oracle`` diagnostic.
-        """
-        return [t for t in self.tests if t.has_oracle]
+    def _build(self, status: TestStatus) -> TestContext | None:
+        if status.incomplete or status.test.body is None:
+            return None
+        env = self.engine.env_for(self.analysis, status)
+        body = body_scope(status.test.node, env)
+        if body is None:
+            return None
+        statements, reassigned = body
+        decls = self.analysis.decls
+        scope = HelperScope(status.classes, self.engine.index, decls.package, decls.imports)
+        context = TestContext(status, env, statements, reassigned)
+        self._find_assertions(context, scope)
+        return context
+
+    @cached_property
+    def tests(self) -> list[TestContext]:
+        """Every complete, non-empty test's context, in document order."""
+        return [c for s in self.analysis.statuses if (c := self.context_of(s)) is not None]
+
+    def whole_file(self, compute: Callable[[Node], T]) -> T:
+        """``compute`` over the whole tree, once per document; marks :attr:`read_whole_file`."""
+        self.read_whole_file = True
+        if compute not in self._whole:
+            self._whole[compute] = compute(self.source.root)
+        return self._whole[compute]
 
     # -- assertions ---------------------------------------------------------------------
     def _find_assertions(self, context: TestContext, scope: HelperScope) -> None:

@@ -141,36 +141,35 @@ def _checked_after(ctx: TestContext, statement: Node) -> set[str]:
     return found
 
 
-def check(file: FileContext) -> list[Finding]:
+def check(file: FileContext, ctx: TestContext) -> list[Finding]:
     findings = []
-    for ctx in file.checked:
-        if ctx.throws_by_design or checks_in_callbacks(ctx):
+    if ctx.throws_by_design or checks_in_callbacks(ctx):
+        return findings
+    for statement in ctx.statements:
+        call = statement.named_children[0] if statement.type == "expression_statement" else None
+        if call is None or call.type != "method_invocation" or ctx.asserts_in(statement):
             continue
-        for statement in ctx.statements:
-            call = statement.named_children[0] if statement.type == "expression_statement" else None
-            if call is None or call.type != "method_invocation" or ctx.asserts_in(statement):
-                continue
-            resolved = ctx.env.resolve_call(call)
-            if (
-                resolved is None
-                or resolved.cls.is_test
-                or resolved.method.return_type in (None, "void")
-                or _returns_itself(resolved)
-                or _SETTER.match(resolved.method.name)
-                or not is_about(ctx.name, resolved.method.name)
-                or _repeated_later(ctx, statement, call)
-            ):
-                continue
-            names = [n for n in subjects(call) if ctx.is_variable(n)]
-            if ctx.connected(names) & _checked_after(ctx, statement):
-                continue
-            what = f"{resolved.cls.name}.{resolved.method.name}(...)"
-            untouched = (
-                f" and {', '.join(names)} {'is' if len(names) == 1 else 'are'} not asserted on afterwards"
-                if names
-                else ""
-            )
-            message = f"the result of {what} is discarded{untouched}: the test cannot tell what it returned"
-            fixes = _fixes(file, ctx, statement) if file.fixes else []
-            findings.append(file.finding(CODE, Severity.HINT, message, call, test=ctx.name, fixes=fixes))
+        resolved = ctx.env.resolve_call(call)
+        if (
+            resolved is None
+            or resolved.cls.is_test
+            or resolved.method.return_type in (None, "void")
+            or _returns_itself(resolved)
+            or _SETTER.match(resolved.method.name)
+            or not is_about(ctx.name, resolved.method.name)
+            or _repeated_later(ctx, statement, call)
+        ):
+            continue
+        names = [n for n in subjects(call) if ctx.is_variable(n)]
+        if ctx.connected(names) & _checked_after(ctx, statement):
+            continue
+        what = f"{resolved.cls.name}.{resolved.method.name}(...)"
+        untouched = (
+            f" and {', '.join(names)} {'is' if len(names) == 1 else 'are'} not asserted on afterwards"
+            if names
+            else ""
+        )
+        message = f"the result of {what} is discarded{untouched}: the test cannot tell what it returned"
+        fixes = _fixes(file, ctx, statement) if file.fixes else []
+        findings.append(file.finding(CODE, Severity.HINT, message, call, test=ctx.name, fixes=fixes))
     return findings

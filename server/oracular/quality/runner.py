@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, fields, replace
+from typing import TYPE_CHECKING
 
-from oracular.engine import FileAnalysis, OracleEngine, RankingCancelled
+from oracular.engine import FileAnalysis, OracleEngine, RankingCancelled, TestStatus
 from oracular.quality import (
     brittle,
     discarded_result,
@@ -19,20 +20,30 @@ from oracular.quality import (
     untested_precondition,
     unused_input,
 )
-from oracular.quality.context import FileContext
-from oracular.quality.finding import Finding
+from oracular.quality.context import FileContext, TestContext
+from oracular.quality.finding import Finding, Fix
 
-CHECKS: dict[str, Callable[[FileContext], list[Finding]]] = {
+if TYPE_CHECKING:
+    from oracular.incremental import MethodMemo, Reuse
+
+PER_TEST: dict[str, Callable[[FileContext, TestContext], list[Finding]]] = {
     module.CODE: module.check
-    for module in (
-        discarded_result,
-        unused_input,
-        swallowed_exception,
-        swapped_arguments,
-        brittle,
-        untested_precondition,
-    )
+    for module in (discarded_result, unused_input, swallowed_exception, swapped_arguments, brittle)
 }
+"""Checks that judge one test with an oracle at a time: their findings are kept per method."""
+PER_FILE: dict[str, Callable[[FileContext], list[Finding]]] = {
+    untested_precondition.CODE: untested_precondition.check,
+}
+"""Checks that judge the file's tests together (what no test of the file does)."""
+CHECKS: tuple[str, ...] = (
+    discarded_result.CODE,
+    unused_input.CODE,
+    swallowed_exception.CODE,
+    swapped_arguments.CODE,
+    brittle.CODE,
+    untested_precondition.CODE,
+)
+"""Every check's code, in the order the issue numbers them."""
 
 
 def _field(code: str) -> str:
@@ -82,20 +93,51 @@ def check_file(
     settings: QualitySettings | None = None,
     fixes: bool = True,
     cancelled: Callable[[], bool] | None = None,
+    memo: MethodMemo | None = None,
 ) -> list[Finding]:
     """The enabled checks' findings for one document, in document order.
 
     ``fixes=False`` skips building quick fixes (ranking, rendering), for batch scans.
-    ``cancelled`` is polled between checks, as :meth:`OracleEngine.suggest` polls it between
-    tests, so an editor's superseded version stops costing time (:class:`RankingCancelled`).
+    ``cancelled`` is polled between tests, as :meth:`OracleEngine.suggest` polls it, so an
+    editor's superseded version stops costing time (:class:`RankingCancelled`). ``memo``, begun on
+    ``analysis`` (:meth:`OracleEngine.suggest` begins it), hands back the findings of tests that
+    did not change since the previous version.
     """
     codes = (settings or QualitySettings()).codes
     if not codes:
         return []
-    context = FileContext(engine, analysis, fixes)
+    context = FileContext(engine, analysis, fixes, memo)
+    per_test = [code for code in codes if code in PER_TEST]
+    kind = f"findings:{','.join(per_test)}:{fixes}"
     findings: list[Finding] = []
-    for code in codes:
+    for status in analysis.statuses:
         if cancelled is not None and cancelled():
             raise RankingCancelled
-        findings += CHECKS[code](context)
+        if per_test and status.evidence is not None:
+            findings += _test_findings(context, status, per_test, kind)
+    for code in codes:
+        if code in PER_FILE:
+            if cancelled is not None and cancelled():
+                raise RankingCancelled
+            findings += PER_FILE[code](context)
     return sorted(findings, key=lambda f: (f.start, f.code))
+
+
+def _test_findings(context: FileContext, status: TestStatus, codes: list[str], kind: str) -> list[Finding]:
+    """One test's findings: kept ones moved with the method, or computed (and kept when they
+    depend on nothing but the method and the file's facts)."""
+    memo = context.memo
+    reuse = memo.get(kind, status.test) if memo is not None else None
+    if reuse is not None:
+        return [_moved(finding, reuse) for finding in reuse.value]
+    test = context.context_of(status)
+    context.read_whole_file = False
+    found = [f for code in codes for f in PER_TEST[code](context, test)] if test is not None else []
+    if memo is not None and not context.read_whole_file:
+        memo.put(kind, status.test, found)
+    return found
+
+
+def _moved(finding: Finding, reuse: Reuse) -> Finding:
+    fixes = tuple(Fix(fix.title, tuple(reuse.edit(e) for e in fix.edits)) for fix in finding.fixes)
+    return replace(finding, start=reuse.line(finding.start), end=reuse.line(finding.end), fixes=fixes)

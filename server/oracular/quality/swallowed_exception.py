@@ -132,32 +132,29 @@ def _outside_main_flow(node: Node, body: Node) -> bool:
     return False
 
 
-def check(file: FileContext) -> list[Finding]:
+def check(file: FileContext, ctx: TestContext) -> list[Finding]:
     findings = []
-    for ctx in file.checked:
-        body = ctx.test.body
-        assert body is not None
-        for node in ctx.nodes:
-            if node.type not in TRY_TYPES:
-                continue
-            block = node.child_by_field_name("body")
-            if (
-                block is None
-                or contains_fail(block)
-                or _is_cleanup(block)
-                or _outside_main_flow(node, body)
-                or _calls_super(block)
-                or _documented_tolerance(node)
-            ):
-                continue
-            swallowing = [
-                c for c in node.named_children if c.type == "catch_clause" and _swallows(ctx, node, c)
-            ]
-            if swallowing:
-                findings.append(_try_finding(file, ctx, node, block, swallowing[0]))
-        guarded = _guarded_only(ctx)
-        if guarded is not None:
-            findings.append(_if_finding(file, ctx, guarded))
+    body = ctx.test.body
+    assert body is not None
+    for node in ctx.nodes:
+        if node.type not in TRY_TYPES:
+            continue
+        block = node.child_by_field_name("body")
+        if (
+            block is None
+            or contains_fail(block)
+            or _is_cleanup(block)
+            or _outside_main_flow(node, body)
+            or _calls_super(block)
+            or _documented_tolerance(node)
+        ):
+            continue
+        swallowing = [c for c in node.named_children if c.type == "catch_clause" and _swallows(ctx, node, c)]
+        if swallowing:
+            findings.append(_try_finding(file, ctx, node, block, swallowing[0]))
+    guarded = _guarded_only(ctx)
+    if guarded is not None:
+        findings.append(_if_finding(file, ctx, guarded))
     return findings
 
 

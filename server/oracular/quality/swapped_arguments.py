@@ -140,22 +140,21 @@ def _short(node: Node, limit: int = 40) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-def check(file: FileContext) -> list[Finding]:
+def check(file: FileContext, ctx: TestContext) -> list[Finding]:
     findings = []
     imports = file.analysis.decls.imports
-    for ctx in file.checked:
-        for assertion in ctx.assertions:
-            for call in syntax.walk_skipping_classes(assertion):
-                if call.type != "method_invocation" or syntax.call_name(call) not in PAIRED:
-                    continue
-                owner_name = owner(call, imports, ctx.test.flavour)
-                if owner_name is None or owner_name not in KNOWN or _overloaded_here(ctx, call):
-                    continue
-                pair = slots(call, owner_name, ctx)
-                if pair is None or not is_swapped(*pair):
-                    continue
-                expected, actual = pair
-                findings.append(_finding(file, ctx, call, expected, actual, owner_name))
+    for assertion in ctx.assertions:
+        for call in syntax.walk_skipping_classes(assertion):
+            if call.type != "method_invocation" or syntax.call_name(call) not in PAIRED:
+                continue
+            owner_name = owner(call, imports, ctx.test.flavour)
+            if owner_name is None or owner_name not in KNOWN or _overloaded_here(ctx, call):
+                continue
+            pair = slots(call, owner_name, ctx)
+            if pair is None or not is_swapped(*pair):
+                continue
+            expected, actual = pair
+            findings.append(_finding(file, ctx, call, expected, actual, owner_name))
     return findings
 
 

@@ -35,6 +35,7 @@ from tree_sitter import Node
 from oracular.candidates.grammar import Candidate
 from oracular.candidates.render import TextEdit, indent_unit
 from oracular.corpus.samples import ASSERTJ_THROWN, parse_method, synthesise_method
+from oracular.engine import TestStatus
 from oracular.java import syntax
 from oracular.java.declarations import ClassInfo, MethodInfo
 from oracular.java.prefix import focal_name_for
@@ -81,12 +82,39 @@ class Tested:
 
     cls: ClassInfo
     method: MethodInfo
-    exemplar: tuple[TestContext, int, Node] | None = None
-    """(test, index of the top-level statement, call) of a call at the top level of a test."""
+    exemplar: tuple[TestStatus, Call] | None = None
+    """The first call at the top level of a test with no parameters, and that test."""
 
     @property
     def name(self) -> str:
         return self.cls.name if self.method.is_constructor else self.method.name
+
+
+@dataclass(frozen=True)
+class Call:
+    """A call of a method of the class under test in a test's body."""
+
+    cls: ClassInfo
+    method: MethodInfo
+    statement: int | None
+    """Index of the top-level statement holding it, if it can seed a new test (see ``_new_test``)."""
+    span: tuple[int, int]
+    """Its bytes, relative to the start of the test method."""
+
+
+@dataclass(frozen=True)
+class Summary:
+    """What one test contributes to the file's verdict: no positions, no tree nodes, so it is kept
+    per method across versions (:mod:`oracular.incremental`)."""
+
+    expected: frozenset[str]
+    """Exception names it (or a helper it calls) expects."""
+    invoked: frozenset[str]
+    """Names of the methods it and its helpers call."""
+    created: frozenset[str]
+    """Simple names of the types it and its helpers construct."""
+    calls: tuple[Call, ...]
+    """Its calls of the class under test's methods, in order."""
 
 
 # -- violating inputs -------------------------------------------------------------------------
@@ -267,62 +295,45 @@ def unit_name(file: FileContext, test_class: str) -> str | None:
     return name if cls is not None and not cls.is_test else None
 
 
-def tested_methods(file: FileContext, tests: list[TestContext]) -> list[Tested]:
-    """Workspace methods of the class under test that these tests call, in order of first call."""
-    wanted = unit_name(file, tests[0].test.class_name)
+def unit_calls(file: FileContext, ctx: TestContext) -> tuple[Call, ...]:
+    """The test's calls of non-private workspace methods of the class its class is named after."""
+    wanted = unit_name(file, ctx.test.class_name)
     if wanted is None:
-        return []
+        return ()
+    params = ctx.test.node.child_by_field_name("parameters")
+    seeds = params is None or not params.named_children
+    start = ctx.test.node.start_byte
+    found = []
+    for call in ctx.nodes:
+        if call.type not in ("method_invocation", "object_creation_expression"):
+            continue
+        hit = _called(ctx, call)
+        if hit is None or hit[0].is_test or "private" in hit[1].modifiers or hit[0].name != wanted:
+            continue
+        index = _top_level_index(ctx, call) if seeds else None
+        found.append(Call(hit[0], hit[1], index, (call.start_byte - start, call.end_byte - start)))
+    return tuple(found)
+
+
+def tested_methods(calls: list[tuple[TestStatus, Summary]]) -> list[Tested]:
+    """Workspace methods of the class under test that these tests call, in order of first call."""
     found: dict[tuple[str, str, int], Tested] = {}
-    for ctx in tests:
-        for call in ctx.nodes:
-            if call.type not in ("method_invocation", "object_creation_expression"):
-                continue
-            hit = _called(ctx, call)
-            if hit is None or hit[0].is_test or "private" in hit[1].modifiers:
-                continue
-            cls, method = hit
-            if cls.name != wanted:
-                continue
-            key = (cls.qualified_name, method.name, method.line)
-            tested = found.setdefault(key, Tested(cls, method))
-            params = ctx.test.node.child_by_field_name("parameters")
-            if tested.exemplar is None and (params is None or not params.named_children):
-                index = _top_level_index(ctx, call)
-                if index is not None:
-                    tested.exemplar = (ctx, index, call)
+    for status, summary in calls:
+        for call in summary.calls:
+            key = (call.cls.qualified_name, call.method.name, call.method.line)
+            tested = found.setdefault(key, Tested(call.cls, call.method))
+            if tested.exemplar is None and call.statement is not None:
+                tested.exemplar = (status, call)
     return list(found.values())
-
-
-_DECLARATION_CONTAINERS = frozenset(
-    {
-        "program",
-        "class_declaration",
-        "class_body",
-        "enum_declaration",
-        "enum_body",
-        "enum_body_declarations",
-        "interface_declaration",
-        "interface_body",
-        "record_declaration",
-    }
-)
-"""Where method declarations of the file's classes sit; method bodies are not entered, which
-keeps this to a few hundred nodes in a file of tens of thousands (local and anonymous classes'
-helpers are not test helpers)."""
 
 
 def method_bodies(file: FileContext) -> dict[str, list[Node]]:
     """The bodies of the file's methods by name: a test's own helpers (``assertCastFails(v)``)."""
     found: dict[str, list[Node]] = {}
-    stack = [file.source.root]
-    while stack:
-        node = stack.pop()
-        for child in node.named_children:
-            body = child.child_by_field_name("body") if child.type == "method_declaration" else None
-            if child.type in _DECLARATION_CONTAINERS:
-                stack.append(child)
-            elif body is not None:
-                found.setdefault(syntax.text(child.child_by_field_name("name")), []).append(body)
+    for member in syntax.member_declarations(file.source.root):
+        body = member.child_by_field_name("body") if member.type == "method_declaration" else None
+        if body is not None:
+            found.setdefault(syntax.text(member.child_by_field_name("name")), []).append(body)
     return found
 
 
@@ -368,52 +379,80 @@ def expected_exceptions(ctx: TestContext, nodes: list[Node]) -> set[str]:
     return found
 
 
-def _covers(file: FileContext, expected: set[str], precondition: Precondition) -> bool:
+def _covers(file: FileContext, expected: frozenset[str], precondition: Precondition) -> bool:
     if expected & ANY_EXCEPTION or precondition.simple in expected:
         return True
     cls = file.engine.index.resolve(precondition.exception)
     return cls is not None and any(base_name(s.name) in expected for s in file.engine.index.superclasses(cls))
 
 
-def _calls_method(nodes: list[Node], tested: Tested) -> bool:
-    for node in nodes:
-        if tested.method.is_constructor and node.type == "object_creation_expression":
-            if base_name(syntax.text(node.child_by_field_name("type"))) == tested.cls.name:
-                return True
-        elif node.type == "method_invocation" and syntax.call_name(node) == tested.method.name:
-            return True
-    return False
+def _calls_method(summary: Summary, tested: Tested) -> bool:
+    if tested.method.is_constructor:
+        return tested.cls.name in summary.created
+    return tested.method.name in summary.invoked
+
+
+def summarise(
+    file: FileContext,
+    ctx: TestContext,
+    helpers: dict[str, list[Node]],
+    walked: dict[tuple[int, int], list[Node]],
+) -> Summary:
+    nodes = test_nodes(ctx, helpers, walked)
+    return Summary(
+        frozenset(expected_exceptions(ctx, nodes)),
+        frozenset(syntax.call_name(n) for n in nodes if n.type == "method_invocation"),
+        frozenset(
+            base_name(syntax.text(n.child_by_field_name("type")))
+            for n in nodes
+            if n.type == "object_creation_expression"
+        ),
+        unit_calls(file, ctx),
+    )
+
+
+def summaries(file: FileContext) -> dict[str, list[tuple[TestStatus, Summary]]]:
+    """Each complete test's summary by test class, kept ones reused (see :class:`Summary`)."""
+    helpers: dict[str, list[Node]] | None = None
+    walked: dict[tuple[int, int], list[Node]] = {}
+    by_class: dict[str, list[tuple[TestStatus, Summary]]] = {}
+    for status in file.analysis.statuses:
+        reuse = file.memo.get(CODE, status.test) if file.memo is not None else None
+        if reuse is not None:
+            summary = reuse.value
+        else:
+            ctx = file.context_of(status)
+            if ctx is None:
+                continue
+            if helpers is None:
+                helpers = method_bodies(file)
+            summary = summarise(file, ctx, helpers, walked)
+            if file.memo is not None:
+                file.memo.put(CODE, status.test, summary)
+        by_class.setdefault(status.test.class_name, []).append((status, summary))
+    return by_class
 
 
 def check(file: FileContext) -> list[Finding]:
     findings = []
     null_tester = "NullPointerTester" in file.source.text
-    by_class: dict[str, list[TestContext]] = {}
-    for ctx in file.tests:
-        by_class.setdefault(ctx.test.class_name, []).append(ctx)
-    helpers = method_bodies(file)
-    walked: dict[tuple[int, int], list[Node]] = {}
-    for tests in by_class.values():
-        expectations = []
-        for ctx in tests:
-            nodes = test_nodes(ctx, helpers, walked)
-            expectations.append((nodes, expected_exceptions(ctx, nodes)))
-        for tested in tested_methods(file, tests):
+    for tests in summaries(file).values():
+        for tested in tested_methods(tests):
             untested = [
                 p
                 for p in preconditions(tested.cls, tested.method)
                 if not (null_tester and p.simple == "NullPointerException")
                 and not any(
-                    _covers(file, expected, p) and _calls_method(nodes, tested)
-                    for nodes, expected in expectations
+                    _calls_method(summary, tested) and _covers(file, summary.expected, p)
+                    for _, summary in tests
                 )
             ]
             if untested:
-                findings.append(_finding(file, tests[0], tested, untested))
+                findings.append(_finding(file, tests[0][0], tested, untested))
     return findings
 
 
-def _finding(file: FileContext, ctx: TestContext, tested: Tested, untested: list[Precondition]) -> Finding:
+def _finding(file: FileContext, status: TestStatus, tested: Tested, untested: list[Precondition]) -> Finding:
     clauses = "; ".join(f"{p.simple} ({p.condition})" if p.condition else p.simple for p in untested)
     message = (
         f"{tested.cls.name}.{tested.name} throws {clauses} but no test in this file expects "
@@ -421,8 +460,8 @@ def _finding(file: FileContext, ctx: TestContext, tested: Tested, untested: list
     )
     fixes = []
     if file.fixes and tested.exemplar is not None:
-        fixes = [_new_test(file, tested, p) for p in untested]
-    name = ctx.test.class_node.child_by_field_name("name") or ctx.test.class_node
+        fixes = [_kept_new_test(file, tested, p) for p in untested]
+    name = status.test.class_node.child_by_field_name("name") or status.test.class_node
     return file.finding(CODE, Severity.HINT, message, name, test=None, fixes=fixes)
 
 
@@ -456,9 +495,38 @@ def _test_name(ctx: TestContext, tested: Tested, precondition: Precondition) -> 
     return name
 
 
+def _kept_new_test(file: FileContext, tested: Tested, precondition: Precondition) -> Fix:
+    """:func:`_new_test`, kept with its exemplar test across versions (it is the costly part of the
+    check: a prefix analysis and a rendering per fix). Its name avoids every method name of the
+    class, so those names are part of the key."""
+    assert tested.exemplar is not None
+    status = tested.exemplar[0]
+    if file.memo is None:
+        return _new_test(file, tested, precondition)
+    names = sorted({m.name for c in status.classes for m in c.methods})
+    method = f"{tested.cls.qualified_name}:{tested.method.name}:{tested.method.line}"
+    kind = f"{CODE}-fix:{method}:{precondition!r}:{names}"
+    reuse = file.memo.get(kind, status.test)
+    if reuse is not None:
+        fix: Fix = reuse.value
+        return Fix(fix.title, tuple(reuse.edit(e) for e in fix.edits))
+    fix = _new_test(file, tested, precondition)
+    file.memo.put(kind, status.test, fix)
+    return fix
+
+
 def _new_test(file: FileContext, tested: Tested, precondition: Precondition) -> Fix:
     assert tested.exemplar is not None
-    ctx, index, call = tested.exemplar
+    status, seed = tested.exemplar
+    ctx = file.context_of(status)
+    assert ctx is not None and seed.statement is not None  # summarised, so it has a context
+    index, start = seed.statement, ctx.test.node.start_byte
+    call = next(
+        n
+        for n in ctx.nodes
+        if (n.start_byte - start, n.end_byte - start) == seed.span
+        and n.type in ("method_invocation", "object_creation_expression")
+    )
     source, test = file.source, ctx.test
     statements = [syntax.text(s) for s in ctx.statements[:index] if not ctx.asserts_in(s)]
     violating = _violating_call(file, tested, call, precondition)

@@ -209,24 +209,21 @@ def _fix(file: FileContext, ctx: TestContext, site: Site, item: Input, getter: s
     )
 
 
-def check(file: FileContext) -> list[Finding]:
+def check(file: FileContext, ctx: TestContext) -> list[Finding]:
     findings = []
-    for ctx in file.checked:
-        if ctx.throws_by_design:
-            continue  # its inputs are there to make the body throw
-        sites = [
-            s for s in (site_of(ctx, t) for t in ctx.statements if not ctx.asserts_in(t)) if s is not None
-        ]
-        getters: dict[str, set[str]] = defaultdict(set)
-        for site in sites:
-            if site.kind == "setter":
-                getters[site.receiver] |= {g for item in site.inputs for g in item.getters}
-        for site in sites:
-            if not _judged(ctx, site, getters[site.receiver]):
-                continue
-            unused = [item for item in site.inputs if not _is_used(ctx, site, item)]
-            if unused and (site.kind != "entry" or _partly_checked(site, unused)):
-                findings.append(_finding(file, ctx, site, unused))
+    if ctx.throws_by_design:
+        return findings  # its inputs are there to make the body throw
+    sites = [s for s in (site_of(ctx, t) for t in ctx.statements if not ctx.asserts_in(t)) if s is not None]
+    getters: dict[str, set[str]] = defaultdict(set)
+    for site in sites:
+        if site.kind == "setter":
+            getters[site.receiver] |= {g for item in site.inputs for g in item.getters}
+    for site in sites:
+        if not _judged(ctx, site, getters[site.receiver]):
+            continue
+        unused = [item for item in site.inputs if not _is_used(ctx, site, item)]
+        if unused and (site.kind != "entry" or _partly_checked(site, unused)):
+            findings.append(_finding(file, ctx, site, unused))
     return findings
 
 
