@@ -44,3 +44,17 @@ def emit(text: str, output: Path | None, what: str) -> None:
 
 def error(message: str) -> None:
     print(f"oracular: {message}", file=sys.stderr)
+
+
+def package_roots(names: list[str], sources: Path) -> list[Path] | None:
+    """Each name as a folder, or as a fetched corpus package in ``sources``; ``None`` once the
+    first that is neither has been reported."""
+    roots = []
+    for name in names:
+        path = Path(name)
+        root = path if path.is_dir() else sources / name
+        if not root.is_dir():
+            error(f"{name}: neither a folder nor a package in {sources} (run 'oracular corpus fetch')")
+            return None
+        roots.append(root)
+    return roots

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from oracular.cache import default_cache_dir
-from oracular.cli.common import emit, error
+from oracular.cli.common import emit, error, package_roots
 from oracular.corpus.lists import CorpusLists
 from oracular.engine import EngineSettings, FileReport, OracleEngine
 from oracular.execution.checks import CheckSettings, OracleChecker
@@ -29,15 +29,7 @@ def _roots(args: argparse.Namespace) -> list[Path] | None:
     if not names:
         error(f"no dev package in {sources}: run 'oracular corpus fetch' first")
         return None
-    roots = []
-    for name in names:
-        path = Path(name)
-        root = path if path.is_dir() else sources / name
-        if not root.is_dir():
-            error(f"{name}: neither a folder nor a package in {sources} (run 'oracular corpus fetch')")
-            return None
-        roots.append(root)
-    return roots
+    return package_roots(names, sources)
 
 
 def run_realistic(args: argparse.Namespace) -> int:

@@ -148,7 +148,7 @@ def run_mutants(args: argparse.Namespace) -> int:
     import logging
 
     from oracular.cache import default_cache_dir
-    from oracular.cli.common import emit, error
+    from oracular.cli.common import emit, error, package_roots
     from oracular.execution.evaluation import DEFAULT_PROJECTS, evaluate_project, markdown
     from oracular.execution.jvm import ToolchainMissing
     from oracular.execution.mutants import OPERATORS
@@ -156,14 +156,9 @@ def run_mutants(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.WARNING, format="%(message)s")
     sources = (args.cache or default_cache_dir()).expanduser() / "src"
     names = args.mutants or list(DEFAULT_PROJECTS)
-    roots = []
-    for name in names:
-        path = Path(name)
-        root = path if path.is_dir() else sources / name
-        if not root.is_dir():
-            error(f"{name}: neither a folder nor a package in {sources} (run 'oracular corpus fetch')")
-            return 2
-        roots.append(root)
+    roots = package_roots(names, sources)
+    if roots is None:
+        return 2
     operators = [o.strip() for o in args.operators.split(",") if o.strip()] if args.operators else OPERATORS
     if unknown := sorted(set(operators) - set(OPERATORS)):
         error(f"unknown mutation operator(s) {', '.join(unknown)}; known: {', '.join(OPERATORS)}")

@@ -66,15 +66,19 @@ def quantise(network: nn.Module) -> nn.Module:
     return quantize_dynamic(network, {nn.Linear}, dtype=torch.qint8)
 
 
+def problem_context(problem: OracleProblem) -> tuple[list[str], dict | None]:
+    """The prefix statements' texts and the focal context of a live engine problem."""
+    return [syntax.text(s) for s in problem.prefix.statements], focal_context(problem.focal)
+
+
 def problem_inputs(problem: OracleProblem) -> tuple[list[str], dict | None, list[str]]:
     """The three texts :meth:`InputFormatter.encode` takes, read from a live engine problem."""
-    statements = [syntax.text(s) for s in problem.prefix.statements]
-    return statements, focal_context(problem.focal), [candidate_text(c) for c in problem.candidates]
+    return *problem_context(problem), [candidate_text(c) for c in problem.candidates]
 
 
 def _rank_templates(model: LoadedModel, problem: OracleProblem) -> Ranking:
     """Version 2: score each distinct template once, then share its score among its values."""
-    statements, focal, _ = problem_inputs(problem)
+    statements, focal = problem_context(problem)
     texts, group = group_by_template(problem.candidates)
     first = {g: i for i, g in reversed(list(enumerate(group)))}
     flags = [problem.candidates[first[g]].kind == "exception" for g in range(len(texts))]
