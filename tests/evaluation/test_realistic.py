@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from oracular.cli.main import main
 from oracular.corpus.normalise import GroundTruth
 from oracular.evaluation.realistic import Judged, ProjectRun, answer_keys, figures, markdown
@@ -69,3 +71,10 @@ def test_eval_realistic_on_the_example(project: Path, tmp_path: Path, capsys) ->
     assert all(j["top1_status"] in ("holds", None) for j in judged.values())  # observed: nothing fails
     text = out.read_text(encoding="utf-8")
     assert "| asserted call not in the prefix |" in text and "| exception tests |" in text
+
+
+@pytest.mark.parametrize("mode", ["--realistic", "--mutants"])
+def test_an_unknown_project_is_named_and_nothing_runs(mode: str, tmp_path: Path, capsys) -> None:
+    assert main(["eval", mode, "no-such-project", "--cache", str(tmp_path), "-q"]) == 2
+    err = capsys.readouterr().err
+    assert "no-such-project: neither a folder nor a package in" in err
