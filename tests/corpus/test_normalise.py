@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from oracular.corpus.normalise import canonical_expression, normalise_assertion
+from oracular.candidates.text import canonical_expression
+from oracular.corpus.normalise import normalise_assertion
 from oracular.java import syntax
 from oracular.java.junit import Flavour
 from tests.conftest import java

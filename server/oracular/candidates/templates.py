@@ -15,8 +15,8 @@ import dataclasses
 from collections.abc import Iterable, Sequence
 
 from oracular.candidates.grammar import Candidate, assertion_candidates
+from oracular.candidates.text import candidate_text
 from oracular.candidates.values import Value
-from oracular.corpus.normalise import candidate_text
 from oracular.java.targets import Target
 
 VALUE_SLOT = "?"

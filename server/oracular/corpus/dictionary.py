@@ -14,8 +14,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from oracular.candidates.text import canonical_expression
 from oracular.candidates.values import dictionary_key
-from oracular.corpus.normalise import canonical_expression
 
 SWEEP_KS = (0, 1, 3, 5, 10, 20)
 LITERAL_TYPES = frozenset({"int", "long", "short", "byte", "double", "float", "char", "String"})

@@ -26,6 +26,7 @@ from typing import Any
 from tqdm import tqdm
 
 import oracular
+from oracular.candidates.text import candidate_text
 from oracular.corpus.dictionary import (
     MAX_K,
     SWEEP_KS,
@@ -37,7 +38,6 @@ from oracular.corpus.dictionary import (
 )
 from oracular.corpus.fetch import MARKER_NAME
 from oracular.corpus.lists import CorpusLists, Split
-from oracular.corpus.normalise import candidate_text
 from oracular.corpus.samples import CATEGORIES, FileMiner, build_sample_candidates, ground_truth_labels
 from oracular.engine import OracleEngine
 from oracular.java.source import SourceError, load_source

@@ -10,14 +10,14 @@ message, no float delta, no ``L``/``f``/``d`` suffixes, and ``assertEquals(true,
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from tree_sitter import Node
 
-from oracular.candidates.grammar import Candidate
+from oracular.candidates.text import canonical_expression
 from oracular.java import syntax
 from oracular.java.junit import Flavour
+from oracular.java.oracle_statements import FAIL_NAMES, call_args, call_chain, statement_call
 from oracular.java.oracles import is_oracle_call
 from oracular.java.types import LITERAL_TYPES
 
@@ -39,26 +39,6 @@ ASSERTJ_UNARY = {
     "isNotNull": "assertNotNull",
 }
 HAMCREST_UNARY = {"nullValue": "assertNull", "notNullValue": "assertNotNull"}
-FAIL_NAMES = frozenset({"fail", "failBecauseExceptionWasNotThrown", "shouldHaveThrown"})
-
-_LITERAL_OR_SPACE = re.compile(r"\"(?:\\.|[^\"\\])*\"|'(?:\\.|[^'\\])*'|\s+")
-_NUMBER_SUFFIX = re.compile(
-    r"\b((?:0[xX][0-9a-fA-F_]+)|(?:\d[\d_]*\.?\d*(?:[eE][+-]?\d+)?)|(?:\.\d+))[lLfFdD]\b"
-)
-
-
-def canonical_expression(text: str) -> str:
-    """Whitespace outside literals removed and numeric suffixes dropped: a comparison key."""
-    parts: list[str] = []
-    last = 0
-    for match in _LITERAL_OR_SPACE.finditer(text):
-        parts.append(_NUMBER_SUFFIX.sub(r"\1", text[last : match.start()]))
-        token = match.group()
-        if not token.isspace():
-            parts.append(token)
-        last = match.end()
-    parts.append(_NUMBER_SUFFIX.sub(r"\1", text[last:]))
-    return "".join(parts)
 
 
 @dataclass(frozen=True)
@@ -92,49 +72,6 @@ class GroundTruth:
         if self.method not in GRAMMAR_FORMS:
             return False
         return self.expected is None or self.simple_expected
-
-
-def candidate_text(candidate: Candidate) -> str:
-    """A candidate in the same canonical form as :attr:`GroundTruth.text`."""
-    if candidate.kind == "exception":
-        return f"assertThrows({candidate.exception}.class)"
-    target = candidate.target.expression if candidate.target else ""
-    if candidate.expected is None:
-        return f"{candidate.assertion}({target})"
-    return f"{candidate.assertion}({candidate.expected.text}, {target})"
-
-
-def call_args(call: Node) -> list[Node]:
-    args = call.child_by_field_name("arguments")
-    return list(args.named_children) if args is not None else []
-
-
-def call_chain(expression: Node) -> list[Node]:
-    """``a(x).b().c(y)`` as ``[a, b, c]`` (innermost call first); ``[]`` if not a call."""
-    chain = []
-    node: Node | None = expression
-    while node is not None and node.type == "method_invocation":
-        chain.append(node)
-        node = node.child_by_field_name("object")
-    return chain[::-1]
-
-
-def statement_call(statement: Node) -> Node | None:
-    """The call a statement consists of: ``f(...);`` or ``T v = f(...);``."""
-    if statement.type == "expression_statement" and statement.named_children:
-        expr = statement.named_children[0]
-        return expr if expr.type == "method_invocation" else None
-    if statement.type == "local_variable_declaration":
-        declarators = statement.children_by_field_name("declarator")
-        value = declarators[-1].child_by_field_name("value") if declarators else None
-        return value if value is not None and value.type == "method_invocation" else None
-    return None
-
-
-def is_oracle_statement(statement: Node, extra: frozenset[str] = frozenset()) -> bool:
-    """A statement whose call chain contains an assertion entry point (``verify``, AssertJ...)."""
-    call = statement_call(statement)
-    return call is not None and any(is_oracle_call(syntax.call_name(c), extra) for c in call_chain(call))
 
 
 def _is_stringish(node: Node) -> bool:

@@ -33,13 +33,15 @@ from tqdm import tqdm
 
 from oracular.candidates.grammar import Candidate
 from oracular.candidates.templates import target_templates, template_text
-from oracular.corpus.normalise import GroundTruth, canonical_expression
-from oracular.corpus.samples import focal_context, synthesise_method
+from oracular.candidates.text import canonical_expression
+from oracular.corpus.normalise import GroundTruth
 from oracular.engine import OracleEngine
 from oracular.execution.devtests import DevTest, cut_file, find_status, oracle_free_copy
 from oracular.java import syntax
+from oracular.java.method_text import synthesise_method
 from oracular.java.source import SourceError, load_source
 from oracular.java.workspace import WorkspaceIndex, iter_java_files
+from oracular.models.inputs import focal_context
 from oracular.ranking.baseline import BaselineRanker
 
 logger = logging.getLogger("oracular.corpus")

@@ -18,36 +18,27 @@ from typing import Any
 from tree_sitter import Node
 
 from oracular.candidates.grammar import Candidate, build_candidates
+from oracular.candidates.text import candidate_text, canonical_expression
 from oracular.candidates.values import Value, global_values
-from oracular.corpus.normalise import (
-    FAIL_NAMES,
-    GroundTruth,
-    call_args,
-    call_chain,
-    candidate_text,
-    canonical_expression,
-    is_oracle_statement,
-    normalise_assertion,
-    statement_call,
-)
+from oracular.corpus.normalise import GroundTruth, normalise_assertion
 from oracular.engine import FileAnalysis, OracleEngine, TestStatus
 from oracular.java import syntax
-from oracular.java.junit import TestMethod
-from oracular.java.prefix import FocalMethod, PrefixAnalysis, Target
-from oracular.java.source import parse_text
+from oracular.java.method_text import parse_method, synthesise_method
+from oracular.java.oracle_statements import (
+    ASSERTJ_THROWN,
+    call_args,
+    call_chain,
+    contains_fail,
+    ends_with_fail,
+    is_oracle_statement,
+    statement_call,
+)
+from oracular.java.prefix import PrefixAnalysis, Target
+from oracular.models.inputs import focal_context
 from oracular.ranking.problem import OracleProblem, Ranker
 
 CATEGORIES = ("assertion-only", "must-throw", "must-not-throw", "custom-helper", "no-oracle")
 THROWS_ENTRY = frozenset({"assertThrows", "assertThrowsExactly", "expectThrows"})
-ASSERTJ_THROWN = {
-    "assertThatIllegalArgumentException": "IllegalArgumentException",
-    "assertThatIllegalStateException": "IllegalStateException",
-    "assertThatNullPointerException": "NullPointerException",
-    "assertThatIOException": "IOException",
-    "assertThatIndexOutOfBoundsException": "IndexOutOfBoundsException",
-}
-_WRAPPER_HEAD = "class OracularPrefix {\n"
-
 Dictionary = dict[str, tuple[str, ...]]
 
 
@@ -93,24 +84,13 @@ def _class_literal(node: Node | None) -> str | None:
     return _simple_type(syntax.text(node)) if node is not None and node.type == "class_literal" else None
 
 
-def _ends_with_fail(statements: list[Node]) -> bool:
-    if not statements:
-        return False
-    call = statement_call(statements[-1])
-    return call is not None and syntax.call_name(call_chain(call)[0]) in FAIL_NAMES
-
-
-def _contains_fail(node: Node) -> bool:
-    return any(n.type == "method_invocation" and syntax.call_name(n) in FAIL_NAMES for n in syntax.walk(node))
-
-
 def exception_oracle(statement: Node) -> ExceptionOracle | None:
     """``assertThrows``, AssertJ's thrown-by forms, and try/``fail``/catch."""
     if statement.type == "try_statement":
         body = statement.child_by_field_name("body")
         inner = syntax.statements(body) if body is not None else []
         catches = [c for c in statement.named_children if c.type == "catch_clause"]
-        if not catches or not _ends_with_fail(inner) or len(inner) < 2:
+        if not catches or not ends_with_fail(inner) or len(inner) < 2:
             return None
         param = next((c for c in catches[0].named_children if c.type == "catch_formal_parameter"), None)
         caught = next((c for c in param.named_children if c.type == "catch_type"), None) if param else None
@@ -144,7 +124,7 @@ def is_not_throw_oracle(statement: Node) -> bool:
     """``assertDoesNotThrow(...)`` or ``try { ... } catch (X e) { fail(...); }``."""
     if statement.type == "try_statement":
         catches = [c for c in statement.named_children if c.type == "catch_clause"]
-        return bool(catches) and all(_contains_fail(c) for c in catches)
+        return bool(catches) and all(contains_fail(c) for c in catches)
     call = statement_call(statement)
     return call is not None and syntax.call_name(call_chain(call)[0]) == "assertDoesNotThrow"
 
@@ -172,37 +152,6 @@ def is_rule_statement(statement: Node) -> bool:
         and (receiver := call.child_by_field_name("object")) is not None
         and receiver.type == "identifier"
     )
-
-
-def synthesise_method(test: TestMethod, number: int, statements: list[str]) -> str:
-    """The cut test as a method: ``void testN(params) { ... }`` (no annotations, no throws)."""
-    params = syntax.text(test.node.child_by_field_name("parameters")) or "()"
-    body = "".join(f"    {s}\n" for s in statements)
-    return f"void test{number}{params} {{\n{body}}}"
-
-
-def parse_method(method_text: str) -> Node:
-    """Parse a synthesised method (inside a wrapper class) and return its declaration node."""
-    source = parse_text(_WRAPPER_HEAD + method_text + "\n}\n")
-    for node in syntax.walk(source.root):
-        if node.type == "method_declaration":
-            return node
-    raise ValueError("not a method")  # unreachable: the wrapper always holds one
-
-
-def focal_context(focal: FocalMethod | None) -> dict[str, Any] | None:
-    """The unit's side of the model input: signature, Javadoc and exceptions, never the body."""
-    if focal is None:
-        return None
-    method = focal.method
-    return {
-        "class": focal.cls.name,
-        "method": focal.name,
-        "signature": focal.signature,
-        "javadoc": method.javadoc.render() if method.javadoc else "",
-        "throws": list(method.throws),
-        "exception_types": method.exception_types(),
-    }
 
 
 def _target_json(target: Target) -> dict[str, Any]:

@@ -30,8 +30,8 @@ from typing import Any
 
 from tqdm import tqdm
 
+from oracular.candidates.text import candidate_text, canonical_expression
 from oracular.corpus.fetch import MARKER_NAME
-from oracular.corpus.normalise import candidate_text, canonical_expression
 from oracular.engine import FileReport, OracleEngine, Suggestion, TestReport
 from oracular.execution.devtests import DevTest, cut_file, oracle_free_copy
 from oracular.java.source import SourceError, SourceText, load_source

@@ -20,23 +20,15 @@ from dataclasses import dataclass
 
 from tree_sitter import Node
 
-from oracular.corpus.normalise import (
-    GroundTruth,
-    canonical_expression,
-    is_oracle_statement,
-    normalise_assertion,
-)
-from oracular.corpus.samples import (
-    exception_oracle,
-    is_not_throw_oracle,
-    is_rule_statement,
-    parse_method,
-    synthesise_method,
-)
+from oracular.candidates.text import canonical_expression
+from oracular.corpus.normalise import GroundTruth, normalise_assertion
+from oracular.corpus.samples import exception_oracle, is_not_throw_oracle, is_rule_statement
 from oracular.engine import FileAnalysis, OracleEngine, TestStatus
 from oracular.execution.scratch import ByteEdit, body_edit
 from oracular.java import syntax
 from oracular.java.junit import Flavour, TestMethod
+from oracular.java.method_text import parse_method, synthesise_method
+from oracular.java.oracle_statements import is_oracle_statement
 from oracular.java.source import SourceText, parse_text
 
 SKIPPED_ANNOTATIONS = frozenset({"Disabled", "Ignore"})

@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from oracular.candidates.grammar import exception_candidates
-from oracular.corpus.normalise import candidate_text
-from oracular.corpus.samples import parse_method
+from oracular.candidates.text import candidate_text
 from oracular.java import syntax
+from oracular.java.method_text import parse_method
 from oracular.models.inputs import Encoded, InputFormatter
 
 SPLITS = ("train", "dev")

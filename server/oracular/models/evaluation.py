@@ -27,9 +27,9 @@ from typing import Any
 
 from tqdm import tqdm
 
-from oracular.corpus.normalise import candidate_text
-from oracular.corpus.samples import parse_method
+from oracular.candidates.text import candidate_text
 from oracular.engine import FileAnalysis, OracleEngine
+from oracular.java.method_text import parse_method
 from oracular.java.source import SourceError, load_source
 from oracular.java.workspace import WorkspaceIndex
 from oracular.ranking.baseline import BaselineRanker

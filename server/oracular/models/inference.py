@@ -17,11 +17,10 @@ import torch
 from torch import nn
 
 from oracular.candidates.templates import group_by_template, spread
-from oracular.corpus.normalise import candidate_text
-from oracular.corpus.samples import focal_context
+from oracular.candidates.text import candidate_text
 from oracular.java import syntax
 from oracular.models.calibration import Calibration, Prediction, predict
-from oracular.models.inputs import Encoded, InputFormatter
+from oracular.models.inputs import Encoded, InputFormatter, focal_context
 from oracular.models.network import OracleNetwork, pad_candidates
 from oracular.models.store import load
 from oracular.ranking.baseline import value_weights

@@ -3,8 +3,8 @@
 Why one module: a model is only as good as the match between the inputs it was trained on and
 the ones it later sees. Mined samples (JSON texts) and the engine's live problems (tree-sitter
 nodes) are both reduced to the same three things, the prefix statements' texts, the focal
-context (:func:`oracular.corpus.samples.focal_context`) and the candidates' canonical texts
-(:func:`oracular.corpus.normalise.candidate_text`), and formatted here by the same code.
+context (:func:`focal_context`) and the candidates' canonical texts
+(:func:`oracular.candidates.text.candidate_text`), and formatted here by the same code.
 
 Choices, each for a reason:
 - The test's name is not part of the input. Mining renames every test ``testN`` so that a name
@@ -23,9 +23,12 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tokenizers import Tokenizer
+
+if TYPE_CHECKING:
+    from oracular.java.prefix import FocalMethod
 
 _IDENTIFIER = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
@@ -71,6 +74,25 @@ def split_identifiers(text: str) -> str:
 
 def prefix_text(statements: Sequence[str]) -> str:
     return "\n".join(statements)
+
+
+def focal_context(focal: FocalMethod | None) -> dict[str, Any] | None:
+    """The unit's side of the model input: signature, Javadoc and exceptions, never the body.
+
+    A plain dict, because mined samples store it as JSON and the editor builds it from live
+    trees: both then go through :func:`focal_text` alike.
+    """
+    if focal is None:
+        return None
+    method = focal.method
+    return {
+        "class": focal.cls.name,
+        "method": focal.name,
+        "signature": focal.signature,
+        "javadoc": method.javadoc.render() if method.javadoc else "",
+        "throws": list(method.throws),
+        "exception_types": method.exception_types(),
+    }
 
 
 def focal_text(focal: dict[str, Any] | None) -> str:

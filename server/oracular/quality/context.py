@@ -22,11 +22,12 @@ from tree_sitter import Node
 
 from oracular.candidates.render import Renderer
 from oracular.candidates.style import junit4_supports_assert_throws
-from oracular.corpus.normalise import FAIL_NAMES, call_chain, canonical_expression
+from oracular.candidates.text import canonical_expression
 from oracular.engine import FileAnalysis, OracleEngine, TestStatus
 from oracular.java import syntax
 from oracular.java.declarations import MethodInfo
 from oracular.java.junit import TestMethod
+from oracular.java.oracle_statements import call_chain
 from oracular.java.oracles import HelperScope, find_oracle, is_oracle_call
 from oracular.java.prefix import FocalMethod, PrefixAnalysis, body_scope
 from oracular.java.source import SourceError, SourceText, load_source
@@ -60,24 +61,6 @@ def is_literal(node: Node) -> bool:
     if node.type == "unary_expression" and syntax.text(node)[:1] in ("-", "+") and node.named_children:
         return node.named_children[-1].type in LITERAL_TYPES
     return node.type in LITERAL_TYPES
-
-
-def is_fail(node: Node) -> bool:
-    """A statement-level "this line must not be reached": ``fail(...)``, ``assertTrue(false)``..."""
-    if node.type == "throw_statement":
-        return "AssertionError" in syntax.text(node) or "AssertionFailedError" in syntax.text(node)
-    if node.type != "method_invocation":
-        return False
-    name = syntax.call_name(node)
-    if name in FAIL_NAMES:
-        return True
-    args = node.child_by_field_name("arguments")
-    last = syntax.text(args.named_children[-1]) if args is not None and args.named_children else ""
-    return (name, last) in (("assertTrue", "false"), ("assertFalse", "true"))
-
-
-def contains_fail(node: Node | None) -> bool:
-    return node is not None and any(is_fail(n) for n in syntax.walk_skipping_classes(node))
 
 
 class ParsedFile:

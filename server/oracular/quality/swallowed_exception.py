@@ -29,8 +29,9 @@ from tree_sitter import Node
 from oracular.candidates.grammar import Candidate
 from oracular.candidates.render import TextEdit, indent_unit
 from oracular.java import syntax
+from oracular.java.oracle_statements import contains_fail, is_fail
 from oracular.java.prefix import Target
-from oracular.quality.context import FileContext, TestContext, contains_fail, is_fail, name_of, within
+from oracular.quality.context import FileContext, TestContext, name_of, within
 from oracular.quality.finding import Finding, Fix, Severity
 
 CODE = "swallowed-exception"

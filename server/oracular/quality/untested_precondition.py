@@ -34,10 +34,11 @@ from tree_sitter import Node
 
 from oracular.candidates.grammar import Candidate
 from oracular.candidates.render import TextEdit, indent_unit
-from oracular.corpus.samples import ASSERTJ_THROWN, parse_method, synthesise_method
 from oracular.engine import TestStatus
 from oracular.java import syntax
 from oracular.java.declarations import ClassInfo, MethodInfo
+from oracular.java.method_text import parse_method, synthesise_method
+from oracular.java.oracle_statements import ASSERTJ_THROWN
 from oracular.java.prefix import focal_name_for
 from oracular.java.types import base_name, is_numeric, is_primitive
 from oracular.quality.context import FileContext, TestContext, parsed_file, within

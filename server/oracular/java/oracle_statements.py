@@ -1,0 +1,85 @@
+"""The parts of an oracle statement: its call chain, and whether it is a "must not get here" line.
+
+Why apart from :mod:`oracular.java.oracles` (which decides whether a test checks anything at all):
+these read one statement's shape, and both the editor's quality checks and the offline corpus
+(cutting developers' tests before their oracle) need the same answers. One definition each, so
+the corpus and the editor never disagree on what a ``fail`` is.
+"""
+
+from __future__ import annotations
+
+from tree_sitter import Node
+
+from oracular.java import syntax
+from oracular.java.oracles import is_oracle_call
+
+FAIL_NAMES = frozenset({"fail", "failBecauseExceptionWasNotThrown", "shouldHaveThrown"})
+ASSERTJ_THROWN = {
+    "assertThatIllegalArgumentException": "IllegalArgumentException",
+    "assertThatIllegalStateException": "IllegalStateException",
+    "assertThatNullPointerException": "NullPointerException",
+    "assertThatIOException": "IOException",
+    "assertThatIndexOutOfBoundsException": "IndexOutOfBoundsException",
+}
+"""AssertJ's ``assertThatX()`` entry points and the exception type each expects."""
+
+
+def call_args(call: Node) -> list[Node]:
+    args = call.child_by_field_name("arguments")
+    return list(args.named_children) if args is not None else []
+
+
+def call_chain(expression: Node) -> list[Node]:
+    """``a(x).b().c(y)`` as ``[a, b, c]`` (innermost call first); ``[]`` if not a call."""
+    chain = []
+    node: Node | None = expression
+    while node is not None and node.type == "method_invocation":
+        chain.append(node)
+        node = node.child_by_field_name("object")
+    return chain[::-1]
+
+
+def statement_call(statement: Node) -> Node | None:
+    """The call a statement consists of: ``f(...);`` or ``T v = f(...);``."""
+    if statement.type == "expression_statement" and statement.named_children:
+        expr = statement.named_children[0]
+        return expr if expr.type == "method_invocation" else None
+    if statement.type == "local_variable_declaration":
+        declarators = statement.children_by_field_name("declarator")
+        value = declarators[-1].child_by_field_name("value") if declarators else None
+        return value if value is not None and value.type == "method_invocation" else None
+    return None
+
+
+def is_oracle_statement(statement: Node, extra: frozenset[str] = frozenset()) -> bool:
+    """A statement whose call chain contains an assertion entry point (``verify``, AssertJ...)."""
+    call = statement_call(statement)
+    return call is not None and any(is_oracle_call(syntax.call_name(c), extra) for c in call_chain(call))
+
+
+def is_fail(node: Node) -> bool:
+    """A line that must not be reached: ``fail(...)``, ``assertTrue(false)``, ``throw new AssertionError``."""
+    if node.type == "throw_statement":
+        return "AssertionError" in syntax.text(node) or "AssertionFailedError" in syntax.text(node)
+    if node.type != "method_invocation":
+        return False
+    name = syntax.call_name(node)
+    if name in FAIL_NAMES:
+        return True
+    args = node.child_by_field_name("arguments")
+    last = syntax.text(args.named_children[-1]) if args is not None and args.named_children else ""
+    return (name, last) in (("assertTrue", "false"), ("assertFalse", "true"))
+
+
+def contains_fail(node: Node | None) -> bool:
+    """Whether ``node`` holds a fail line of its own (those in nested classes belong to them)."""
+    return node is not None and any(is_fail(n) for n in syntax.walk_skipping_classes(node))
+
+
+def ends_with_fail(statements: list[Node]) -> bool:
+    """Whether the last of ``statements`` is a fail line (the ``try`` of a try/``fail``/catch)."""
+    if not statements:
+        return False
+    last = statements[-1]
+    call = statement_call(last)
+    return is_fail(call if call is not None else last)
