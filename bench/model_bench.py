@@ -46,21 +46,20 @@ from typing import Any
 
 import torch
 
-from oracular.cache import default_cache_dir
-from oracular.corpus.mine import DATASETS_DIR
+from oracular.cache import DATASETS_DIR, default_cache_dir
 from oracular.engine import OracleEngine
 from oracular.java.source import load_source
 from oracular.java.workspace import WorkspaceIndex
 from oracular.models import store
 from oracular.models.backbone import load_tokenizer, pretrained_config
 from oracular.models.calibration import Calibration
-from oracular.models.data import dataset_path, read_samples, sample_statements
 from oracular.models.inference import CPU_THREADS, LoadedModel, select_device
 from oracular.models.inputs import InputFormatter, InputSettings
 from oracular.models.layout import default_model_dir, weights_present
 from oracular.models.network import OracleNetwork
 from oracular.ranking.baseline import BaselineRanker
 from oracular.ranking.problem import OracleProblem
+from oracular.training.data import dataset_path, read_samples, sample_statements
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLE = REPO / "examples" / "stack"

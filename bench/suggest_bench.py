@@ -36,7 +36,7 @@ from pathlib import Path
 
 from oracular.cache import default_cache_dir
 from oracular.cli.common import engine_for
-from oracular.execution.devtests import cut_file, oracle_free_copy
+from oracular.corpus.devtests import cut_file, oracle_free_copy
 from oracular.java.source import load_source
 
 DEFAULT_PACKAGE = "commons-csv"

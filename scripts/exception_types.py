@@ -13,14 +13,13 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from oracular.cache import default_cache_dir
+from oracular.cache import DATASETS_DIR, default_cache_dir
 from oracular.candidates.values import GLOBAL_DICTIONARY, load_global_dictionary, models_dir
-from oracular.corpus.mine import DATASETS_DIR
-from oracular.models.data import dataset_path, read_samples
-from oracular.models.evaluation import exception_outcome, replay
+from oracular.evaluation.ranking import exception_outcome, replay
 from oracular.models.inference import load_model
 from oracular.models.layout import default_model_dir
 from oracular.ranking.baseline import BaselineRanker
+from oracular.training.data import dataset_path, read_samples
 
 
 def main() -> None:

@@ -16,11 +16,10 @@ import argparse
 import re
 import statistics
 
-from oracular.cache import default_cache_dir
-from oracular.corpus.mine import DATASETS_DIR
+from oracular.cache import DATASETS_DIR, default_cache_dir
 from oracular.models.backbone import load_tokenizer
-from oracular.models.data import dataset_path, read_samples, sample_statements
 from oracular.models.inputs import InputFormatter, InputSettings, focal_text, prefix_text, split_identifiers
+from oracular.training.data import dataset_path, read_samples, sample_statements
 
 IDENTIFIER = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
 

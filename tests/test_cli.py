@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from oracular.cli import suggest as suggest_cli
 from oracular.cli.main import main
+from oracular.java.source import write_if_unchanged
 
 from .conftest import FIXTURES
 
@@ -98,7 +98,7 @@ def test_write_refuses_when_file_changed_underneath(project: Path) -> None:
     path = project / STACK_TEST_REL
     original = path.read_bytes()
     path.write_text(path.read_text() + "\n// edited meanwhile\n")
-    assert suggest_cli.write_if_unchanged(path, original, "new text") is False
+    assert write_if_unchanged(path, original, "new text") is False
     assert path.read_text().endswith("// edited meanwhile\n")
 
 

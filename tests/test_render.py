@@ -5,9 +5,8 @@ from pathlib import Path
 import pytest
 from lsprotocol import types
 
-from oracular.candidates.render import TextEdit
+from oracular.candidates.render import TextEdit, apply_edits
 from oracular.candidates.style import Flavour, junit4_supports_assert_throws, style_for
-from oracular.cli.suggest import apply_edits
 from oracular.engine import EngineSettings, OracleEngine
 from oracular.lsp.text import TextDocument
 

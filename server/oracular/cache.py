@@ -15,3 +15,9 @@ def default_cache_dir() -> Path:
     xdg = os.environ.get("XDG_CACHE_HOME")
     base = Path(xdg).expanduser() if xdg else Path.home() / ".cache"
     return base / "oracular"
+
+
+DATASETS_DIR = "datasets"
+"""The mined datasets' folder in the cache (``oracular corpus mine``)."""
+REALISTIC_DIR = "realistic"
+"""The realistic datasets' folder in the cache (``oracular corpus realistic``)."""

@@ -48,7 +48,7 @@ from oracular.java.prefix import FocalMethod, PrefixAnalysis, analyse_prefix
 from oracular.java.source import SourceText
 from oracular.java.types import TypeEnv
 from oracular.java.workspace import WorkspaceIndex
-from oracular.models.ranker import default_ranker
+from oracular.ranking.baseline import BaselineRanker
 from oracular.ranking.problem import OracleProblem, Ranker
 
 if TYPE_CHECKING:
@@ -248,7 +248,7 @@ class OracleEngine:
         global_dictionary: dict[str, tuple[str, ...]] | None = None,
     ) -> None:
         self.index = index or WorkspaceIndex()
-        self.ranker = ranker or default_ranker()
+        self.ranker = ranker or BaselineRanker()
         self.settings = settings or EngineSettings()
         self.project_root = project_root
         self.global_dictionary = global_dictionary
@@ -267,7 +267,7 @@ class OracleEngine:
 
         ``None`` when the model ranks (or is still loading), or when the caller chose the ranker.
         """
-        return getattr(self.ranker, "fallback_reason", None)
+        return self.ranker.fallback_reason
 
     # -- oracle detection -------------------------------------------------------------------
     def _junit3_bases(self, decls: FileDeclarations) -> frozenset[str]:
@@ -547,9 +547,7 @@ class OracleEngine:
         each test and hands back those of unchanged tests instead of ranking
         them again; it is for static ranking only (an ``observer`` changes the candidates).
         """
-        preload = getattr(self.ranker, "preload", None)
-        if preload is not None:
-            preload()  # a model loads in the background while the file is analysed
+        self.ranker.preload()  # a model loads in the background while the file is analysed
         analysis = self.analyse(source, memo)
         chosen = [s for s in analysis.oracle_free if line is None or s.test.spans_line(line)]
         reused = {s.test.line: r for s in chosen if memo is not None and (r := memo.get("report", s.test))}

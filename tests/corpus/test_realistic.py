@@ -15,8 +15,8 @@ from oracular.corpus.normalise import GroundTruth
 from oracular.corpus.realistic import RealisticTask, is_developers, mine_realistic
 from oracular.java.targets import Target
 from oracular.models.backbone import load_tokenizer
-from oracular.models.data import assertion_example, exception_example
 from oracular.models.inputs import InputFormatter, InputSettings
+from oracular.training.data import assertion_example, exception_example
 
 from .test_mine import DEV, TRAIN, make_cache, read_jsonl
 

@@ -9,13 +9,13 @@ from pathlib import Path
 import pytest
 
 from oracular.cli.main import main
+from oracular.corpus.devtests import DevTest
 from oracular.corpus.normalise import GroundTruth
 from oracular.evaluation.realistic import Judged, ProjectRun, answer_keys, figures, markdown
-from oracular.execution.devtests import DevTest
 from oracular.java.junit import Flavour
 
 from ..execution.conftest import TEST_PACKAGE, require_toolchain
-from ..execution.test_evaluation import DEVELOPER_TESTS
+from ..execution.test_bug_finding import DEVELOPER_TESTS
 
 
 def cut(kind: str, truth: GroundTruth | None = None, exception: str | None = None) -> DevTest:

@@ -25,8 +25,7 @@ from pygls.protocol import default_converter
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
 
-from oracular.candidates.render import TextEdit
-from oracular.cli.suggest import apply_edits
+from oracular.candidates.render import TextEdit, apply_edits
 from oracular.java.source import parse_text
 
 from ..conftest import copy_example

@@ -9,24 +9,27 @@ import pytest
 
 from oracular.engine import OracleEngine
 from oracular.lsp.documents import OpenDocument, analyse
-from oracular.lsp.loading import WAITING, still_loading, when_loaded
+from oracular.lsp.loading import WAITING, when_loaded
 from oracular.quality import QualitySettings
 from oracular.ranking.baseline import BaselineRanker
-from oracular.ranking.problem import OracleProblem, Ranking
+from oracular.ranking.problem import OracleProblem, Ranker, Ranking
 
 from ..conftest import EXAMPLE_TESTS
 
 
-class SlowModel:
+class SlowModel(Ranker):
     """A model whose weights arrive when the test says so (``loaded``)."""
 
     name = "neural"
     abstain_below = 0.0
-    fallback_reason = None
 
     def __init__(self) -> None:
         self.loaded = threading.Event()
         self.device: str | None = None
+
+    @property
+    def loading(self) -> bool:
+        return self.device is None
 
     def wait(self) -> None:
         self.loaded.wait()
@@ -46,20 +49,20 @@ def example(engine: OracleEngine, version: int = 1):
 def test_a_loading_model_gives_unranked_diagnostics_then_ranked_ones(engine: OracleEngine) -> None:
     model = SlowModel()
     engine.ranker = model
-    assert still_loading(model)
+    assert model.loading
     first = example(engine)
     assert first is not None and first.provisional
     assert first.tests and all(t.suggestions == [] and t.reason == WAITING for t in first.tests)
     model.loaded.set()
     model.wait()
-    assert not still_loading(model)
+    assert not model.loading
     ranked = example(engine, 2)
     assert ranked is not None and not ranked.provisional
     assert any(t.suggestions for t in ranked.tests)
 
 
 def test_other_rankers_are_never_waited_for() -> None:
-    assert not still_loading(BaselineRanker())
+    assert not BaselineRanker().loading
 
 
 @pytest.mark.asyncio

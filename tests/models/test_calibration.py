@@ -12,15 +12,13 @@ import math
 import pytest
 import torch
 
-from oracular.models.calibration import (
-    Calibration,
+from oracular.models.calibration import Calibration, exception_probability, predict
+from oracular.training.calibration import (
     abstention_threshold,
     best_f1_threshold,
-    exception_probability,
     fit_platt,
     fit_temperature,
     listwise_nll,
-    predict,
 )
 
 

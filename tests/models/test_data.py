@@ -10,16 +10,16 @@ from __future__ import annotations
 import random
 
 from oracular.candidates.values import load_global_dictionary
-from oracular.models.data import (
+from oracular.evaluation.ranking import replay
+from oracular.models.inference import problem_inputs
+from oracular.models.inputs import InputFormatter
+from oracular.training.data import (
     assertion_example,
     dataset_path,
     exception_example,
     read_samples,
     sample_statements,
 )
-from oracular.models.evaluation import replay
-from oracular.models.inference import problem_inputs
-from oracular.models.inputs import InputFormatter
 
 from .conftest import MinedCorpus
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from oracular.cli.main import main
-from oracular.models.evaluation import (
+from oracular.evaluation.ranking import (
     AssertionOutcome,
     ExceptionOutcome,
     assertion_metrics,

@@ -215,12 +215,13 @@ def test_importing_the_engine_does_not_import_torch() -> None:
 
 
 # -- the engine's hook ---------------------------------------------------------------------
-def test_the_engine_ranks_with_the_model_by_default(
+def test_the_engine_ranks_with_the_default_ranker_it_is_given(
     monkeypatch: pytest.MonkeyPatch, index: WorkspaceIndex, tiny_model_dir: Path
 ) -> None:
     monkeypatch.delenv(ranker_module.RANKER_ENV, raising=False)
     monkeypatch.setattr(ranker_module, "default_model_dir", lambda: tiny_model_dir)
-    engine = OracleEngine(index, settings=EngineSettings(top_k=64, abstain_below=0.0), project_root=EXAMPLE)
+    settings = EngineSettings(top_k=64, abstain_below=0.0)
+    engine = OracleEngine(index, default_ranker(), settings, project_root=EXAMPLE)
     assert isinstance(engine.ranker, NeuralRanker) and engine.ranker.device is None  # lazy
     report = engine.suggest(load_source(EXAMPLE_TESTS / "StackTest.java"))
     assert engine.ranker_fallback is None and engine.ranker.name == "neural"
@@ -254,7 +255,7 @@ def test_the_engine_abstains_at_the_models_threshold_unless_the_user_sets_one(
     monkeypatch.delenv(ranker_module.RANKER_ENV, raising=False)
     monkeypatch.setattr(ranker_module, "default_model_dir", lambda: calibrated)
 
-    engine = OracleEngine(index, settings=EngineSettings(top_k=3), project_root=EXAMPLE)
+    engine = OracleEngine(index, default_ranker(), EngineSettings(top_k=3), project_root=EXAMPLE)
     report = engine.suggest(source)
     assert engine.abstention_threshold == pytest.approx(threshold)
     assert {t.abstained for t in report.tests} == {True, False}
@@ -273,6 +274,7 @@ def test_without_weights_the_engine_flags_its_fallback(
 ) -> None:
     monkeypatch.delenv(ranker_module.RANKER_ENV, raising=False)
     monkeypatch.setattr(ranker_module, "default_model_dir", lambda: tmp_path)
-    engine = OracleEngine(index, project_root=EXAMPLE)
+    engine = OracleEngine(index, default_ranker(), project_root=EXAMPLE)
     assert "baseline" in (engine.ranker_fallback or "")
     assert OracleEngine(index, ranker=BaselineRanker()).ranker_fallback is None  # chosen, not a fallback
+    assert OracleEngine(index).ranker.name == "baseline"  # no ranker given: the heuristic, no model

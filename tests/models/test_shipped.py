@@ -1,7 +1,8 @@
 """END-TO-END WITH THE SHIPPED WEIGHTS: the only tests that load ``models/oracles``.
 
-They check that the engine picks the weights up by default, ranks the bundled example with them,
-and that CPU int8 quantisation, and CUDA fp16 where a GPU is present, keep their top choice.
+They check that the default ranker (what the CLI and the server give the engine) picks the
+weights up and ranks the bundled example with them, and that CPU int8 quantisation, and CUDA
+fp16 where a GPU is present, keep their top choice.
 Skipped only in a checkout without the weights (see ``models/MODEL_CARD.md``).
 """
 
@@ -17,7 +18,7 @@ from oracular.models import store
 from oracular.models.inference import LoadedModel
 from oracular.models.inputs import InputFormatter
 from oracular.models.layout import default_model_dir, weights_present
-from oracular.models.ranker import RANKER_ENV, NeuralRanker
+from oracular.models.ranker import RANKER_ENV, NeuralRanker, default_ranker
 
 from ..conftest import EXAMPLE, EXAMPLE_TESTS
 from .conftest import engine_problems
@@ -35,7 +36,7 @@ def test_the_engine_ranks_with_the_shipped_model(
     index: WorkspaceIndex, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.delenv(RANKER_ENV, raising=False)
-    engine = OracleEngine(index, settings=EngineSettings(top_k=5), project_root=EXAMPLE)
+    engine = OracleEngine(index, default_ranker(), EngineSettings(top_k=5), project_root=EXAMPLE)
     assert isinstance(engine.ranker, NeuralRanker)
     report = engine.suggest(load_source(EXAMPLE_TESTS / "StackTest.java"))
     assert engine.ranker_fallback is None and engine.ranker.name == "neural"

@@ -13,7 +13,7 @@ import torch
 
 from oracular.cli.main import main
 from oracular.models import store
-from oracular.models.training import TrainSettings, seed_everything, train
+from oracular.training.trainer import TrainSettings, seed_everything, train
 
 from .conftest import MinedCorpus, tiny_config
 

@@ -10,8 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from oracular.candidates.render import TextEdit
-from oracular.cli.suggest import apply_edits
+from oracular.candidates.render import TextEdit, apply_edits
 from oracular.engine import EngineSettings, OracleEngine
 from oracular.java.source import SourceText
 from oracular.java.workspace import WorkspaceIndex

@@ -69,6 +69,17 @@ class TextEdit:
         }
 
 
+def apply_edits(source: SourceText, edits: Iterable[TextEdit]) -> str:
+    """``source``'s text with non-overlapping LSP edits applied, last first so earlier offsets stay
+    valid: what an editor does with a suggestion's edits, for the CLI's ``--write`` and the tests."""
+    data = source.data
+    for edit in sorted(edits, key=lambda e: (e.start, e.end), reverse=True):
+        start = source.offset(*edit.start)
+        end = source.offset(*edit.end)
+        data = data[:start] + edit.new_text.encode("utf-8") + data[end:]
+    return data.decode("utf-8")
+
+
 @dataclass(frozen=True)
 class ImportLine:
     name: str

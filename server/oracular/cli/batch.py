@@ -22,11 +22,11 @@ from typing import TYPE_CHECKING
 
 from tqdm import tqdm
 
+from oracular.candidates.render import apply_edits
 from oracular.cli.common import engine_for, error
 from oracular.cli.listing import format_human
-from oracular.cli.suggest import apply_edits, write_if_unchanged
 from oracular.engine import EngineSettings, FileReport, OracleEngine
-from oracular.java.source import SourceError, SourceText, load_source
+from oracular.java.source import SourceError, SourceText, load_source, write_if_unchanged
 from oracular.java.workspace import project_root
 from oracular.parallel import RayUnavailable, ray_address, run_all
 
@@ -112,9 +112,7 @@ class SuggestWorker:
                 from oracular.models.ranker import default_ranker
 
                 self._ranker = default_ranker()  # one thread per worker (see ``engine_for``)
-                preload = getattr(self._ranker, "preload", None)
-                if preload is not None:
-                    preload()  # the model loads in the background while the project is indexed
+                self._ranker.preload()  # the model loads in the background while the project is indexed
             settings = EngineSettings(top_k=self.options.top)
             self._engines[root] = engine_for([path], settings, self._ranker, self.options.files)
         return self._engines[root]
@@ -122,7 +120,7 @@ class SuggestWorker:
     def _observer(self) -> Observer | None:
         if not self.options.observe:
             return None
-        from oracular.execution.cli import checker_for
+        from oracular.cli.checking import checker_for
         from oracular.execution.observe import ValueObserver
 
         if self._checker is None:
@@ -146,7 +144,7 @@ class SuggestWorker:
         return self._result(path, source, report, observer is not None)
 
     def _result(self, path: Path, source: SourceText, report: FileReport, observing: bool) -> FileResult:
-        from oracular.execution.cli import mode_line
+        from oracular.cli.checking import mode_line
 
         tops = [t.suggestions[0] for t in report.tests if t.confident]
         counts = Counts(

@@ -7,13 +7,17 @@ import json
 import logging
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from oracular.cache import default_cache_dir
+from oracular.cache import DATASETS_DIR, REALISTIC_DIR, default_cache_dir
 from oracular.candidates.values import GLOBAL_DICTIONARY, models_dir
 from oracular.cli.common import emit, error
-from oracular.corpus.lists import CorpusLists, read_package_list
-from oracular.corpus.mine import DATASETS_DIR
-from oracular.corpus.report import render_report
+
+if TYPE_CHECKING:
+    from oracular.corpus.lists import CorpusLists
+
+# The corpus pipeline is imported by each command as it runs: ``oracular serve`` registers these
+# sub-commands too, and the language server must not load the offline pipeline.
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -106,6 +110,8 @@ def _cache(args: argparse.Namespace) -> Path:
 
 
 def _lists(args: argparse.Namespace) -> CorpusLists:
+    from oracular.corpus.lists import CorpusLists
+
     return CorpusLists.load(args.lists_dir)
 
 
@@ -119,6 +125,8 @@ def _lists_or_error(args: argparse.Namespace) -> CorpusLists | None:
 
 
 def run_fetch(args: argparse.Namespace) -> int:
+    from oracular.corpus.lists import read_package_list
+
     _setup_logging(args.quiet)
     try:
         if args.lists:
@@ -168,7 +176,7 @@ def run_mine(args: argparse.Namespace) -> int:
 
 
 def run_realistic(args: argparse.Namespace) -> int:
-    from oracular.corpus.realistic import REALISTIC_DIR, RealisticTask, mine_realistic
+    from oracular.corpus.realistic import RealisticTask, mine_realistic
 
     _setup_logging(args.quiet)
     lists = _lists_or_error(args)
@@ -193,6 +201,8 @@ def run_realistic(args: argparse.Namespace) -> int:
 
 
 def run_report(args: argparse.Namespace) -> int:
+    from oracular.corpus.report import render_report
+
     stats_path = (args.out or _cache(args) / DATASETS_DIR) / "stats.json"
     try:
         stats = json.loads(stats_path.read_text(encoding="utf-8"))

@@ -1,7 +1,7 @@
 """``oracular eval``: the neural oracles and the baseline on dev, side by side, as Markdown.
 
 Both rankers answer the same problems, rebuilt by the engine from the corpus sources (see
-:mod:`oracular.models.evaluation`); the output is what ``docs/eval.md`` holds.
+:mod:`oracular.evaluation.ranking`); the output is what ``docs/eval.md`` holds.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from pathlib import Path
 
 from oracular.cache import default_cache_dir
 from oracular.cli.common import emit, error
+from oracular.cli.mutants import add_mutant_arguments, run_mutants
 from oracular.cli.train import add_data_arguments, data_dir
-from oracular.execution.cli import add_mutant_arguments, run_mutants
 from oracular.models.layout import default_model_dir, weights_present
 
 
@@ -100,8 +100,7 @@ def run(args: argparse.Namespace) -> int:
         return run_realistic(args)
     logging.basicConfig(level=logging.WARNING, format="%(message)s")
     from oracular.candidates.values import GLOBAL_DICTIONARY, load_global_dictionary, models_dir
-    from oracular.models.data import dataset_path, read_samples
-    from oracular.models.evaluation import (
+    from oracular.evaluation.ranking import (
         coin_metrics,
         evaluate_ranker,
         exception_outcome,
@@ -110,6 +109,7 @@ def run(args: argparse.Namespace) -> int:
         replay,
     )
     from oracular.ranking.baseline import BaselineRanker
+    from oracular.training.data import dataset_path, read_samples
 
     data, progress = data_dir(args), not args.quiet
     paths = {kind: dataset_path(data, args.split, kind) for kind in ("exception", "assertion")}

@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING
 
 from oracular.cache import default_cache_dir
 from oracular.cli.common import emit, error, package_roots
-from oracular.corpus.lists import CorpusLists
 from oracular.engine import EngineSettings, FileReport, OracleEngine
 from oracular.execution.checks import CheckSettings, OracleChecker
 from oracular.execution.observe import ValueObserver
@@ -24,6 +23,8 @@ if TYPE_CHECKING:
 
 
 def _roots(args: argparse.Namespace) -> list[Path] | None:
+    from oracular.corpus.lists import CorpusLists
+
     sources = (args.cache or default_cache_dir()).expanduser() / "src"
     names = args.realistic or [n for n in CorpusLists.load().dev if (sources / n).is_dir()]
     if not names:
@@ -52,7 +53,7 @@ def run_realistic(args: argparse.Namespace) -> int:
 
     runs = [_evaluate(root, args, engine_for) for root in roots]
     header: dict[str, object] = {
-        "ranker": getattr(ranker, "name", type(ranker).__name__),
+        "ranker": ranker.name,
         "mode": "static (no values observed)" if args.no_observe else "observed values where the code runs",
         "tests per project": f"at most {args.max_tests} (seed {args.seed})",
     }

@@ -8,15 +8,12 @@ Lines, a progress bar and a summary. ``--check`` (each listed oracle compiled an
 from __future__ import annotations
 
 import argparse
-import os
-import tempfile
 from pathlib import Path
 
-from oracular.candidates.render import TextEdit
+from oracular.cli.checking import add_check_arguments
 from oracular.cli.common import engine_for, error
 from oracular.engine import EngineSettings
-from oracular.execution.cli import add_check_arguments
-from oracular.java.source import SourceError, SourceText, load_source
+from oracular.java.source import SourceError, load_source
 from oracular.java.workspace import test_sources
 
 
@@ -41,34 +38,6 @@ def register(commands: argparse._SubParsersAction) -> None:
     )
     add_check_arguments(parser)
     parser.set_defaults(run=run)
-
-
-def apply_edits(source: SourceText, edits: list[TextEdit]) -> str:
-    """Apply non-overlapping LSP edits, last first so earlier offsets stay valid."""
-    data = source.data
-    for edit in sorted(edits, key=lambda e: (e.start, e.end), reverse=True):
-        start = source.offset(*edit.start)
-        end = source.offset(*edit.end)
-        data = data[:start] + edit.new_text.encode("utf-8") + data[end:]
-    return data.decode("utf-8")
-
-
-def write_if_unchanged(path: Path, original: bytes, new_text: str) -> bool:
-    """Atomically replace ``path``, but only if nobody changed it since we read it."""
-    if path.read_bytes() != original:
-        return False
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".oracular")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            handle.write(new_text)
-        os.chmod(tmp, path.stat().st_mode & 0o7777)
-        if path.read_bytes() != original:
-            return False
-        os.replace(tmp, path)
-        return True
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -103,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _checked(args: argparse.Namespace, path: Path) -> int:
     """One file's listing or JSON with each oracle compiled and run as inserted."""
-    from oracular.execution.cli import checker_for, print_checked
+    from oracular.cli.checking import checker_for, print_checked
     from oracular.execution.observe import ValueObserver
 
     try:

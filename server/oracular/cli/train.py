@@ -11,9 +11,8 @@ import json
 import logging
 from pathlib import Path
 
-from oracular.cache import default_cache_dir
+from oracular.cache import DATASETS_DIR, default_cache_dir
 from oracular.cli.common import error
-from oracular.corpus.mine import DATASETS_DIR
 from oracular.models.layout import ARCHITECTURES, DEFAULT_ARCHITECTURE, default_model_dir
 
 
@@ -63,7 +62,7 @@ def register(commands: argparse._SubParsersAction) -> None:
         default=None,
         metavar="P",
         help="top-1 precision (over all dev assertion samples) the abstention threshold is chosen for "
-        "(default: oracular.models.training.TARGET_PRECISION)",
+        "(default: oracular.training.trainer.TARGET_PRECISION)",
     )
     parser.add_argument("--no-split-identifiers", action="store_true", help="feed identifiers unsplit")
     parser.add_argument(
@@ -122,10 +121,10 @@ def data_dir(args: argparse.Namespace) -> Path:
 
 def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.WARNING if args.quiet else logging.INFO, format="%(message)s")
-    from oracular.models.data import dataset_path
     from oracular.models.inference import DeviceUnavailable
     from oracular.models.inputs import InputSettings
-    from oracular.models.training import TARGET_PRECISION, TrainSettings, train
+    from oracular.training.data import dataset_path
+    from oracular.training.trainer import TARGET_PRECISION, TrainSettings, train
 
     data = data_dir(args)
     kinds = {"exception": ["exception"], "ranker": ["assertion"]}.get(args.stage, ["exception", "assertion"])

@@ -26,6 +26,7 @@ from typing import Any
 from tqdm import tqdm
 
 import oracular
+from oracular.cache import DATASETS_DIR
 from oracular.candidates.text import candidate_text
 from oracular.corpus.dictionary import (
     MAX_K,
@@ -48,7 +49,6 @@ from oracular.ranking.baseline import BaselineRanker
 logger = logging.getLogger("oracular.corpus")
 
 MINED_DIR = "mined"
-DATASETS_DIR = "datasets"
 _CODE_DIRS = ("java", "candidates", "ranking", "corpus")
 _RAW_ONLY = ("targets", "values", "sweep", "statements_key", "key")
 

@@ -6,7 +6,7 @@ asserted call appended (so that every sample has a target) and lists full candid
 dictionary values. A user's oracle-free test has neither: the ranker must pick the target among
 everything the prefix computes (:mod:`oracular.java.targets`), and the value comes from running
 the code when it can. These samples are cut exactly as ``oracular eval --realistic`` cuts
-(:func:`~oracular.execution.devtests.cut_test`, ``append_call=False``), analysed as the editor
+(:func:`~oracular.corpus.devtests.cut_test`, ``append_call=False``), analysed as the editor
 analyses the oracle-free copy, and their candidates are templates
 (:mod:`oracular.candidates.templates`). Samples keep the mined corpus' JSON shape, so training,
 calibration and the dev figures read them unchanged.
@@ -34,9 +34,9 @@ from tqdm import tqdm
 from oracular.candidates.grammar import Candidate
 from oracular.candidates.templates import target_templates, template_text
 from oracular.candidates.text import canonical_expression
+from oracular.corpus.devtests import DevTest, cut_file, find_status, oracle_free_copy
 from oracular.corpus.normalise import GroundTruth
 from oracular.engine import OracleEngine
-from oracular.execution.devtests import DevTest, cut_file, find_status, oracle_free_copy
 from oracular.java import syntax
 from oracular.java.method_text import synthesise_method
 from oracular.java.source import SourceError, load_source
@@ -46,7 +46,6 @@ from oracular.ranking.baseline import BaselineRanker
 
 logger = logging.getLogger("oracular.corpus")
 
-REALISTIC_DIR = "realistic"
 
 
 @dataclass(frozen=True)

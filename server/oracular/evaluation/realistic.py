@@ -4,7 +4,7 @@ Why a mode of its own: the dev figures of ``oracular eval`` replay mined samples
 those end with the asserted call appended to the prefix (the corpus does that so that every
 sample has a target), which hands the ranker its target. A user's oracle-free test has no such
 hint. Here each developer test is cut before its first oracle with nothing appended
-(:func:`~oracular.execution.devtests.cut_test` with ``append_call=False``), the file is rewritten
+(:func:`~oracular.corpus.devtests.cut_test` with ``append_call=False``), the file is rewritten
 with the chosen tests cut (an oracle-free copy, same path), and the engine answers it exactly as
 it answers an editor, observation of the running code included when a JDK and a classpath
 are found. The tests whose asserted call the prefix does not compute are reported apart.
@@ -31,9 +31,9 @@ from typing import Any
 from tqdm import tqdm
 
 from oracular.candidates.text import candidate_text, canonical_expression
+from oracular.corpus.devtests import DevTest, cut_file, oracle_free_copy
 from oracular.corpus.fetch import MARKER_NAME
 from oracular.engine import FileReport, OracleEngine, Suggestion, TestReport
-from oracular.execution.devtests import DevTest, cut_file, oracle_free_copy
 from oracular.java.source import SourceError, SourceText, load_source
 from oracular.java.workspace import WorkspaceIndex, iter_java_files
 

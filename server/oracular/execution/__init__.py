@@ -1,4 +1,4 @@
-"""Execution-checked oracles: compile and run suggested oracles, and measure them on mutants.
+"""Running the code under test, for the editor: observed values and execution-checked oracles.
 
 Modules, one job each:
 
@@ -9,13 +9,11 @@ Modules, one job each:
 - ``scratch``: scratch copies of a test class with one generated method per candidate;
 - ``runner``: one javac + one JVM run per scratch class, leaving out what does not compile,
   cached by content hash;
+- ``observe``: running oracle-free prefixes to read their targets' values;
 - ``checks``: classifying candidates (holds, fails, does not compile, unchecked),
-  :func:`~oracular.execution.checks.format_check`, and the background :class:`OracleChecker`;
-- ``mutants``: PIT-style mutation operators over tree-sitter trees;
-- ``devtests`` and ``regression``: developer tests cut before their oracle, and the recorded-value
-  regression oracle, for the evaluation;
-- ``evaluation``: ``oracular eval --mutants``, the bug-finding evaluation;
-- ``cli``: the command-line glue.
+  :func:`~oracular.execution.checks.format_check`, and the background :class:`OracleChecker`.
 
-Nothing here modifies a user's files: every compiled test is a scratch copy in the cache.
+What measures these offline (mutants, the bug-finding evaluation, the regression baseline) lives
+in :mod:`oracular.evaluation`. Nothing here modifies a user's files: every compiled test is a
+scratch copy in the cache.
 """

@@ -29,12 +29,13 @@ from dataclasses import dataclass
 from oracular.candidates.observed import FileObservation, ObservationPlan, ObservedValue, TestObservation
 from oracular.execution.checks import Bench, OracleChecker
 from oracular.execution.jvm import HelperFailed, Observation
-from oracular.execution.regression import OBSERVER, java_string
 from oracular.execution.runner import ScratchOutcome, ScratchRunner
 from oracular.execution.scratch import ByteEdit, ScratchBuilder, ScratchClass, Variant
 from oracular.java.junit import Flavour
 from oracular.java.source import SourceText
 
+OBSERVER = "oracular.exec.Observe"
+"""The helper class that records values (``execution/java/oracular/exec/Observe.java``)."""
 RUNS = 2
 _MARKER = re.compile(r"/\*oracular:(s[\d.]+)\*/")
 
@@ -56,13 +57,22 @@ def _groups(plan: ObservationPlan) -> list[list[int]]:
     return [reads, *([i] for i, t in enumerate(plan.targets) if t.kind == "action")]
 
 
-def read_statement(key: str, observation_key: str, expression: str) -> str:
-    """One read on one line, behind its marker: ``/*oracular:s0.3*/ try { Observe.value(...); } ...``."""
+def java_string(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def observe_statement(observation_key: str, expression: str) -> str:
+    """Records ``expression``'s value (or what evaluating it threw) under ``observation_key``."""
     k = java_string(observation_key)
     return (
-        f"/*oracular:{key}*/ try {{ {OBSERVER}.value({k}, {expression}); }} "
+        f"try {{ {OBSERVER}.value({k}, {expression}); }} "
         f"catch (Throwable oracular$t) {{ {OBSERVER}.thrown({k}, oracular$t); }}"
     )
+
+
+def read_statement(key: str, observation_key: str, expression: str) -> str:
+    """One read on one line, behind its marker: ``/*oracular:s0.3*/ try { Observe.value(...); } ...``."""
+    return f"/*oracular:{key}*/ {observe_statement(observation_key, expression)}"
 
 
 class Harness:

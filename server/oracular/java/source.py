@@ -9,7 +9,9 @@ deep inside the analysis. LSP speaks UTF-16 code units while tree-sitter speaks 
 from __future__ import annotations
 
 import bisect
+import os
 import re
+import tempfile
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -159,3 +161,25 @@ def load_source(
     if not any(n.type in TOP_LEVEL for n in source.root.children):
         raise SourceError(f"{path}: no Java declarations found (is this Java source?)")
     return source
+
+
+def write_if_unchanged(path: Path, original: bytes, new_text: str) -> bool:
+    """Atomically replace ``path`` with ``new_text``, but only if it still holds ``original``.
+
+    The counterpart of :func:`load_source` for the CLI's ``--write``: the user may have saved the
+    file since it was read, and their change must win over an oracle computed for the old text.
+    """
+    if path.read_bytes() != original:
+        return False
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".oracular")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
+            handle.write(new_text)
+        os.chmod(tmp, path.stat().st_mode & 0o7777)
+        if path.read_bytes() != original:
+            return False
+        os.replace(tmp, path)
+        return True
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)

@@ -31,7 +31,7 @@ from oracular.java.source import SourceError, check_text, parse_text
 from oracular.java.workspace import RefreshStats, WorkspaceIndex, has_build_marker, is_test_path, project_root
 from oracular.lsp import convert
 from oracular.lsp.convert import Point
-from oracular.lsp.loading import provisional_engine, still_loading, unranked
+from oracular.lsp.loading import provisional_engine, unranked
 from oracular.lsp.ranker import LoadedRanker, load_ranker
 from oracular.lsp.worker import Job, Worker
 from oracular.quality.finding import Finding
@@ -178,7 +178,7 @@ def analyse(
         source, memo = parse_text(document.text, document.path), None
     else:
         source, memo = history.reparser.parse(document.text, document.path), history.memo
-    provisional = still_loading(engine.ranker)
+    provisional = engine.ranker.loading
     if provisional:
         engine = provisional_engine(engine)
     try:

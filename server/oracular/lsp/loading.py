@@ -20,16 +20,7 @@ from oracular.ranking.problem import OracleProblem, Ranker, Ranking
 WAITING = "oracles are ranked once the model has loaded"
 
 
-def still_loading(ranker: Ranker) -> bool:
-    """Whether ``ranker`` is a model whose weights are not loaded yet (and that has not given up)."""
-    return (
-        hasattr(ranker, "wait")
-        and getattr(ranker, "device", None) is None
-        and getattr(ranker, "fallback_reason", None) is None
-    )
-
-
-class Unranked:
+class Unranked(Ranker):
     """Scores nothing: stands in for the model while it loads."""
 
     name = "loading"
@@ -54,6 +45,6 @@ def unranked(report: FileReport) -> FileReport:
 
 async def when_loaded(ranker: Ranker, then: Callable[[], None]) -> None:
     """Call ``then`` once ``ranker``'s model is loaded (or has given up), if it was loading."""
-    if still_loading(ranker):
-        await asyncio.get_running_loop().run_in_executor(None, ranker.wait)  # type: ignore[attr-defined]
+    if ranker.loading:
+        await asyncio.get_running_loop().run_in_executor(None, ranker.wait)
         then()

@@ -52,7 +52,5 @@ def load_ranker(requested_device: str) -> LoadedRanker:
     """
     device, note = resolve_device(requested_device)
     ranker = default_ranker(device)
-    preload = getattr(ranker, "preload", None)
-    if preload is not None:
-        preload()
+    ranker.preload()
     return LoadedRanker(ranker, device, note)

@@ -24,7 +24,7 @@ from oracular.models.inputs import Encoded, InputFormatter, focal_context
 from oracular.models.network import OracleNetwork, pad_candidates
 from oracular.models.store import load
 from oracular.ranking.baseline import value_weights
-from oracular.ranking.problem import OracleProblem, Ranking
+from oracular.ranking.problem import OracleProblem, Ranker, Ranking
 
 CHUNK = 16
 """Candidates scored per forward pass at inference (see :meth:`LoadedModel.predict`)."""
@@ -89,7 +89,7 @@ def _rank_templates(model: LoadedModel, problem: OracleProblem) -> Ranking:
 
 
 @dataclass
-class LoadedModel:
+class LoadedModel(Ranker):
     """The model, ready to rank (a :class:`~oracular.ranking.problem.Ranker` in its own right)."""
 
     name: ClassVar[str] = "neural"

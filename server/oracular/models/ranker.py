@@ -40,7 +40,7 @@ def _warn_once(reason: str) -> None:
     logger.warning("%s", reason)
 
 
-class NeuralRanker:
+class NeuralRanker(Ranker):
     """Ranks with the two-stage neural model in ``directory``; falls back to the baseline."""
 
     def __init__(self, directory: Path, device: str = "auto", cpu_threads: int | None = None) -> None:
@@ -108,7 +108,14 @@ class NeuralRanker:
         future = self._future
         return future.result() if future is not None and future.done() else None
 
-    def wait(self) -> LoadedModel | None:
+    @property
+    def loading(self) -> bool:
+        return self._reason is None and self._loaded_now() is None
+
+    def wait(self) -> None:
+        self._model()
+
+    def _model(self) -> LoadedModel | None:
         """The loaded model (loading it if needed), or ``None`` when falling back."""
         self.preload()
         future = self._future
@@ -118,7 +125,7 @@ class NeuralRanker:
         return model
 
     def rank(self, problem: OracleProblem) -> Ranking:
-        model = self.wait()
+        model = self._model()
         return model.rank(problem) if model is not None else self._baseline.rank(problem)
 
 

@@ -26,7 +26,7 @@ from tree_sitter import Node
 from oracular.candidates.grammar import Candidate
 from oracular.java import syntax
 from oracular.java.prefix import FocalMethod
-from oracular.ranking.problem import OracleProblem, Ranking
+from oracular.ranking.problem import OracleProblem, Ranker, Ranking
 
 _ADDING = re.compile(r"^(push|add|addAll|put|putAll|offer|insert|append|enqueue|addFirst|addLast|increment)")
 _REMOVING = re.compile(r"^(pop|remove|poll|take|dequeue|removeFirst|removeLast|delete|decrement)")
@@ -38,7 +38,7 @@ DOCUMENTED = 0.15
 CONDITION_MET = 0.85
 
 
-class BaselineRanker:
+class BaselineRanker(Ranker):
     name = "baseline"
     abstain_below = 0.1
     """Hand-set: the heuristic is not calibrated, so only near-zero scores (no evidence at all)

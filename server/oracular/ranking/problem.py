@@ -1,7 +1,7 @@
 """The ranking problem handed to any ranker, and its answer.
 
-One type for every ranker (the documented baseline now, the neural stages later) so the
-engine, the CLI, the server and the evaluation never care which one is loaded.
+One type for every ranker (the baseline heuristic, the neural model, the editor's stand-in while
+the model loads) so the engine, the CLI, the server and the evaluation never care which one ranks.
 """
 
 from __future__ import annotations
@@ -33,6 +33,12 @@ class Ranking:
 
 
 class Ranker(Protocol):
+    """What the engine ranks with; the engine takes one from its caller and never builds a model.
+
+    Rankers with nothing to load (the baseline) inherit the defaults: they are never loading,
+    never fall back, and preloading them does nothing.
+    """
+
     name: str
 
     @property
@@ -42,3 +48,19 @@ class Ranker(Protocol):
         ...
 
     def rank(self, problem: OracleProblem) -> Ranking: ...
+
+    @property
+    def fallback_reason(self) -> str | None:
+        """Why a heuristic ranks in place of the model the user expects, for them to read."""
+        return None
+
+    @property
+    def loading(self) -> bool:
+        """Whether a model is still loading (and has not given up): ranking now would wait."""
+        return False
+
+    def preload(self) -> None:
+        """Start loading in the background, so that the load overlaps the caller's own work."""
+
+    def wait(self) -> None:
+        """Block until loaded (or given up); afterwards :attr:`loading` is false."""

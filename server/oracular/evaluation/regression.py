@@ -6,7 +6,7 @@ code it was recorded from (except for flaky values). An inserted oracle that kil
 mutants than a recorded value is not earning its keep.
 
 Two steps over the scratch machinery: an observing variant runs the prefix and hands the
-target's value to the helper (:func:`observe_statements`, ``oracular.exec.Observe``); then
+target's value to the helper (:func:`oracular.execution.observe.observe_statement`); then
 :func:`regression_body` turns the observation into an ordinary JUnit assertion (fully
 qualified, so it needs no import) or, when the prefix threw, into an expected-exception check.
 """
@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from oracular.execution.jvm import Observation, TestOutcome
+from oracular.execution.observe import java_string
 from oracular.java.junit import Flavour
 
 ASSERT_CLASS = {
@@ -23,21 +24,6 @@ ASSERT_CLASS = {
     Flavour.JUNIT4: "org.junit.Assert",
     Flavour.JUNIT3: "junit.framework.Assert",
 }
-OBSERVER = "oracular.exec.Observe"
-
-
-def observe_statements(key: str, expression: str) -> list[str]:
-    """Statements recording ``expression``'s value (or what its evaluation threw) under ``key``."""
-    return [
-        f"try {{ {OBSERVER}.value({java_string(key)}, {expression}); }} "
-        f"catch (Throwable oracular$t) {{ {OBSERVER}.thrown({java_string(key)}, oracular$t); }}"
-    ]
-
-
-def java_string(text: str) -> str:
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
-
-
 def _thrown_check(
     flavour: Flavour, prefix: Sequence[str], exception: str, extra: Sequence[str] = ()
 ) -> list[str]:

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from oracular.cli.main import main
-from oracular.execution.evaluation import BARE, CHECKED, DEV, REGRESSION
+from oracular.evaluation.bug_finding import BARE, CHECKED, DEV, REGRESSION
 
 from .conftest import TEST_PACKAGE, require_toolchain
 

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from oracular.corpus.devtests import cut_file, oracle_free_copy
 from oracular.engine import OracleEngine
-from oracular.execution.devtests import cut_file, oracle_free_copy
+from oracular.evaluation.regression import regression_body
 from oracular.execution.jvm import Observation, TestOutcome
-from oracular.execution.regression import observe_statements, regression_body
+from oracular.execution.observe import observe_statement
 from oracular.java.junit import Flavour
 
 from ..conftest import java
@@ -122,4 +123,4 @@ def test_a_prefix_that_threw_is_recorded_as_an_expected_exception() -> None:
     assert "c.increment();" in body[0] and '"java.lang.IllegalStateException"' in body[0]
     assert body[1].startswith("org.junit.jupiter.api.Assertions.fail(")
     assert regression_body(Flavour.TESTNG, [], "x", TestOutcome("passed"), None) is None
-    assert "oracular.exec.Observe.value" in observe_statements("3", "s.size()")[0]
+    assert "oracular.exec.Observe.value" in observe_statement("3", "s.size()")

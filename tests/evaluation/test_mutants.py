@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
-from oracular.execution.mutants import OPERATORS, default_value, mutants_for
+from oracular.evaluation.mutants import OPERATORS, default_value, mutants_for
 from oracular.java.source import load_source, parse_text
 
 from ..conftest import EXAMPLE, java

@@ -1,8 +1,7 @@
-"""Command-line glue for running the code: ``suggest`` (observed values, checks) and ``eval --mutants``.
+"""``suggest``'s options for running the code (observed values, ``--check``) and its checked listing.
 
-Why here and not in ``oracular/cli``: the sub-command modules stay small and only register the
-options and dispatch; everything that knows about JVMs, classpaths and mutants lives in this
-package (imported only when code runs, so ``oracular suggest --no-check`` pays nothing for it).
+Why a module of its own: the execution package (JVMs, classpaths) is imported only when code
+runs, so ``oracular suggest --no-check`` pays nothing for it; batch ``suggest`` shares these.
 """
 
 from __future__ import annotations
@@ -11,7 +10,6 @@ import argparse
 import json
 import os
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from oracular.engine import FileReport, Suggestion, TestReport
@@ -112,76 +110,4 @@ def print_checked(args: argparse.Namespace, report: FileReport, checker: OracleC
         print(check.classpath.describe())
         if check.missing_imports:
             print(f"imports nothing on the classpath provides: {', '.join(check.missing_imports)}")
-    return 0
-
-
-# -- eval --mutants ----------------------------------------------------------------------------
-def add_mutant_arguments(parser: argparse.ArgumentParser) -> None:
-    group = parser.add_argument_group("bug-finding evaluation (--mutants)")
-    group.add_argument(
-        "--mutants",
-        nargs="*",
-        default=None,
-        metavar="PROJECT",
-        help="mutation analysis of inserted oracles on dev projects (corpus package names or folders; "
-        "default: the dev projects that compile with Debian's jars)",
-    )
-    group.add_argument(
-        "--max-tests", type=int, default=200, metavar="N", help="tests per project (seeded sample)"
-    )
-    group.add_argument(
-        "--max-mutants", type=int, default=500, metavar="N", help="mutants per project (seeded sample)"
-    )
-    group.add_argument(
-        "--jobs", type=int, default=os.cpu_count() or 1, metavar="N", help="helper JVMs (one per core)"
-    )
-    group.add_argument(
-        "--operators",
-        default=None,
-        metavar="OPS",
-        help="comma-separated mutation operators (default: all; see docs/execution.md)",
-    )
-    group.add_argument("--json", type=Path, default=None, metavar="FILE", help="also write the raw figures")
-
-
-def run_mutants(args: argparse.Namespace) -> int:
-    import logging
-
-    from oracular.cache import default_cache_dir
-    from oracular.cli.common import emit, error, package_roots
-    from oracular.execution.evaluation import DEFAULT_PROJECTS, evaluate_project, markdown
-    from oracular.execution.jvm import ToolchainMissing
-    from oracular.execution.mutants import OPERATORS
-
-    logging.basicConfig(level=logging.WARNING, format="%(message)s")
-    sources = (args.cache or default_cache_dir()).expanduser() / "src"
-    names = args.mutants or list(DEFAULT_PROJECTS)
-    roots = package_roots(names, sources)
-    if roots is None:
-        return 2
-    operators = [o.strip() for o in args.operators.split(",") if o.strip()] if args.operators else OPERATORS
-    if unknown := sorted(set(operators) - set(OPERATORS)):
-        error(f"unknown mutation operator(s) {', '.join(unknown)}; known: {', '.join(OPERATORS)}")
-        return 2
-    results = []
-    for root in roots:
-        try:
-            results.append(
-                evaluate_project(
-                    root,
-                    max_tests=args.max_tests,
-                    max_mutants=args.max_mutants,
-                    jobs=max(1, args.jobs),
-                    seed=args.seed,
-                    progress=not args.quiet,
-                    operators=operators,
-                )
-            )
-        except ToolchainMissing as exc:
-            error(str(exc))
-            return 2
-    text = markdown(results)
-    emit(text, args.output, "evaluation")
-    if args.json is not None:
-        args.json.write_text(json.dumps([r.to_json() for r in results], indent=1) + "\n", encoding="utf-8")
     return 0

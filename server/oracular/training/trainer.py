@@ -36,29 +36,27 @@ from torch import Tensor
 from tqdm import tqdm
 from transformers import BertConfig
 
-from oracular.models import store
-from oracular.models.backbone import load_tokenizer, pretrained_config, pretrained_state
-from oracular.models.calibration import (
-    Calibration,
-    abstention_threshold,
-    best_f1_threshold,
-    exception_probability,
-    fit_platt,
-    fit_temperature,
-    listwise_nll,
-    predict,
-)
-from oracular.models.data import Example, assertion_example, dataset_path, exception_example, read_samples
-from oracular.models.evaluation import (
+from oracular.evaluation.ranking import (
     ExceptionOutcome,
     assertion_metrics,
     assertion_outcome,
     exception_metrics,
 )
+from oracular.models import store
+from oracular.models.backbone import load_tokenizer, pretrained_config, pretrained_state
+from oracular.models.calibration import Calibration, exception_probability, predict
 from oracular.models.inference import select_device
 from oracular.models.inputs import InputFormatter, InputSettings
 from oracular.models.layout import DEFAULT_ARCHITECTURE, weights_present
 from oracular.models.network import OracleNetwork, build_network, collate
+from oracular.training.calibration import (
+    abstention_threshold,
+    best_f1_threshold,
+    fit_platt,
+    fit_temperature,
+    listwise_nll,
+)
+from oracular.training.data import Example, assertion_example, dataset_path, exception_example, read_samples
 
 logger = logging.getLogger("oracular.train")
 

@@ -2,8 +2,8 @@
 
 The protocol, per dev project (one that compiles with Debian's jars):
 
-1. Build the main and test sources with javac (:mod:`oracular.execution.build`).
-2. Cut every developer test before its first oracle (:mod:`oracular.execution.devtests`) and keep
+1. Build the main and test sources with javac (:mod:`oracular.evaluation.build`).
+2. Cut every developer test before its first oracle (:mod:`oracular.corpus.devtests`) and keep
    those whose focal method is in the main sources; sample ``max_tests`` of them (seeded).
 3. Ask the engine for its top-1 oracle on the oracle-free copy of each file, once per ranker,
    and once more with the prefixes' values observed, as the editor and ``suggest`` do by default.
@@ -12,7 +12,7 @@ The protocol, per dev project (one that compiles with Debian's jars):
    regression oracle (observed in a first run). Run them on the correct code: compile rate and
    false-positive rate (an oracle that fails on correct code is a false alarm). Variants that
    fail in either of the two correct-code runs are not used further.
-5. Generate mutants of the focal classes (:mod:`oracular.execution.mutants`), sample
+5. Generate mutants of the focal classes (:mod:`oracular.evaluation.mutants`), sample
    ``max_mutants`` (seeded), recompile only the mutated file per mutant, and run the relevant
    tests' variants on it, one warm helper JVM per core. A mutant is killed by a variant kind if
    any test's variant of that kind fails (or times out) on it. **Oracle-attributable kills** are
@@ -40,16 +40,16 @@ from tqdm import tqdm
 
 from oracular.candidates.observed import FileObservation
 from oracular.candidates.style import junit4_supports_assert_throws
+from oracular.corpus.devtests import DevTest, cut_file, expected_edit, find_status, oracle_free_copy
 from oracular.corpus.fetch import MARKER_NAME
 from oracular.engine import EngineSettings, FileAnalysis, OracleEngine, Suggestion
-from oracular.execution.build import Build, build_project
+from oracular.evaluation.build import Build, build_project
+from oracular.evaluation.mutants import OPERATORS, Mutant, mutants_for
+from oracular.evaluation.regression import regression_body
 from oracular.execution.checks import BUG_SCORE, CheckSettings, OracleChecker, module_root
 from oracular.execution.classpath import Classpath, ClasspathSettings, discover
-from oracular.execution.devtests import DevTest, cut_file, expected_edit, find_status, oracle_free_copy
 from oracular.execution.jvm import JvmWorker, TestOutcome, TestRef, cache_root, find_toolchain
-from oracular.execution.mutants import OPERATORS, Mutant, mutants_for
-from oracular.execution.observe import ValueObserver
-from oracular.execution.regression import observe_statements, regression_body
+from oracular.execution.observe import ValueObserver, observe_statement
 from oracular.execution.runner import CompileContext, ScratchOutcome, ScratchRunner
 from oracular.execution.scratch import (
     ScratchBuilder,
@@ -234,7 +234,7 @@ def default_rankers() -> tuple[list[tuple[str, Ranker]], str]:
     from oracular.models.ranker import default_ranker
 
     ranker = default_ranker()
-    reason = getattr(ranker, "fallback_reason", None)
+    reason = ranker.fallback_reason
     if isinstance(ranker, BaselineRanker) or reason:
         note = reason or "ORACULAR_RANKER=baseline: the baseline heuristic ranks"
         return [("baseline", BaselineRanker())], note
@@ -524,7 +524,7 @@ class ProjectEvaluation:
                 imports += sorted(line.text() for line in checked.rendered.imports)
             prefix = _prefix_without_target_call(selected.cut.prefix, selected.target)
             if phase == "first" and selected.target is not None:
-                body = [*prefix, *observe_statements(str(selected.index), selected.target)]
+                body = [*prefix, observe_statement(str(selected.index), selected.target)]
                 variants.append(Variant(_key(selected.index, OBSERVE), (body_edit(test, body, copy),)))
             if phase == "final":
                 body = self._regression(test_file, selected, prefix)
