@@ -33,7 +33,7 @@ from oracular.candidates.strength import (
     is_possible_bug,
     offer_order,
 )
-from oracular.candidates.style import AssertionStyle, junit4_supports_assert_throws, style_for
+from oracular.candidates.style import FORCED_STYLES, AssertionStyle, junit4_supports_assert_throws, style_for
 from oracular.candidates.values import (
     Value,
     constant_values,
@@ -70,7 +70,8 @@ class EngineSettings:
     ``None``: the ranker's own threshold (the neural model's is chosen on dev for a stated
     top-1 precision, see ``models/MODEL_CARD.md``)."""
     assertion_style: str = "auto"
-    """``auto`` (from the file's imports), ``junit4`` or ``junit5``."""
+    """One of :data:`~oracular.candidates.style.ASSERTION_STYLES`: ``auto`` (from the file's imports),
+    ``junit4`` or ``junit5``."""
     extra_assertion_methods: frozenset[str] = frozenset()
 
 
@@ -335,7 +336,7 @@ class OracleEngine:
         self, decls: FileDeclarations, flavour: Flavour, junit4_assert_throws: bool
     ) -> AssertionStyle:
         forced = self.settings.assertion_style
-        if forced in ("junit4", "junit5") and flavour is not Flavour.JUNIT3:
+        if forced in FORCED_STYLES and flavour is not Flavour.JUNIT3:
             flavour = Flavour(forced)
         elif flavour is not Flavour.JUNIT3:
             flavour = file_flavour(decls.imports) or flavour

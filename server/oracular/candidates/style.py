@@ -12,6 +12,11 @@ _JUNIT4_VERSION = re.compile(
     r"<artifactId>junit</artifactId>\s*<version>4\.(\d+)|junit:junit:4\.(\d+)|junit4-4\.(\d+)"
 )
 
+FORCED_STYLES = (Flavour.JUNIT4, Flavour.JUNIT5)
+"""The frameworks a user may force the suggestions' spelling to (JUnit 3 files keep theirs)."""
+ASSERTION_STYLES = ("auto", *FORCED_STYLES)
+"""The ``assertion_style`` setting's values: ``auto`` spells oracles as the file's imports do."""
+
 
 @dataclass(frozen=True)
 class AssertionStyle:

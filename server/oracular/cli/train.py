@@ -14,6 +14,7 @@ from pathlib import Path
 from oracular.cache import DATASETS_DIR, default_cache_dir
 from oracular.cli.common import error
 from oracular.models.layout import ARCHITECTURES, DEFAULT_ARCHITECTURE, default_model_dir
+from oracular.models.ranker import DEVICES
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -111,7 +112,7 @@ def add_data_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="DIR",
         help="datasets folder from 'oracular corpus mine' (default: CACHE/datasets)",
     )
-    parser.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto")
+    parser.add_argument("--device", choices=DEVICES, default="auto")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bars")
 
 

@@ -22,6 +22,7 @@ from oracular.java import syntax
 from oracular.models.calibration import Calibration, Prediction, predict
 from oracular.models.inputs import Encoded, InputFormatter, focal_context
 from oracular.models.network import OracleNetwork, pad_candidates
+from oracular.models.ranker import DEVICES
 from oracular.models.store import load
 from oracular.ranking.baseline import value_weights
 from oracular.ranking.problem import OracleProblem, Ranker, Ranking
@@ -47,8 +48,8 @@ class DeviceUnavailable(RuntimeError):
 
 def select_device(requested: str = "auto") -> str:
     """``auto`` -> ``cuda`` when torch sees a GPU, else ``cpu``; ``cuda`` without one is an error."""
-    if requested not in ("auto", "cpu", "cuda"):
-        raise ValueError(f"unknown device {requested!r} (auto, cpu or cuda)")
+    if requested not in DEVICES:
+        raise ValueError(f"unknown device {requested!r} ({', '.join(DEVICES)})")
     if requested == "cpu":
         return "cpu"
     if torch.cuda.is_available():

@@ -22,6 +22,8 @@ from oracular.quality.context import FileContext, TestContext, is_literal
 from oracular.quality.finding import Finding, Fix, Severity
 
 CODE = "swapped-arguments"
+ON_BY_DEFAULT = True
+"""Hand-checked precision on dev: 25 of 25 sampled findings (100%) (``docs/quality.md``); on from 80%."""
 PAIRED = frozenset(
     {
         "assertEquals",

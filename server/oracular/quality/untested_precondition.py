@@ -46,6 +46,8 @@ from oracular.quality.finding import Finding, Fix, Severity
 from oracular.quality.swallowed_exception import caught_types
 
 CODE = "untested-precondition"
+ON_BY_DEFAULT = True
+"""Hand-checked precision on dev: 29 of 30 sampled findings (97%) (``docs/quality.md``); on from 80%."""
 PRECONDITION_EXCEPTIONS = frozenset(
     {
         "IllegalArgumentException", "NullPointerException", "IndexOutOfBoundsException",
