@@ -170,18 +170,13 @@ def _checks_kind() -> Kind:
 
 
 def _checks_description() -> str:
+    """The ``checks`` setting's description, naming the checks that start off (whatever they are)."""
     off = [f"`{code}`" for code in CHECKS if not QualitySettings().enabled(code)]
-    if not off:
-        defaults = "all start on"
-    else:
-        listed = " and ".join(filter(None, (", ".join(off[:-1]), off[-1])))
-        defaults = (
-            f"{listed} {'starts' if len(off) == 1 else 'start'} off "
-            "(precision below 80% on the dev projects), the others on"
-        )
+    listed = ", ".join(off[:-1]) + " and " + off[-1] if len(off) > 1 else "".join(off) or "none"
     return (
         "Oracle-quality checks on tests that do assert, switched on (`true`) or off (`false`) by code, "
-        f'over their defaults: {defaults}. Example: `{{"unused-input": true}}`.'
+        f"over their defaults: {listed} {'starts' if len(off) == 1 else 'start'} off (precision below "
+        '80% on the dev projects), the others on. Example: `{"unused-input": true}`.'
     )
 
 
@@ -223,10 +218,10 @@ class Setting:
         as "unset", is listed only where it is the default."""
         schema = dict(self.kind.schema)
         default = self.value(ServerSettings())
-        kind = schema.pop("type")
+        type_ = schema.pop("type")
         extra = {"enumDescriptions": list(self.enum_descriptions)} if self.enum_descriptions else {}
         return {
-            "type": [kind, "null"] if default is None else kind,
+            "type": [type_, "null"] if default is None else type_,
             "default": default,
             **schema,
             **extra,
