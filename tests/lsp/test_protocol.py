@@ -357,8 +357,15 @@ async def test_pygls_still_has_what_the_workarounds_override_and_read() -> None:
         "_send_handler_result",  # (6)
     }
     plain = LanguageServer("plain", "1").protocol
-    read = ("_request_futures", "_result_types", "_shutdown", "_send_response", "_send_data", "_converter")
-    for name in read:
+    for name in (
+        "_server",
+        "_request_futures",
+        "_result_types",
+        "_shutdown",
+        "_send_response",
+        "_send_data",
+        "_converter",
+    ):
         assert hasattr(plain, name), f"pygls' protocol has no {name} any more"
     assert isinstance(plain.fm.features, dict)
 
