@@ -9,9 +9,11 @@ suite starts few processes; tests that change settings get a server of their own
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 import sys
 import time
+import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -24,6 +26,7 @@ from pygls.exceptions import JsonRpcException
 from pygls.protocol import default_converter
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
+from pytest_lsp.protocol import LanguageClientProtocol
 
 from oracular.candidates.render import TextEdit, apply_edits
 from oracular.java.source import parse_text
@@ -40,18 +43,61 @@ TIMEOUT_S = 15.0
 """Generous: CI machines are slow and shared, and a hang should fail, not stall the suite."""
 
 
-class RecordingClient(LanguageClient):
-    """pytest-lsp's client, also recording what the server pushes (with versions) and asks."""
+class RecordingProtocol(LanguageClientProtocol):
+    """pytest-lsp's protocol, which also hands the replies to :meth:`RecordingClient.raw_request`
+    to their waiters (pygls knows nothing of those requests: it did not send them)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.raw_waiters: dict[str, asyncio.Future[Any]] = {}
+
+    def handle_message(self, message: Any) -> None:
+        is_reply = not hasattr(message, "method")
+        waiter = self.raw_waiters.pop(getattr(message, "id", None), None) if is_reply else None
+        if waiter is None:
+            super().handle_message(message)
+        elif getattr(message, "error", None) is not None:
+            waiter.set_exception(JsonRpcException.from_error(message.error))
+        else:
+            waiter.set_result(message.result)
+
+
+class RecordingClient(LanguageClient):
+    """pytest-lsp's client, also recording what the server pushes (with versions) and asks, and
+    sending what a typed client cannot."""
+
+    protocol: RecordingProtocol
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, protocol_cls=RecordingProtocol, **kwargs)
         self.profile = ""
         self.published: list[types.PublishDiagnosticsParams] = []
         self.inlay_hint_refreshes = 0
         self.registrations: list[types.Registration] = []
+        self.exit_code: int | None = None
+        """The server process's exit code once it has exited (stdio only)."""
 
     def latest(self, uri: str) -> types.PublishDiagnosticsParams | None:
         return next((p for p in reversed(self.published) if p.uri == uri), None)
+
+    async def server_exit(self, server: asyncio.subprocess.Process) -> None:
+        """pygls' hook for the end of the server process it started."""
+        self.exit_code = server.returncode
+        await super().server_exit(server)
+
+    def send_raw(self, body: bytes) -> None:
+        """Bytes straight to the server, framed but otherwise unchecked."""
+        assert self.protocol.writer is not None
+        self.protocol.writer.write(b"Content-Length: %d\r\n\r\n%s" % (len(body), body))
+
+    async def raw_request(self, method: str, params: object) -> object:
+        """A request pygls' typed client would refuse to send (its params do not fit the method);
+        the answer's error is raised as pygls raises it for its own requests."""
+        msg_id = f"raw-{uuid.uuid4()}"
+        waiter = self.protocol.raw_waiters[msg_id] = asyncio.get_running_loop().create_future()
+        request = {"jsonrpc": "2.0", "id": msg_id, "method": method, "params": params}
+        self.send_raw(json.dumps(request).encode())
+        return await asyncio.wait_for(waiter, TIMEOUT_S)
 
 
 def _record_diagnostics(client: RecordingClient, params: types.PublishDiagnosticsParams) -> None:
@@ -287,8 +333,8 @@ def full_range(text: str) -> types.Range:
 
 
 @asynccontextmanager
-async def tcp_server(*flags: str) -> AsyncIterator[RecordingClient]:
-    """``oracular serve --tcp 127.0.0.1:0 FLAGS...`` and a client connected to it (not initialized)."""
+async def tcp_server(*flags: str) -> AsyncIterator[tuple[RecordingClient, asyncio.subprocess.Process]]:
+    """``oracular serve --tcp 127.0.0.1:0 FLAGS...``, and a client connected to it (not initialized)."""
     server = await asyncio.create_subprocess_exec(
         *SERVE, "--tcp", "127.0.0.1:0", *flags, "--log-level", "info", stderr=asyncio.subprocess.PIPE
     )
@@ -304,8 +350,7 @@ async def tcp_server(*flags: str) -> AsyncIterator[RecordingClient]:
                 port = int(match.group(1))
         drain = asyncio.ensure_future(server.stderr.read())  # keep the pipe from filling up
         await client.start_tcp("127.0.0.1", port)
-        client._tcp_server = server  # type: ignore[attr-defined]
-        yield client
+        yield client, server
     finally:
         if server.returncode is None:
             server.kill()
@@ -315,18 +360,29 @@ async def tcp_server(*flags: str) -> AsyncIterator[RecordingClient]:
         await client.stop()
 
 
-def server_pid(client: LanguageClient) -> int:
-    assert client._server is not None
-    return client._server.pid
+def server_process(client: LanguageClient) -> asyncio.subprocess.Process:
+    """The server process pytest-lsp started for ``client``.
+
+    pytest-lsp (1.0) offers no public way to it: pygls' ``JsonRPCClient.start_io`` keeps it in
+    ``_server``. This is the one place the tests read that attribute;
+    ``test_the_server_process_is_the_one_the_client_talks_to`` fails first if an upgrade moves it.
+    """
+    process = getattr(client, "_server", None)
+    assert isinstance(process, asyncio.subprocess.Process), (
+        "pygls' client no longer keeps the server process in _server: update server_process()"
+    )
+    return process
 
 
 async def stop(client: LanguageClient) -> None:
-    """Shut the server down politely, or kill it: a test that failed half-way must not hang."""
+    """Shut the server down politely, or kill it: a test that failed half-way must not hang
+    (pytest-lsp's own teardown waits for the process without a time limit)."""
     try:
         await asyncio.wait_for(client.shutdown_session(), TIMEOUT_S)
     finally:
-        if client._server is not None and client._server.returncode is None:
-            client._server.kill()
+        process = server_process(client)
+        if process.returncode is None:
+            process.kill()
 
 
 @pytest.fixture(scope="module")

@@ -360,7 +360,7 @@ async def test_auto_waits_for_trust_and_says_why(vscode_client: RecordingClient,
 @pytestmark_e2e
 async def test_tcp_runs_no_code_without_the_servers_own_opt_in(project: Path) -> None:
     """Whoever connects to a TCP port is refused, whatever its settings and trust claims."""
-    async with tcp_server() as client:
+    async with tcp_server() as (client, _):
         await initialize(client, "visual-studio-code", project, CHECKING, trusted=True)
         async with opened(client, project / COUNTER_TEST) as doc:
             await unchecked_titles(client, doc)
@@ -374,7 +374,7 @@ async def test_tcp_runs_no_code_without_the_servers_own_opt_in(project: Path) ->
 @pytestmark_e2e
 async def test_tcp_with_the_opt_in_runs_what_the_settings_ask(project: Path) -> None:
     require_toolchain()
-    async with tcp_server(ALLOW_FLAG) as client:
+    async with tcp_server(ALLOW_FLAG) as (client, _):
         await initialize(client, "visual-studio-code", project, CHECKING)
         async with opened(client, project / COUNTER_TEST) as doc:
             await doc.diagnostics()

@@ -8,9 +8,7 @@ import asyncio
 import json
 import re
 import time
-import uuid
 from collections.abc import AsyncIterator, Callable
-from concurrent.futures import Future
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -30,26 +28,18 @@ from .conftest import (
     full_range,
     initialize,
     opened,
+    server_process,
     tcp_server,
     until,
 )
 
 
-def send_raw(client: RecordingClient, body: bytes) -> None:
-    """Bytes straight onto the server's stdin, framed but otherwise unchecked."""
-    assert client._server is not None and client._server.stdin is not None
-    client._server.stdin.write(b"Content-Length: %d\r\n\r\n%s" % (len(body), body))
-
-
-async def raw_request(client: RecordingClient, method: str, params: object) -> object:
-    """A request pygls' typed client would refuse to send (its params do not fit the method)."""
-    msg_id = f"raw-{uuid.uuid4()}"
-    future: Future[object] = Future()
-    client.protocol._request_futures[msg_id] = future
-    send_raw(
-        client, json.dumps({"jsonrpc": "2.0", "id": msg_id, "method": method, "params": params}).encode()
-    )
-    return await asyncio.wait_for(asyncio.wrap_future(future), TIMEOUT_S)
+@pytest.mark.asyncio
+async def test_the_server_process_is_the_one_the_client_talks_to(vscode_client: RecordingClient) -> None:
+    """Pins :func:`~.conftest.server_process`, the tests' one reach into pytest-lsp's client: if this
+    fails, an upgrade moved the process, and a hung server would no longer be killed at teardown."""
+    process = server_process(vscode_client)
+    assert process.returncode is None and vscode_client.protocol.writer is process.stdin
 
 
 async def still_answers(client: RecordingClient, project: Path) -> None:
@@ -90,8 +80,8 @@ async def test_requests_before_initialize_and_after_shutdown(
     late = await error_of(client.text_document_hover_async(hover))
     assert late.code == types.ErrorCodes.InvalidRequest
     client.exit(None)
-    assert client._server is not None
-    assert await asyncio.wait_for(client._server.wait(), 10) == 0
+    await until(lambda: client.exit_code is not None, what="the server's exit")
+    assert client.exit_code == 0
     client.capabilities = None  # already shut down: the fixture must not do it again
 
 
@@ -102,7 +92,7 @@ async def test_malformed_and_out_of_order_messages(vscode_client: RecordingClien
     uri = (project / STACK_TEST).as_uri()
     # Params that do not fit the method.
     for params in ({"bogus": 1}, [1, 2], {"textDocument": {"uri": 5}, "position": {"line": "x"}}):
-        bad = await error_of(raw_request(client, types.TEXT_DOCUMENT_HOVER, params))
+        bad = await error_of(client.raw_request(types.TEXT_DOCUMENT_HOVER, params))
         assert (
             bad.code == types.ErrorCodes.InvalidParams
             and bad.message == "invalid params for textDocument/hover"
@@ -138,8 +128,8 @@ async def test_malformed_and_out_of_order_messages(vscode_client: RecordingClien
     )
     client.text_document_did_close(types.DidCloseTextDocumentParams(text_document=nowhere))
     # Bytes that are not JSON at all.
-    send_raw(client, b"{not json")
-    send_raw(client, b"[1, 2, 3]")
+    client.send_raw(b"{not json")
+    client.send_raw(b"[1, 2, 3]")
     await still_answers(client, project)
     assert any("not open" in m.message for m in client.log_messages)
 
@@ -244,12 +234,12 @@ async def test_soak_10k_requests_without_leaking(project: Path) -> None:
 
 @pytest.mark.asyncio
 async def test_serves_over_tcp(project: Path) -> None:
-    async with tcp_server() as client:
+    async with tcp_server() as (client, server):
         await initialize(client, "neovim", project)
         await still_answers(client, project)
         await client.shutdown_async(None)
         client.exit(None)
-        assert await asyncio.wait_for(client._tcp_server.wait(), 10) == 0  # type: ignore[attr-defined]
+        assert await asyncio.wait_for(server.wait(), 10) == 0
 
 
 def test_serve_rejects_a_bad_tcp_address(capsys: pytest.CaptureFixture[str]) -> None:
@@ -318,8 +308,7 @@ async def test_a_lone_surrogate_gets_a_clear_error_and_stays_out_of_the_log(
     path = project / STACK_TEST
     text = path.read_text().replace("class StackTest {", 'class StackTest {\n    String secret = "\ud800";')
     item = {"uri": path.as_uri(), "languageId": "java", "version": 1, "text": text}
-    send_raw(
-        client,
+    client.send_raw(
         json.dumps(
             {"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": item}}
         ).encode(),
@@ -332,8 +321,7 @@ async def test_a_lone_surrogate_gets_a_clear_error_and_stays_out_of_the_log(
     assert problem.message == f"{path}: not valid Unicode: a lone surrogate (U+D800) on line {line}"
     assert problem.type == types.MessageType.Warning
     error = await error_of(
-        raw_request(
-            client,
+        client.raw_request(
             types.WORKSPACE_EXECUTE_COMMAND,
             {"command": "oracular.suggest", "arguments": [item["uri"]]},
         )

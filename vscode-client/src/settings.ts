@@ -6,37 +6,19 @@
  * sent to it. This module is free of `vscode` imports so that it can be unit-tested in Node.
  */
 
+import schema from '../settings.schema.json';
+
 export const SECTION = 'oracular';
 
-/** A setting the server reads (see server/oracular/lsp/settings.py), with the server's default. */
-export interface ServerSetting {
-  readonly key: string;
-  readonly default: number | string | boolean | null | readonly string[] | Readonly<Record<string, boolean>>;
-}
-
-/** Every setting of the server's `oracular` section, with the defaults the server itself uses. */
-export const SERVER_SETTINGS: readonly ServerSetting[] = [
-  { key: 'topK', default: 5 },
-  /** `null`: the ranker's own threshold (the model's, calibrated on dev). */
-  { key: 'abstainBelow', default: null },
-  { key: 'assertionStyle', default: 'auto' },
-  { key: 'extraAssertionMethods', default: [] },
-  { key: 'device', default: 'auto' },
-  { key: 'inlayHints', default: true },
-  { key: 'diagnosticSeverity', default: 'information' },
-  { key: 'onSave', default: false },
-  /** Overrides of the quality checks' own on/off defaults, by code: empty overrides nothing. */
-  { key: 'checks', default: {} },
-  /** Execution checks run the project's code: only in a trusted workspace unless asked (see trust.ts). */
-  { key: 'checkOracles', default: 'auto' },
-  { key: 'classpath', default: [] },
-  { key: 'outputFolders', default: [] },
-];
+/**
+ * Every key of the server's `oracular` section, from the schema of its settings that
+ * `python -m oracular.lsp.settings_schema --write vscode-client` exports (see the schema's
+ * `$comment`): server/oracular/lsp/settings.py defines each setting once.
+ */
+export const SERVER_KEYS: ReadonlySet<string> = new Set(Object.keys(schema.properties));
 
 /** Settings only the extension reads: changing one restarts the server with the new command line. */
 export const LAUNCH_SETTINGS = ['server.path', 'python'] as const;
-
-const SERVER_KEYS = new Set(SERVER_SETTINGS.map((setting) => setting.key));
 
 /**
  * The server's part of the `oracular` section as VS Code returns it.

@@ -8,11 +8,13 @@
  * module is free of `vscode` imports so that it can be unit-tested in Node.
  */
 
+import schema from '../settings.schema.json';
+
 /** The `initializationOptions` key, beside the settings, that carries the workspace's trust. */
-export const TRUSTED_OPTION = 'workspaceTrusted';
+export const TRUSTED_OPTION = schema['x-workspaceTrust'].initializationOption;
 
 /** Client-to-server notification: the workspace's trust changed. */
-export const TRUST_NOTIFICATION = 'oracular/workspaceTrust';
+export const TRUST_NOTIFICATION = schema['x-workspaceTrust'].notification;
 
 /** Settings VS Code keeps at their defaults in an untrusted workspace (restricted mode). */
 export const RESTRICTED_SETTINGS = ['oracular.checkOracles', 'oracular.classpath', 'oracular.outputFolders'] as const;

@@ -11,22 +11,19 @@ import {
 } from '../src/trust';
 
 const root = path.resolve(__dirname, '..', '..');
-const policy = fs.readFileSync(path.join(root, '..', 'server', 'oracular', 'lsp', 'execution_policy.py'), 'utf8');
+/** What the server exports beside its settings (server/oracular/lsp/execution_policy.py). */
+const exported = JSON.parse(fs.readFileSync(path.join(root, 'settings.schema.json'), 'utf8')) as {
+  'x-workspaceTrust': { initializationOption: string; notification: string };
+};
 const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as {
   capabilities?: { untrustedWorkspaces?: { supported: unknown; restrictedConfigurations?: unknown } };
   contributes: { configuration: { properties: Record<string, { default: unknown; enum?: unknown[] }> } };
 };
 
-function pythonConstant(name: string): string {
-  const match = new RegExp(`^${name} = "([^"]+)"$`, 'm').exec(policy);
-  assert.ok(match, `no ${name} in execution_policy.py`);
-  return match[1];
-}
-
 describe('workspace trust', () => {
   it("speaks the server's protocol: the same option and notification names", () => {
-    assert.equal(TRUSTED_OPTION, pythonConstant('TRUSTED_OPTION'));
-    assert.equal(TRUST_NOTIFICATION, pythonConstant('TRUST_NOTIFICATION'));
+    assert.equal(TRUSTED_OPTION, exported['x-workspaceTrust'].initializationOption);
+    assert.equal(TRUST_NOTIFICATION, exported['x-workspaceTrust'].notification);
     assert.deepEqual(initializationOptions(true), { workspaceTrusted: true });
     assert.deepEqual(initializationOptions(false), { workspaceTrusted: false });
     assert.deepEqual(trustParams(true), { trusted: true });

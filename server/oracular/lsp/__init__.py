@@ -9,6 +9,7 @@ One module per concern, so each feature reads on its own:
 - ``execution_policy``: whether the server may run the project's code now (``checkOracles``,
   workspace trust, the transport);
 - ``settings``: editor settings, validated into :class:`~oracular.engine.EngineSettings`;
+- ``settings_schema``: the settings as a JSON schema, which editors' clients are checked against;
 - ``ranker``: the compute device and the ranker the engines share;
 - ``worker``: the analysis thread, with per-(uri, version) debouncing and cancellation;
 - ``documents``: one engine per build root and the cache of analyses per document version;

@@ -20,8 +20,8 @@ that fixes (or changes) one fails loudly instead of leaving a dead or wrong work
 6. pygls logs a full traceback on stderr for every error reply, expected ones included
    (``structure_message``, ``_send_handler_result``): a client's mistake costs one log line here.
 7. pygls drops malformed requests and requests after ``shutdown`` without any answer, leaving the
-   client waiting, and accepts a second ``initialize``: each gets the LSP error the specification
-   asks for (:meth:`OracularProtocol.handle_message`).
+   client waiting, serves requests before ``initialize`` and accepts a second one: each gets the
+   LSP error the specification asks for (:meth:`OracularProtocol.handle_message`).
 8. pygls chooses the client's first position encoding (UTF-8 for Neovim), while the engine
    computes UTF-16 columns (:meth:`OracularProtocol.lsp_initialize`).
 9. pygls warns on stderr about every ``$/cancelRequest`` for a request it already answered.
@@ -153,6 +153,11 @@ class OracularProtocol(LanguageServerProtocol):
         yield from self._user_handler(types.TEXT_DOCUMENT_DID_CLOSE, params)
 
     # -- bookkeeping (1, 2) ------------------------------------------------------------------
+    def pending_requests(self) -> set[MsgId]:
+        """The ids of the requests pygls still keeps state for (a future or a result type), in
+        either direction: what (1) and (2) keep from growing, for tests and diagnosis."""
+        return set(self._request_futures) | set(self._result_types)
+
     def _forget_soon(self, msg_id: MsgId, future: Future[Any]) -> None:
         """Drop ``future``'s entry on the event loop's next turn, never during an iteration of
         ``_request_futures`` (pygls' ``shutdown`` cancels every pending one in a loop, and a
@@ -234,6 +239,7 @@ class OracularProtocol(LanguageServerProtocol):
             return Rejected(data.get("id"), method, JsonRpcInvalidParams(reason), is_request)
 
     def handle_message(self, message: Any) -> None:
+        # (7) pygls answers none of these, or serves what LSP forbids at this point of the session.
         method = getattr(message, "method", None)
         is_request = method is not None and hasattr(message, "id")
         error: JsonRpcException | None = None
