@@ -53,7 +53,8 @@ from oracular.java.workspace import WorkspaceIndex
 from oracular.models import store
 from oracular.models.backbone import load_tokenizer, pretrained_config
 from oracular.models.calibration import Calibration
-from oracular.models.inference import CPU_THREADS, LoadedModel, select_device
+from oracular.models.devices import select_device
+from oracular.models.inference import CPU_THREADS, LoadedModel
 from oracular.models.inputs import InputFormatter, InputSettings
 from oracular.models.layout import default_model_dir, weights_present
 from oracular.models.network import OracleNetwork

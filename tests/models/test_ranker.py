@@ -24,7 +24,8 @@ from oracular.java.source import load_source
 from oracular.java.workspace import WorkspaceIndex
 from oracular.models import ranker as ranker_module
 from oracular.models.calibration import Calibration
-from oracular.models.inference import DeviceUnavailable, LoadedModel, load_model, quantise, select_device
+from oracular.models.devices import DeviceUnavailable, select_device
+from oracular.models.inference import LoadedModel, load_model, quantise
 from oracular.models.inputs import Encoded, InputFormatter
 from oracular.models.network import OracleNetwork, collate, masked_mean
 from oracular.models.ranker import NeuralRanker, default_ranker

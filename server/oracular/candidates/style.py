@@ -14,7 +14,7 @@ _JUNIT4_VERSION = re.compile(
 
 FORCED_STYLES = (Flavour.JUNIT4, Flavour.JUNIT5)
 """The frameworks a user may force the suggestions' spelling to (JUnit 3 files keep theirs)."""
-ASSERTION_STYLES = ("auto", *FORCED_STYLES)
+ASSERTION_STYLES = ("auto", *(style.value for style in FORCED_STYLES))
 """The ``assertion_style`` setting's values: ``auto`` spells oracles as the file's imports do."""
 
 

@@ -147,7 +147,8 @@ def run(args: argparse.Namespace) -> int:
         if not weights_present(model_dir):
             header[key] = f"none in {model_dir}" + (": baseline only" if len(model_dirs) == 1 else "")
             continue
-        from oracular.models.inference import DeviceUnavailable, load_model  # torch: only with a model
+        from oracular.models.devices import DeviceUnavailable
+        from oracular.models.inference import load_model  # torch: only with a model
         from oracular.models.store import load_config, size_bytes
 
         try:

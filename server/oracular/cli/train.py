@@ -13,8 +13,8 @@ from pathlib import Path
 
 from oracular.cache import DATASETS_DIR, default_cache_dir
 from oracular.cli.common import error
+from oracular.models.devices import DEVICES
 from oracular.models.layout import ARCHITECTURES, DEFAULT_ARCHITECTURE, default_model_dir
-from oracular.models.ranker import DEVICES
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -122,7 +122,7 @@ def data_dir(args: argparse.Namespace) -> Path:
 
 def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.WARNING if args.quiet else logging.INFO, format="%(message)s")
-    from oracular.models.inference import DeviceUnavailable
+    from oracular.models.devices import DeviceUnavailable
     from oracular.models.inputs import InputSettings
     from oracular.training.data import dataset_path
     from oracular.training.trainer import TARGET_PRECISION, TrainSettings, train

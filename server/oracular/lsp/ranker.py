@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from oracular.models.devices import DeviceUnavailable, select_device
 from oracular.models.ranker import default_ranker
 from oracular.ranking.problem import Ranker
 
@@ -34,11 +35,9 @@ def resolve_device(requested: str) -> tuple[str, str | None]:
     if requested == "cpu":
         return "cpu", None
     try:
-        from oracular.models.inference import DeviceUnavailable, select_device
+        return select_device(requested), None
     except ImportError as exc:  # a broken install must not stop the server
         return "cpu", f"oracular.device is {requested!r} but torch cannot be imported ({exc}); using cpu"
-    try:
-        return select_device(requested), None
     except DeviceUnavailable:
         return "cpu", "oracular.device is 'cuda' but torch sees no CUDA GPU; using cpu"
 

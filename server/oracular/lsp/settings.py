@@ -23,14 +23,14 @@ from typing import Any
 
 from lsprotocol.types import DiagnosticSeverity
 
+from oracular.candidates.style import ASSERTION_STYLES
 from oracular.engine import EngineSettings
 from oracular.lsp.execution_policy import TRUSTED_OPTION, CheckOracles
-from oracular.quality.runner import CHECKS, QualitySettings
+from oracular.models.devices import DEVICES
+from oracular.quality.runner import CHECKS, SUMMARIES, QualitySettings
 
 SECTION = "oracular"
 MAX_TOP_K = 50
-DEVICES = ("auto", "cpu", "cuda")
-ASSERTION_STYLES = ("auto", "junit4", "junit5")
 SEVERITIES = {
     "error": DiagnosticSeverity.Error,
     "warning": DiagnosticSeverity.Warning,
@@ -143,25 +143,12 @@ def _checks(value: Any) -> QualitySettings:
     return QualitySettings().with_codes(value)
 
 
-CHECK_DESCRIPTIONS = {
-    "discarded-result": "a non-void call of the unit whose value is dropped, with nothing it touched "
-    "asserted afterwards",
-    "unused-input": "a value handed to a checked object that no assertion checks",
-    "swallowed-exception": "a `try`/`catch` that lets the test pass without checking anything",
-    "swapped-arguments": "the expected value in the actual slot: `assertEquals(list.size(), 3)`",
-    "brittle-assertion": "an assertion that depends on the clock, an unseeded random source or a "
-    "changing static field",
-    "untested-precondition": "a documented `@throws` of the unit that no test in the file expects",
-}
-"""What each quality check finds, for editors, by code (the codes are :data:`CHECKS`)."""
-
-
 def _checks_kind() -> Kind:
     defaults = QualitySettings()
     switches = {
         code: {
             "type": "boolean",
-            "markdownDescription": f"{CHECK_DESCRIPTIONS[code]} "
+            "markdownDescription": f"{SUMMARIES[code]} "
             f"(on by default: {'yes' if defaults.enabled(code) else 'no'}).",
         }
         for code in CHECKS

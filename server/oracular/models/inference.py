@@ -20,9 +20,9 @@ from oracular.candidates.templates import group_by_template, spread
 from oracular.candidates.text import candidate_text
 from oracular.java import syntax
 from oracular.models.calibration import Calibration, Prediction, predict
+from oracular.models.devices import select_device
 from oracular.models.inputs import Encoded, InputFormatter, focal_context
 from oracular.models.network import OracleNetwork, pad_candidates
-from oracular.models.ranker import DEVICES
 from oracular.models.store import load
 from oracular.ranking.baseline import value_weights
 from oracular.ranking.problem import OracleProblem, Ranker, Ranking
@@ -40,23 +40,6 @@ the slower thread), while one thread kept it under 130 ms (``bench/model_bench.p
 # the call would swap the process's filters while other threads (the language server's) run.
 warnings.filterwarnings("ignore", "torch.ao.quantization is deprecated", DeprecationWarning)
 warnings.filterwarnings("ignore", "torch.quantize_per_tensor, torch.quantize_per_channel", UserWarning)
-
-
-class DeviceUnavailable(RuntimeError):
-    """``cuda`` was asked for explicitly and torch sees no CUDA device."""
-
-
-def select_device(requested: str = "auto") -> str:
-    """``auto`` -> ``cuda`` when torch sees a GPU, else ``cpu``; ``cuda`` without one is an error."""
-    if requested not in DEVICES:
-        raise ValueError(f"unknown device {requested!r} ({', '.join(DEVICES)})")
-    if requested == "cpu":
-        return "cpu"
-    if torch.cuda.is_available():
-        return "cuda"
-    if requested == "cuda":
-        raise DeviceUnavailable("cuda was requested but torch sees no CUDA device")
-    return "cpu"
 
 
 def quantise(network: nn.Module) -> nn.Module:

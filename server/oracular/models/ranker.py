@@ -28,10 +28,6 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger("oracular.models")
 
-DEVICES = ("auto", "cpu", "cuda")
-"""Where a model may run: ``auto`` picks ``cuda`` when torch sees a GPU (the ``device`` setting,
-``--device``); defined here, where the editor can read it without importing torch."""
-
 _warned: set[str] = set()
 _warned_lock = threading.Lock()
 

@@ -35,6 +35,7 @@ from oracular.quality.finding import Finding, Fix, Severity
 CODE = "discarded-result"
 ON_BY_DEFAULT = False
 """Hand-checked precision on dev: 3 of 14 findings (21%) (``docs/quality.md``); on from 80%."""
+SUMMARY = "a non-void call of the unit whose value is dropped, with nothing it touched asserted afterwards"
 MAX_FIXES = 3
 _SETTER = re.compile(r"^set[A-Z]")
 """Setters that return something return ``this`` or the old value: not a result to check."""

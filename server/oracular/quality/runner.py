@@ -1,6 +1,6 @@
 """Run the enabled quality checks over one analysed document.
 
-Each check is one module with a ``CODE``, an ``ON_BY_DEFAULT`` and a ``check``; :data:`CHECKS`
+Each check is one module with a ``CODE``, an ``ON_BY_DEFAULT``, a ``SUMMARY`` and a ``check``; :data:`CHECKS`
 lists them in the order the issue numbers them. Which run by default is decided by their measured
 precision on the dev projects (``docs/quality.md``): a check below 80% there starts switched off.
 """
@@ -39,6 +39,8 @@ PER_TEST: dict[str, Callable[[FileContext, TestContext], list[Finding]]] = {
 """Checks that judge one test with an oracle at a time: their findings are kept per method."""
 CHECKS: tuple[str, ...] = tuple(module.CODE for module in _MODULES)
 """Every check's code, in the order the issue numbers them."""
+SUMMARIES = {module.CODE: module.SUMMARY for module in _MODULES}
+"""What each check finds, by code, for the editors' settings."""
 DEFAULT_CODES = frozenset(module.CODE for module in _MODULES if module.ON_BY_DEFAULT)
 """The checks that run unless switched off: each module's ``ON_BY_DEFAULT``."""
 

@@ -24,6 +24,7 @@ from oracular.quality.finding import Finding, Fix, Severity
 CODE = "swapped-arguments"
 ON_BY_DEFAULT = True
 """Hand-checked precision on dev: 25 of 25 sampled findings (100%) (``docs/quality.md``); on from 80%."""
+SUMMARY = "the expected value in the actual slot: `assertEquals(list.size(), 3)`"
 PAIRED = frozenset(
     {
         "assertEquals",

@@ -45,7 +45,7 @@ from oracular.evaluation.ranking import (
 from oracular.models import store
 from oracular.models.backbone import load_tokenizer, pretrained_config, pretrained_state
 from oracular.models.calibration import Calibration, exception_probability, predict
-from oracular.models.inference import select_device
+from oracular.models.devices import select_device
 from oracular.models.inputs import InputFormatter, InputSettings
 from oracular.models.layout import DEFAULT_ARCHITECTURE, weights_present
 from oracular.models.network import OracleNetwork, build_network, collate
