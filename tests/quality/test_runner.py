@@ -118,7 +118,7 @@ def test_scan_json(capsys, project: Path) -> None:
 
 def test_scan_rejects_unknown_checks(capsys, project: Path) -> None:
     assert main(["scan", str(project), "--all", "--checks", "nonsense"]) == 2
-    assert "unknown quality check(s): nonsense" in capsys.readouterr().err
+    assert "unknown quality check(s) 'nonsense'" in capsys.readouterr().err
 
 
 def test_scan_all_runs_the_checks_on_by_default(capsys, project: Path) -> None:

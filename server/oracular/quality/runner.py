@@ -64,7 +64,8 @@ class QualitySettings:
         """These settings with some checks switched on or off by code (an editor's settings)."""
         unknown = sorted(set(switches) - set(CHECKS))
         if unknown:
-            raise ValueError(f"unknown quality check(s): {', '.join(unknown)}; known: {', '.join(CHECKS)}")
+            named = ", ".join(map(repr, unknown))
+            raise ValueError(f"unknown quality check(s) {named} (known: {', '.join(CHECKS)})")
         on = {code for code, value in switches.items() if value}
         return QualitySettings((self.enabled_codes - set(switches)) | on)
 
