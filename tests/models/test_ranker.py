@@ -215,6 +215,17 @@ def test_importing_the_engine_does_not_import_torch() -> None:
     assert result.stdout.strip() == "False"
 
 
+def test_loading_a_model_does_not_import_transformers(tiny_model_dir: Path) -> None:
+    """transformers is for training (the pretrained backbone); importing it cost the editor 1.7 s."""
+    code = (
+        "import sys; from oracular.models.inference import load_model; "
+        f"load_model(__import__('pathlib').Path({str(tiny_model_dir)!r}), 'cpu'); "
+        "print('transformers' in sys.modules)"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "False"
+
+
 # -- the engine's hook ---------------------------------------------------------------------
 def test_the_engine_ranks_with_the_default_ranker_it_is_given(
     monkeypatch: pytest.MonkeyPatch, index: WorkspaceIndex, tiny_model_dir: Path

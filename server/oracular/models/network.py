@@ -26,15 +26,46 @@ fine-tuning keeps BERT's dropout on hidden states.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from typing import Any
 
 import torch
 import torch.nn.functional as F
 from torch import Tensor, nn
-from transformers import BertConfig
 
 from oracular.models.inputs import Encoded
 from oracular.models.layout import ARCHITECTURES, DEFAULT_ARCHITECTURE
+
+
+@dataclass(frozen=True)
+class EncoderConfig:
+    """The BERT architecture numbers the encoder is built from, as stored with the weights.
+
+    A plain dataclass rather than ``transformers.BertConfig``: importing transformers cost the
+    editor's cold start 1.7 s for nothing else. :meth:`of` takes a ``BertConfig`` (the pretrained
+    backbone's, at training time) or anything else with these attributes.
+    """
+
+    vocab_size: int
+    hidden_size: int
+    num_hidden_layers: int
+    num_attention_heads: int
+    intermediate_size: int
+    max_position_embeddings: int
+    type_vocab_size: int
+    layer_norm_eps: float
+    hidden_dropout_prob: float
+    attention_probs_dropout_prob: float
+    pad_token_id: int
+
+    @classmethod
+    def of(cls, config: Any) -> EncoderConfig:
+        if isinstance(config, EncoderConfig):
+            return config
+        return cls(**{f.name: getattr(config, f.name) for f in fields(cls)})
+
+    def to_json(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
 
 
 @dataclass
@@ -95,7 +126,7 @@ def masked_mean(hidden: Tensor, mask: Tensor) -> Tensor:
 
 # -- the encoder, with BertModel's parameter names ----------------------------------------
 class _Embeddings(nn.Module):
-    def __init__(self, config: BertConfig) -> None:
+    def __init__(self, config: EncoderConfig) -> None:
         super().__init__()
         self.word_embeddings = nn.Embedding(config.vocab_size, config.hidden_size, config.pad_token_id)
         self.position_embeddings = nn.Embedding(config.max_position_embeddings, config.hidden_size)
@@ -120,7 +151,7 @@ class _Projections(nn.Module):
 class _Residual(nn.Module):
     """``LayerNorm(x + dropout(dense(h)))``, BERT's sub-layer output."""
 
-    def __init__(self, inner: int, hidden: int, config: BertConfig) -> None:
+    def __init__(self, inner: int, hidden: int, config: EncoderConfig) -> None:
         super().__init__()
         self.dense = nn.Linear(inner, hidden)
         self.LayerNorm = nn.LayerNorm(hidden, eps=config.layer_norm_eps)
@@ -131,20 +162,20 @@ class _Residual(nn.Module):
 
 
 class _Attention(nn.Module):
-    def __init__(self, config: BertConfig) -> None:
+    def __init__(self, config: EncoderConfig) -> None:
         super().__init__()
         self.self = _Projections(config.hidden_size)
         self.output = _Residual(config.hidden_size, config.hidden_size, config)
 
 
 class _Intermediate(nn.Module):
-    def __init__(self, config: BertConfig) -> None:
+    def __init__(self, config: EncoderConfig) -> None:
         super().__init__()
         self.dense = nn.Linear(config.hidden_size, config.intermediate_size)
 
 
 class _Layer(nn.Module):
-    def __init__(self, config: BertConfig) -> None:
+    def __init__(self, config: EncoderConfig) -> None:
         super().__init__()
         self.heads = config.num_attention_heads
         self.scale = (config.hidden_size // config.num_attention_heads) ** -0.5
@@ -216,7 +247,7 @@ class _Layer(nn.Module):
 
 
 class _Layers(nn.Module):
-    def __init__(self, config: BertConfig) -> None:
+    def __init__(self, config: EncoderConfig) -> None:
         super().__init__()
         self.layer = nn.ModuleList(_Layer(config) for _ in range(config.num_hidden_layers))
 
@@ -246,7 +277,7 @@ class Encoder(nn.Module):
     their own, which is cheaper on a CPU when a test has many candidates.
     """
 
-    def __init__(self, config: BertConfig, cross_layers: int | None = None) -> None:
+    def __init__(self, config: EncoderConfig, cross_layers: int | None = None) -> None:
         super().__init__()
         layers = config.num_hidden_layers
         self.cross_layers = layers if cross_layers is None else cross_layers
@@ -286,8 +317,9 @@ def _head(inputs: int, hidden: int, dropout: float) -> nn.Sequential:
 class OracleNetwork(nn.Module):
     """Shared encoder + exception head (pooled context) + candidate scorer (pooled candidate)."""
 
-    def __init__(self, config: BertConfig, cross_layers: int | None = None) -> None:
+    def __init__(self, config: EncoderConfig, cross_layers: int | None = None) -> None:
         super().__init__()
+        config = EncoderConfig.of(config)
         d = config.hidden_size
         self.config = config
         self.bert = Encoder(config, cross_layers)
@@ -347,7 +379,7 @@ _NETWORKS: dict[str, type[OracleNetwork]] = dict(
 
 
 def build_network(
-    config: BertConfig, cross_layers: int | None = None, architecture: str = DEFAULT_ARCHITECTURE
+    config: EncoderConfig, cross_layers: int | None = None, architecture: str = DEFAULT_ARCHITECTURE
 ) -> OracleNetwork:
     if architecture not in _NETWORKS:
         raise ValueError(f"unknown architecture {architecture!r} ({', '.join(ARCHITECTURES)})")

@@ -16,20 +16,14 @@ from typing import Any
 
 from safetensors.torch import load_file, save_file
 from tokenizers import Tokenizer
-from transformers import BertConfig
 
 from oracular.models.backbone import copy_tokenizer, load_tokenizer
 from oracular.models.calibration import Calibration
 from oracular.models.inputs import InputSettings
 from oracular.models.layout import CONFIG_FILE, DEFAULT_ARCHITECTURE, WEIGHTS_FILE
-from oracular.models.network import OracleNetwork, build_network
+from oracular.models.network import EncoderConfig, OracleNetwork, build_network
 
 FORMAT = 1
-_ARCHITECTURE = (
-    "vocab_size", "hidden_size", "num_hidden_layers", "num_attention_heads", "intermediate_size",
-    "max_position_embeddings", "type_vocab_size", "layer_norm_eps", "hidden_dropout_prob",
-    "attention_probs_dropout_prob", "pad_token_id",
-)  # fmt: skip
 
 
 @dataclass
@@ -47,11 +41,12 @@ class ModelConfig:
     """Data, sizes, seeds, dev metrics: what the model card is written from."""
 
     @classmethod
-    def for_encoder(cls, config: BertConfig, **kwargs: Any) -> ModelConfig:
-        return cls({name: getattr(config, name) for name in _ARCHITECTURE}, **kwargs)
+    def for_encoder(cls, config: Any, **kwargs: Any) -> ModelConfig:
+        """``config``: an :class:`EncoderConfig` or the pretrained backbone's ``BertConfig``."""
+        return cls(EncoderConfig.of(config).to_json(), **kwargs)
 
-    def bert_config(self) -> BertConfig:
-        return BertConfig(**self.encoder)
+    def encoder_config(self) -> EncoderConfig:
+        return EncoderConfig(**self.encoder)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -102,7 +97,7 @@ def load_config(directory: Path) -> ModelConfig:
 def load(directory: Path) -> tuple[OracleNetwork, ModelConfig, Tokenizer]:
     """The network in float32 on the CPU (in eval mode), its config and its tokenizer."""
     config = load_config(directory)
-    network = build_network(config.bert_config(), config.cross_layers, config.architecture)
+    network = build_network(config.encoder_config(), config.cross_layers, config.architecture)
     state = {
         name: t.float() if t.is_floating_point() else t
         for name, t in load_file(str(directory / WEIGHTS_FILE)).items()
