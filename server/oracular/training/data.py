@@ -1,7 +1,7 @@
 """Mined samples (``oracular corpus mine`` JSONL) as model examples.
 
 A sample's prefix is stored as the synthesised test method; it is parsed back with the miner's
-own :func:`~oracular.corpus.samples.parse_method`, so the statement texts are the ones the engine
+own :func:`~oracular.java.method_text.parse_method`, so the statement texts are the ones the engine
 reads from a live test (``PrefixAnalysis.statements``). Exception candidates are rebuilt with the
 grammar's own functions, so their texts are exactly the engine's.
 """
