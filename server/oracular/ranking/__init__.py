@@ -1,1 +1,2 @@
-"""Rankers: score the candidate oracles of a prefix (the baseline heuristic, later the models)."""
+"""Rankers: score the candidate oracles of a prefix (the interface, and the baseline heuristic; the
+neural model ranks through the same interface from :mod:`oracular.models`)."""
