@@ -7,7 +7,6 @@ Both rankers answer the same problems, rebuilt by the engine from the corpus sou
 from __future__ import annotations
 
 import argparse
-import json
 import logging
 from pathlib import Path
 
@@ -15,7 +14,7 @@ from oracular.cache import default_cache_dir
 from oracular.cli.common import emit, error
 from oracular.cli.mutants import add_mutant_arguments, run_mutants
 from oracular.cli.train import add_data_arguments, data_dir
-from oracular.models.layout import default_model_dir, weights_present
+from oracular.models.layout import default_model_dir
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -78,16 +77,6 @@ def add_realistic_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _positive_rate(data: Path) -> float | None:
-    """The train split's share of throwing exception samples, from the mining run's ``stats.json``
-    (counted there already: no need to read the train split's hundred megabytes again)."""
-    try:
-        train = json.loads((data / "stats.json").read_text(encoding="utf-8"))["splits"]["train"]
-        return train["exception_positive"] / train["exception_samples"]
-    except (OSError, ValueError, KeyError, TypeError, ZeroDivisionError):
-        return None
-
-
 def run(args: argparse.Namespace) -> int:
     if args.mutants is not None and args.realistic is not None:
         error("--mutants and --realistic are two evaluations: run them one at a time")
@@ -98,103 +87,34 @@ def run(args: argparse.Namespace) -> int:
         from oracular.cli.realistic import run_realistic
 
         return run_realistic(args)
+    return _run_dev(args)
+
+
+def _run_dev(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.WARNING, format="%(message)s")
     from oracular.candidates.values import GLOBAL_DICTIONARY, load_global_dictionary, models_dir
-    from oracular.evaluation.ranking import (
-        coin_metrics,
-        evaluate_ranker,
-        exception_outcome,
-        markdown,
-        never_throws_metrics,
-        replay,
-    )
-    from oracular.ranking.baseline import BaselineRanker
+    from oracular.evaluation.ranking import dev_report, train_positive_rate
+    from oracular.models.devices import DeviceUnavailable
     from oracular.training.data import dataset_path, read_samples
 
-    data, progress = data_dir(args), not args.quiet
+    data = data_dir(args)
     paths = {kind: dataset_path(data, args.split, kind) for kind in ("exception", "assertion")}
     if missing := [str(p) for p in paths.values() if not p.is_file()]:
         error(f"missing {', '.join(missing)}: run 'oracular corpus mine' first")
         return 2
-    samples = {kind: read_samples(path, args.limit, args.seed) for kind, path in paths.items()}
-    sources = (args.cache or default_cache_dir()).expanduser() / "src"
-    dictionary = load_global_dictionary(args.dictionary or models_dir() / GLOBAL_DICTIONARY)
-    # Both kinds in one replay, so that each package is indexed and each file analysed once.
-    both = replay([*samples["exception"], *samples["assertion"]], sources, dictionary, progress)
-    cut = len(samples["exception"])
-    replayed = {"exception": both.part(slice(cut)), "assertion": both.part(slice(cut, None))}
-    pairs = {
-        kind: [(s, p) for s, p in zip(samples[kind], replayed[kind].problems, strict=True) if p is not None]
-        for kind in samples
-    }
-    throwing = sum(bool(s["label"]) for s, _ in pairs["exception"])
-    header: dict[str, object] = {
-        "split": args.split,
-        "exception samples": f"{len(pairs['exception'])} ({throwing} throwing)",
-        "assertion samples": len(pairs["assertion"]),
-    }
-    for kind, result in replayed.items():
-        for reason, count in sorted(result.failures.items()):
-            header[f"{kind} samples not replayed ({reason})"] = count
-
-    results = []
-    device = None  # every model is loaded for the same --device
-    model_dirs = args.model or [default_model_dir()]
-    for model_dir in model_dirs:
-        name, key = (
-            ("neural", "model") if len(model_dirs) == 1 else (model_dir.name, f"model {model_dir.name}")
+    try:
+        text = dev_report(
+            args.split,
+            {kind: read_samples(path, args.limit, args.seed) for kind, path in paths.items()},
+            sources=(args.cache or default_cache_dir()).expanduser() / "src",
+            dictionary=load_global_dictionary(args.dictionary or models_dir() / GLOBAL_DICTIONARY),
+            model_dirs=args.model or [default_model_dir()],
+            device=args.device,
+            positive_rate=train_positive_rate(data),
+            progress=not args.quiet,
         )
-        if not weights_present(model_dir):
-            header[key] = f"none in {model_dir}" + (": baseline only" if len(model_dirs) == 1 else "")
-            continue
-        from oracular.models.devices import DeviceUnavailable
-        from oracular.models.inference import load_model  # torch: only with a model
-        from oracular.models.store import load_config, size_bytes
-
-        try:
-            model = load_model(model_dir, args.device)
-        except DeviceUnavailable as exc:
-            error(str(exc))
-            return 2
-        config = load_config(model_dir)
-        header[key] = (
-            f"{model_dir} ({size_bytes(model_dir) / 1e6:.1f} MB, {config.architecture}, "
-            f"stages {', '.join(config.stages)})"
-        )
-        device = model.device
-        results.append(
-            evaluate_ranker(
-                name,
-                model,
-                pairs["exception"],
-                pairs["assertion"],
-                model.calibration.exception_threshold,
-                model.calibration.abstain_below,
-                progress,
-            )
-        )
-    if device is not None:
-        header["device"] = device
-    results.append(
-        evaluate_ranker(
-            "baseline",
-            BaselineRanker(),
-            pairs["exception"],
-            pairs["assertion"],
-            0.5,
-            BaselineRanker.abstain_below,
-            progress,
-        )
-    )
-
-    outcomes = [exception_outcome(s, 0.0, "") for s, _ in pairs["exception"]]
-    rate = _positive_rate(data)
-    if rate is None:
-        rate = sum(o.throws for o in outcomes) / max(1, len(outcomes))
-    reference = {
-        f"weighted coin (p={rate:.3f})": coin_metrics(rate, outcomes),
-        "never throws": never_throws_metrics(outcomes),
-    }
-    text = markdown(results, reference, header)
+    except DeviceUnavailable as exc:
+        error(str(exc))
+        return 2
     emit(text, args.output, "evaluation")
     return 0

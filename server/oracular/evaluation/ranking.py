@@ -13,10 +13,14 @@ Assertion figures use ALL assertion samples as the denominator, including those 
 truth is not among the candidates (a ranker cannot get those right), plus top-1 on the covered
 ones. Abstention is reported as precision when answering only the most confident fraction of
 tests, which compares rankers whose scores live on different scales.
+
+:func:`dev_report` is ``oracular eval``'s whole run on samples already read: replay, every model
+and the baseline, the reference figures, and the Markdown.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import math
 from collections import Counter, defaultdict
@@ -32,6 +36,7 @@ from oracular.engine import FileAnalysis, OracleEngine
 from oracular.java.method_text import parse_method
 from oracular.java.source import SourceError, load_source
 from oracular.java.workspace import WorkspaceIndex
+from oracular.models.layout import weights_present
 from oracular.ranking.baseline import BaselineRanker
 from oracular.ranking.problem import OracleProblem, Ranker
 
@@ -331,3 +336,128 @@ def markdown(
         lines.append(_row(_pct(coverage), *(_at(c) for c in cells)))
     lines.append(_row("own threshold", *(_at(r.assertion.get("at_threshold")) for r in results)))
     return "\n".join(lines) + "\n"
+
+
+# -- the dev report (``oracular eval``) ---------------------------------------------------------
+@dataclass
+class DevProblems:
+    """The dev samples the engine rebuilt, each with its problem, by kind."""
+
+    exception: list[tuple[dict[str, Any], OracleProblem]]
+    assertion: list[tuple[dict[str, Any], OracleProblem]]
+    notes: dict[str, object]
+    """The report's header lines on the samples: how many, and why some were not replayed."""
+
+    @property
+    def pairs(self) -> tuple[list[tuple[dict[str, Any], OracleProblem]], ...]:
+        """The exception, then the assertion pairs: :func:`evaluate_ranker`'s order."""
+        return self.exception, self.assertion
+
+
+def replay_dev(
+    samples: dict[str, list[dict[str, Any]]],
+    sources: Path,
+    dictionary: dict[str, tuple[str, ...]],
+    progress: bool = True,
+) -> DevProblems:
+    """The ``exception`` and ``assertion`` samples' problems; those not rebuilt are left out for
+    every ranker alike."""
+    # Both kinds in one replay, so that each package is indexed and each file analysed once.
+    both = replay([*samples["exception"], *samples["assertion"]], sources, dictionary, progress)
+    cut = len(samples["exception"])
+    replayed = {"exception": both.part(slice(cut)), "assertion": both.part(slice(cut, None))}
+    pairs = {
+        kind: [(s, p) for s, p in zip(samples[kind], replayed[kind].problems, strict=True) if p is not None]
+        for kind in samples
+    }
+    throwing = sum(bool(s["label"]) for s, _ in pairs["exception"])
+    notes: dict[str, object] = {
+        "exception samples": f"{len(pairs['exception'])} ({throwing} throwing)",
+        "assertion samples": len(pairs["assertion"]),
+    }
+    for kind, result in replayed.items():
+        for reason, count in sorted(result.failures.items()):
+            notes[f"{kind} samples not replayed ({reason})"] = count
+    return DevProblems(pairs["exception"], pairs["assertion"], notes)
+
+
+def evaluate_models(
+    model_dirs: Sequence[Path], device: str, problems: DevProblems, progress: bool = True
+) -> tuple[list[RankerResult], dict[str, object]]:
+    """Each model's figures, and the report's header lines on the models and the device.
+
+    A lone model is called ``neural``; several are named by their folders, so that models
+    trained differently can be compared. A folder without weights is noted and skipped. Each
+    model is loaded only when its turn comes, so that one at a time is held in memory.
+    """
+    results = []
+    notes: dict[str, object] = {}
+    alone = len(model_dirs) == 1
+    loaded_on = None  # every model is loaded for the same device
+    for model_dir in model_dirs:
+        name, key = ("neural", "model") if alone else (model_dir.name, f"model {model_dir.name}")
+        if not weights_present(model_dir):
+            notes[key] = f"none in {model_dir}" + (": baseline only" if alone else "")
+            continue
+        from oracular.models.inference import load_model  # torch: only with a model
+        from oracular.models.store import load_config, size_bytes
+
+        model = load_model(model_dir, device)
+        config = load_config(model_dir)
+        notes[key] = (
+            f"{model_dir} ({size_bytes(model_dir) / 1e6:.1f} MB, {config.architecture}, "
+            f"stages {', '.join(config.stages)})"
+        )
+        loaded_on = model.device
+        threshold, abstain_below = model.calibration.exception_threshold, model.calibration.abstain_below
+        results.append(evaluate_ranker(name, model, *problems.pairs, threshold, abstain_below, progress))
+    if loaded_on is not None:
+        notes["device"] = loaded_on
+    return results, notes
+
+
+def train_positive_rate(data: Path) -> float | None:
+    """The train split's share of throwing exception samples, from the mining run's ``stats.json``
+    (counted there already: no need to read the train split's hundred megabytes again)."""
+    try:
+        train = json.loads((data / "stats.json").read_text(encoding="utf-8"))["splits"]["train"]
+        return train["exception_positive"] / train["exception_samples"]
+    except (OSError, ValueError, KeyError, TypeError, ZeroDivisionError):
+        return None
+
+
+def reference_metrics(problems: DevProblems, positive_rate: float | None) -> dict[str, dict[str, float]]:
+    """What any exception stage must beat: a coin weighted with the train split's share of throwing
+    samples (dev's own share when that is unknown), and always answering "never throws"."""
+    outcomes = [exception_outcome(s, 0.0, "") for s, _ in problems.exception]
+    rate = positive_rate
+    if rate is None:
+        rate = sum(o.throws for o in outcomes) / max(1, len(outcomes))
+    return {
+        f"weighted coin (p={rate:.3f})": coin_metrics(rate, outcomes),
+        "never throws": never_throws_metrics(outcomes),
+    }
+
+
+def dev_report(
+    split: str,
+    samples: dict[str, list[dict[str, Any]]],
+    *,
+    sources: Path,
+    dictionary: dict[str, tuple[str, ...]],
+    model_dirs: Sequence[Path],
+    device: str,
+    positive_rate: float | None,
+    progress: bool = True,
+) -> str:
+    """Every model and the baseline on the same replayed problems, next to the references.
+
+    Raises :class:`~oracular.models.devices.DeviceUnavailable` when a model cannot run on ``device``.
+    """
+    problems = replay_dev(samples, sources, dictionary, progress)
+    models, model_notes = evaluate_models(model_dirs, device, problems, progress)
+    baseline = evaluate_ranker(
+        "baseline", BaselineRanker(), *problems.pairs, 0.5, BaselineRanker.abstain_below, progress
+    )
+    header = {"split": split, **problems.notes, **model_notes}
+    return markdown([*models, baseline], reference_metrics(problems, positive_rate), header)

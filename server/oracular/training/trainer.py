@@ -359,6 +359,62 @@ def calibrate(
     return calibration, dev
 
 
+@dataclass
+class _Session:
+    """One :func:`train` call's model on its device, and what its steps share."""
+
+    settings: TrainSettings
+    network: OracleNetwork
+    config: store.ModelConfig
+    formatter: InputFormatter
+    device: str
+    dtype: torch.dtype | None
+    """bfloat16 autocast, or ``None`` for plain float32."""
+    trained: set[str]
+    """The stages named now (none for ``calibrate``)."""
+    rehearsed: set[str]
+
+
+def _start(settings: TrainSettings) -> _Session:
+    """Seeded before the network is built, so that a fresh model's initialisation follows ``seed``."""
+    seed_everything(settings.seed)
+    device = select_device(settings.device)
+    dtype = _autocast_dtype(settings.precision, device)
+    named = set(STAGES[settings.stage])
+    if not named and not weights_present(settings.out):
+        raise ValueError(f"no trained model in {settings.out} to calibrate")
+    network, config, tokenizer = initial_network(settings)
+    network.to(device)
+    formatter = InputFormatter(tokenizer, config.inputs)
+    rehearsed = set(config.stages) - named if named else set()
+    logger.info(
+        "training %s on %s (device %s, %s, seed %d); rehearsing %s",
+        sorted(named),
+        settings.data,
+        device,
+        "bfloat16 autocast" if dtype else "float32",
+        settings.seed,
+        sorted(rehearsed) or "nothing",
+    )
+    return _Session(settings, network, config, formatter, device, dtype, named, rehearsed)
+
+
+def _training_data(session: _Session, rng: random.Random) -> dict[str, list[dict[str, Any]]]:
+    """Per kind, the samples to train on: a named stage's all, a rehearsed stage's seeded share."""
+    settings = session.settings
+    data: dict[str, list[dict[str, Any]]] = {}
+    for stage, kind in (("exception", "exception"), ("ranker", "assertion")):
+        if stage not in session.trained | session.rehearsed:
+            continue
+        rehearsed = stage in session.rehearsed
+        samples = _train_samples(settings, kind)
+        if rehearsed:
+            samples = rng.sample(samples, math.ceil(settings.rehearse * len(samples)))
+        data[kind] = samples
+        logger.info("train %s: %d samples%s", kind, len(samples), " (rehearsal)" if rehearsed else "")
+    return data
+
+
 def _optimiser(
     network: OracleNetwork, settings: TrainSettings, total_steps: int
 ) -> tuple[torch.optim.Optimizer, torch.optim.lr_scheduler.LambdaLR]:
@@ -379,16 +435,10 @@ def _optimiser(
     return optimiser, torch.optim.lr_scheduler.LambdaLR(optimiser, factor)
 
 
-def _fit(
-    network: OracleNetwork,
-    data: dict[str, list[dict[str, Any]]],
-    formatter: InputFormatter,
-    settings: TrainSettings,
-    device: str,
-    dtype: torch.dtype | None,
-    rng: random.Random,
-) -> int:
+def _fit(session: _Session, data: dict[str, list[dict[str, Any]]], rng: random.Random) -> int:
     """The training loop over homogeneous batches of each kind, shuffled together; returns the steps."""
+    network, formatter, settings = session.network, session.formatter, session.settings
+    device, dtype = session.device, session.dtype
     exceptions = data.get("exception", [])
     positives = sum(bool(s["label"]) for s in exceptions)
     pos_weight = min(MAX_POS_WEIGHT, (len(exceptions) - positives) / positives) if positives else 1.0
@@ -427,98 +477,81 @@ def _fit(
     return step
 
 
+def _calibrate_on_dev(session: _Session) -> tuple[Calibration, dict[str, Any]]:
+    """Fitted on dev, never on train: the network has seen train and is overconfident there."""
+    settings, formatter = session.settings, session.formatter
+    exceptions, assertions = (
+        score(
+            session.network,
+            _dev_examples(settings, kind, formatter),
+            formatter.pad_id,
+            session.device,
+            settings.batch_size,
+            session.dtype,
+            settings.progress,
+            f"dev {kind}",
+        )
+        for kind in ("exception", "assertion")
+    )
+    calibration, dev = calibrate(exceptions, assertions, settings.target_precision)
+    logger.info("calibration: %s", calibration)
+    logger.info("dev: %s", dev)
+    if calibration.abstain_below >= 1.0:
+        logger.warning(
+            "dev top-1 precision never reaches %.2f: the model will abstain almost always",
+            settings.target_precision,
+        )
+    return calibration, dev
+
+
+def _save(session: _Session, result: TrainResult, train_samples: dict[str, int]) -> None:
+    """The weights with their calibration, and this run's record next to the other stages' last
+    runs (the model card reads them)."""
+    settings, config = session.settings, session.config
+    config.calibration = result.calibration
+    config.stages = sorted(set(config.stages) | session.trained)
+    run = {
+        k: str(v) if isinstance(v, Path) else v
+        for k, v in asdict(settings).items()
+        if k not in ("encoder_config", "inputs")
+    }
+    config.metadata = {
+        **config.metadata,
+        f"last_{settings.stage}_run": {
+            "settings": run,
+            "train_samples": train_samples,
+            "steps": result.steps,
+            "seconds": round(result.seconds),
+            "device": session.device,
+            "torch": torch.__version__,
+            "machine": platform.machine(),
+        },
+        "dev": result.dev,
+    }
+    session.network.cpu()
+    store.save(settings.out, session.network, config)
+    if set(config.stages) != {"exception", "ranker"}:
+        logger.warning("%s holds a model with only %s trained", settings.out, config.stages)
+    logger.info(
+        "saved %s (%.1f MB) after %d steps in %.0f s",
+        settings.out,
+        store.size_bytes(settings.out) / 1e6,
+        result.steps,
+        result.seconds,
+    )
+
+
 def train(settings: TrainSettings) -> TrainResult:
     """Train ``settings.stage``, calibrate on dev, and save to ``settings.out``."""
     if settings.stage not in STAGES:
         raise ValueError(f"unknown stage {settings.stage!r} ({', '.join(STAGES)})")
     start = time.monotonic()
     with _log_to(settings.out / "train.log"):
-        seed_everything(settings.seed)
-        device = select_device(settings.device)
-        dtype = _autocast_dtype(settings.precision, device)
-        named = set(STAGES[settings.stage])
-        if not named and not weights_present(settings.out):
-            raise ValueError(f"no trained model in {settings.out} to calibrate")
-        network, config, tokenizer = initial_network(settings)
-        network.to(device)
-        formatter = InputFormatter(tokenizer, config.inputs)
-        rehearsed = set(config.stages) - named if named else set()
-        logger.info(
-            "training %s on %s (device %s, %s, seed %d); rehearsing %s",
-            sorted(named),
-            settings.data,
-            device,
-            "bfloat16 autocast" if dtype else "float32",
-            settings.seed,
-            sorted(rehearsed) or "nothing",
-        )
-
+        session = _start(settings)
         rng = random.Random(settings.seed)
-        data: dict[str, list[dict[str, Any]]] = {}
-        for stage, kind in (("exception", "exception"), ("ranker", "assertion")):
-            if stage in named or stage in rehearsed:
-                samples = _train_samples(settings, kind)
-                if stage in rehearsed:
-                    samples = rng.sample(samples, math.ceil(settings.rehearse * len(samples)))
-                data[kind] = samples
-                logger.info(
-                    "train %s: %d samples%s", kind, len(samples), " (rehearsal)" if stage in rehearsed else ""
-                )
-        steps = _fit(network, data, formatter, settings, device, dtype, rng) if data else 0
-
-        calibration, dev = calibrate(
-            *(
-                score(
-                    network,
-                    _dev_examples(settings, kind, formatter),
-                    formatter.pad_id,
-                    device,
-                    settings.batch_size,
-                    dtype,
-                    settings.progress,
-                    f"dev {kind}",
-                )
-                for kind in ("exception", "assertion")
-            ),
-            settings.target_precision,
-        )
-        logger.info("calibration: %s", calibration)
-        logger.info("dev: %s", dev)
-        if calibration.abstain_below >= 1.0:
-            logger.warning(
-                "dev top-1 precision never reaches %.2f: the model will abstain almost always",
-                settings.target_precision,
-            )
-        seconds = time.monotonic() - start
-        config.calibration = calibration
-        config.stages = sorted(set(config.stages) | named)
-        run = {
-            k: str(v) if isinstance(v, Path) else v
-            for k, v in asdict(settings).items()
-            if k not in ("encoder_config", "inputs")
-        }
-        config.metadata = {
-            **config.metadata,
-            f"last_{settings.stage}_run": {
-                "settings": run,
-                "train_samples": {k: len(v) for k, v in data.items()},
-                "steps": steps,
-                "seconds": round(seconds),
-                "device": device,
-                "torch": torch.__version__,
-                "machine": platform.machine(),
-            },
-            "dev": dev,
-        }
-        network.cpu()
-        store.save(settings.out, network, config)
-        if set(config.stages) != {"exception", "ranker"}:
-            logger.warning("%s holds a model with only %s trained", settings.out, config.stages)
-        logger.info(
-            "saved %s (%.1f MB) after %d steps in %.0f s",
-            settings.out,
-            store.size_bytes(settings.out) / 1e6,
-            steps,
-            seconds,
-        )
-        return TrainResult(settings.out, steps, seconds, calibration, dev)
+        data = _training_data(session, rng)
+        steps = _fit(session, data, rng) if data else 0
+        calibration, dev = _calibrate_on_dev(session)
+        result = TrainResult(settings.out, steps, time.monotonic() - start, calibration, dev)
+        _save(session, result, {kind: len(samples) for kind, samples in data.items()})
+        return result
