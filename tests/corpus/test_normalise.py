@@ -110,6 +110,8 @@ def test_comparisons_without_an_exact_junit_form_stay_as_written(line: str) -> N
         "assertThat(list).contains(3);",
         "assertThat(rows).hasSize(2).isNotEmpty();",  # two checks: no one JUnit form
         "assertThat(x, matches(EOF));",
+        "assertThat(rows, hasSize(greaterThan(1)));",  # a matcher, not a size
+        'assertThat(names, hasItem(startsWith("a")));',
     ],
 )
 def test_fluent_forms_without_an_exact_junit_form_stay_unmapped(line: str) -> None:

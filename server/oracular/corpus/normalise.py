@@ -299,9 +299,9 @@ def _matcher(actual: Node, matcher: Node, family: str) -> GroundTruth | None:
         return _make("assertSame", actual, inner[0], family)
     if name in HAMCREST_OBSERVED_UNARY and not inner:
         return _observed("assertTrue", actual, f"{HAMCREST_OBSERVED_UNARY[name]}()", None, family)
-    if name in HAMCREST_OBSERVED_EQUALS and len(inner) == 1:
+    if name in HAMCREST_OBSERVED_EQUALS and len(inner) == 1 and not _is_matcher(inner[0]):
         return _observed("assertEquals", actual, f"{HAMCREST_OBSERVED_EQUALS[name]}()", inner[0], family)
-    if name in HAMCREST_QUERIES and len(inner) == 1:
+    if name in HAMCREST_QUERIES and len(inner) == 1 and not _is_matcher(inner[0]):
         query = f"{HAMCREST_QUERIES[name]}({syntax.text(inner[0])})"
         return _observed("assertTrue", actual, query, None, family)
     if name == "not" and len(inner) == 1:
@@ -314,6 +314,15 @@ def _matcher(actual: Node, matcher: Node, family: str) -> GroundTruth | None:
         if positive is not None and positive.method in NEGATED:
             return dataclasses.replace(positive, method=NEGATED[positive.method])
     return None
+
+
+def _is_matcher(node: Node) -> bool:
+    """A matcher factory rather than a value: ``greaterThan(2)``, ``Matchers.startsWith("a")``
+    (``hasSize(greaterThan(2))`` compares no value; a static value call is read as one too)."""
+    if node.type != "method_invocation":
+        return False
+    receiver = node.child_by_field_name("object")
+    return receiver is None or (receiver.type == "identifier" and syntax.text(receiver)[:1].isupper())
 
 
 def normalise_assertion(statement: Node, flavour: Flavour) -> GroundTruth | None:
