@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import textwrap
+from pathlib import Path
+
 from oracular.engine import OracleEngine
 from oracular.java.declarations import extract
 from oracular.java.junit import find_test_methods
 from oracular.java.prefix import PrefixAnalysis, analyse_prefix
+from oracular.java.source import load_source
 from oracular.java.targets import MAX_TARGETS, write_history
 from oracular.java.types import TypeEnv
 
-from .conftest import java
+from .conftest import indexed, java
 
 
 def analysed(engine: OracleEngine, body: str, imports: str = "", members: str = "") -> PrefixAnalysis:
@@ -138,3 +142,101 @@ def test_write_history(engine: OracleEngine) -> None:
     assert history.restated == {"a"}  # b was written again
     assert history.fresh == {"s"}  # t was reassigned (still new, but no longer the initialiser)
     assert history.last["s"] == 6 and history.last["b"] == 2
+
+
+def analysed_in(root: Path, classes: dict[str, str], body: str, test_name: str = "t") -> PrefixAnalysis:
+    """``body`` as the test ``test_name`` of package ``org.example.app``, over a workspace holding
+    ``classes`` (``{"Holder.java": source}``, in the package each declares)."""
+    for name, text in classes.items():
+        (root / name).write_text(textwrap.dedent(text), encoding="utf-8")
+    test = root / "AppTest.java"
+    test.write_text(
+        "package org.example.app;\nimport java.util.*;\nimport java.util.concurrent.atomic.*;\n"
+        f"import java.io.*;\nclass AppTest {{\n @org.junit.jupiter.api.Test\n void {test_name}() {{\n"
+        f"{body}\n }}\n}}\n",
+        encoding="utf-8",
+    )
+    index = indexed(root)
+    source = load_source(test)
+    decls = extract(source)
+    method = find_test_methods(source, decls.imports)[0]
+    prefix = analyse_prefix(method.node, TypeEnv(index, decls.package, decls.imports), method.class_name)
+    assert prefix is not None
+    return prefix
+
+
+HOLDER = """
+    package org.example.app;
+    public class Holder<T> {
+        public int count;
+        String name;
+        public T value;
+        private int hidden;
+        public static int shared;
+        public void parse(String s) {}
+    }
+"""
+
+
+def test_fields_the_test_can_read_are_targets(tmp_path: Path) -> None:
+    other = """
+        package org.example.other;
+        public class Bean { public String text; int packaged; public void fill() {} }
+    """
+    prefix = analysed_in(
+        tmp_path,
+        {"Holder.java": HOLDER, "Bean.java": other},
+        "Holder<String> h = new Holder<>(); h.parse(\"x\"); org.example.other.Bean b = new "
+        "org.example.other.Bean(); b.fill();",
+    )
+    found = targets(prefix)
+    assert found["h.count"] == ("int", "field")
+    assert found["h.name"] == ("String", "field")  # package-visible: the test shares the package
+    assert found["h.value"] == ("String", "field")  # the receiver's type argument
+    assert "h.hidden" not in found and "h.shared" not in found  # private; static (not the object's)
+    assert found["b.text"] == ("String", "field")
+    assert "b.packaged" not in found  # package-private in another package
+
+
+def test_jdk_observers_of_atomics_streams_and_exceptions(tmp_path: Path) -> None:
+    failure = """
+        package org.example.app;
+        public class ParseFailure extends IllegalStateException {
+            public ParseFailure(String m) { super(m); }
+            public int getLine() { return 0; }
+        }
+    """
+    prefix = analysed_in(
+        tmp_path,
+        {"ParseFailure.java": failure},
+        "AtomicInteger n = new AtomicInteger(); n.incrementAndGet();\n"
+        "ByteArrayOutputStream out = new ByteArrayOutputStream(); out.write(1);\n"
+        'ParseFailure e = new ParseFailure("bad");',
+    )
+    found = targets(prefix)
+    assert found["n.get()"] == ("int", "observer")
+    assert found["out.toByteArray()"] == ("byte[]", "observer")
+    assert found["e.getLine()"] == ("int", "observer")  # the workspace's own observer...
+    assert found["e.getMessage()"] == ("String", "observer")  # ...and those of its JDK root
+    assert found["e.getCause()"] == ("Throwable", "observer")
+
+
+def test_the_test_name_says_which_observers_and_actions_come_first(tmp_path: Path) -> None:
+    many = """
+        package org.example.app;
+        public class Format {
+            public int getA() { return 0; }  public int getB() { return 0; }
+            public int getC() { return 0; }  public int getD() { return 0; }
+            public int getE() { return 0; }  public int getF() { return 0; }
+            public int getG() { return 0; }  public int getSkipLines() { return 0; }
+            public int first() { return 0; }  public int second() { return 0; }
+            public int missCount() { return 0; }
+            public void load() {}
+        }
+    """
+    body = "Format f = new Format(); f.load();"
+    plain = targets(analysed_in(tmp_path, {"Format.java": many}, body))
+    assert "f.getSkipLines()" not in plain and "f.missCount()" not in plain  # beyond the caps
+    named = targets(analysed_in(tmp_path, {"Format.java": many}, body, "testSkipLinesAndMissCount"))
+    assert named["f.getSkipLines()"] == ("int", "observer")
+    assert named["f.missCount()"] == ("int", "action")

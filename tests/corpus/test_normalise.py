@@ -42,6 +42,32 @@ def first_statement(line: str):
         ('assertThat(s.peek(), is(equalTo("x")));', Flavour.JUNIT4, 'assertEquals("x", s.peek())'),
         ("assertThat(s.peek(), nullValue());", Flavour.JUNIT4, "assertNull(s.peek())"),
         ('assertThat("why", s.peek(), notNullValue());', Flavour.JUNIT4, "assertNotNull(s.peek())"),
+        # Fluent and comparison forms with an exact JUnit equivalent (issue 15).
+        ("assertThat(rows).hasSize(2);", Flavour.JUNIT5, "assertEquals(2, rows.size())"),
+        ("assertThat(p.rows()).isEmpty();", Flavour.JUNIT5, "assertTrue(p.rows().isEmpty())"),
+        ("assertThat(rows).isNotEmpty();", Flavour.JUNIT5, "assertFalse(rows.isEmpty())"),
+        ('assertThat(n).as("count").isEqualTo(3);', Flavour.JUNIT5, "assertEquals(3, n)"),
+        ('assertThat(rows).describedAs("rows").hasSize(2);', Flavour.JUNIT5, "assertEquals(2, rows.size())"),
+        ("assertThat(a).isSameAs(b);", Flavour.JUNIT5, "assertSame(b, a)"),
+        ("assertThat(a).isNotEqualTo(b);", Flavour.JUNIT5, "assertNotEquals(b, a)"),
+        ("assertThat(rows, hasSize(2));", Flavour.JUNIT4, "assertEquals(2, rows.size())"),
+        ("assertThat(map, aMapWithSize(0));", Flavour.JUNIT4, "assertEquals(0, map.size())"),
+        ("assertThat(rows, is(empty()));", Flavour.JUNIT4, "assertTrue(rows.isEmpty())"),
+        ("assertThat(rows, not(empty()));", Flavour.JUNIT4, "assertFalse(rows.isEmpty())"),
+        ("assertThat(map, hasKey(1));", Flavour.JUNIT4, "assertTrue(map.containsKey(1))"),
+        ('assertThat(s, containsString("ab"));', Flavour.JUNIT4, 'assertTrue(s.contains("ab"))'),
+        ("assertThat(a, sameInstance(b));", Flavour.JUNIT4, "assertSame(b, a)"),
+        ("assertThat(a, not(nullValue()));", Flavour.JUNIT4, "assertNotNull(a)"),
+        ("assertThat(a, is(not(3)));", Flavour.JUNIT4, "assertNotEquals(3, a)"),
+        ("assertThat(flag, is(not(true)));", Flavour.JUNIT4, "assertFalse(flag)"),
+        ("assertTrue(x != null);", Flavour.JUNIT4, "assertNotNull(x)"),
+        ('assertTrue("msg", null == p.getParent());', Flavour.JUNIT4, "assertNull(p.getParent())"),
+        ("assertFalse(x == null);", Flavour.JUNIT4, "assertNotNull(x)"),
+        ("assertTrue(e.getContentSize() == 1);", Flavour.JUNIT4, "assertEquals(1, e.getContentSize())"),
+        ("assertTrue((11 == e.size()));", Flavour.JUNIT4, "assertEquals(11, e.size())"),
+        ("assertTrue(c != 'x');", Flavour.JUNIT4, "assertNotEquals('x', c)"),
+        ('assertTrue("default".equals(str));', Flavour.JUNIT4, 'assertEquals("default", str)'),
+        ('assertFalse(p.getName().equals("p1"));', Flavour.JUNIT4, 'assertNotEquals("p1", p.getName())'),
     ],
 )
 def test_normalised_forms(line: str, flavour: Flavour, expected: str) -> None:
@@ -60,6 +86,37 @@ def test_grammar_coverage_depends_on_form_and_expected_value() -> None:
     assert same is not None and not same.in_grammar
     assert contains is not None and contains.method == "assertThat" and not contains.in_grammar
     assert contains.family == "assertThat (AssertJ)"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "assertTrue(a == b);",  # identity of references, or equality of primitives: unknown here
+        "assertTrue(r == 0.5);",  # floating point: assertEquals compares within a delta
+        "assertTrue(n > 0);",
+        "assertTrue(a.equals(b));",  # a null a throws where assertEquals(a, b) would pass
+        "assertTrue(1 == 1);",
+    ],
+)
+def test_comparisons_without_an_exact_junit_form_stay_as_written(line: str) -> None:
+    truth = normalise_assertion(first_statement(line), Flavour.JUNIT4)
+    assert truth is not None and truth.method == "assertTrue"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "assertThat(a + b).hasSize(2);",  # a.size() would need parentheses: left unmapped
+        "assertThat(list).contains(3);",
+        "assertThat(rows).hasSize(2).isNotEmpty();",  # two checks: no one JUnit form
+        "assertThat(x, matches(EOF));",
+        "assertThat(rows, hasSize(greaterThan(1)));",  # a matcher, not a size
+        'assertThat(names, hasItem(startsWith("a")));',
+    ],
+)
+def test_fluent_forms_without_an_exact_junit_form_stay_unmapped(line: str) -> None:
+    truth = normalise_assertion(first_statement(line), Flavour.JUNIT5)
+    assert truth is not None and truth.method == "assertThat"
 
 
 def test_other_oracles_are_counted_but_fail_and_plain_calls_are_not_assertions() -> None:

@@ -6,10 +6,19 @@ order), and the corpus statistics ("is the developer's oracle in our candidate s
 meaningful if both sides are compared in one form: JUnit 5 argument order, no qualifier, no
 message, no float delta, no ``L``/``f``/``d`` suffixes, and ``assertEquals(true, x)`` read as
 ``assertTrue(x)``. Everything here is a pure function over tree-sitter nodes.
+
+A fluent or comparison form is read as a JUnit one only where both check exactly the same thing
+(issue 15): ``assertThat(xs).hasSize(2)`` is ``assertEquals(2, xs.size())``, ``isEmpty()`` is
+``assertTrue(xs.isEmpty())``, ``assertThat(m, hasKey(k))`` is ``assertTrue(m.containsKey(k))``,
+``assertTrue(x != null)`` is ``assertNotNull(x)``, ``assertTrue(n == 3)`` (an integer or character
+literal: a numeric comparison) is ``assertEquals(3, n)`` and ``assertTrue("a".equals(s))`` is
+``assertEquals("a", s)``. Where the asserted value has no such method (``hasSize`` on an array)
+the canonical text names a call no candidate makes, so it can never be counted as matched.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 from tree_sitter import Node
@@ -39,6 +48,38 @@ ASSERTJ_UNARY = {
     "isNotNull": "assertNotNull",
 }
 HAMCREST_UNARY = {"nullValue": "assertNull", "notNullValue": "assertNotNull"}
+ASSERTJ_DESCRIPTIONS = frozenset({"as", "describedAs", "withFailMessage", "overridingErrorMessage"})
+"""AssertJ calls between ``assertThat(x)`` and its check that only describe a failure."""
+SAME_AS = {
+    "isSameAs": "assertSame", "isSameInstanceAs": "assertSame", "isNotSameAs": "assertNotSame",
+    "isNotSameInstanceAs": "assertNotSame", "isNotEqualTo": "assertNotEquals",
+}  # fmt: skip
+"""AssertJ's (and Truth's) identity and inequality checks: JUnit methods outside the grammar."""
+OBSERVED_UNARY = {"isEmpty": ("assertTrue", "isEmpty"), "isNotEmpty": ("assertFalse", "isEmpty")}
+"""AssertJ checks that are one boolean observer of the value: ``isEmpty()`` is ``assertTrue(x.isEmpty())``
+(``isEmpty`` of a collection, map, string or ``Optional``)."""
+OBSERVED_EQUALS = {"hasSize": "size"}
+"""AssertJ checks on an observer: ``hasSize(n)`` is ``assertEquals(n, x.size())``."""
+HAMCREST_OBSERVED_UNARY = {"empty": "isEmpty", "anEmptyMap": "isEmpty"}
+"""Hamcrest matchers that hold when one boolean observer of the value is true."""
+HAMCREST_OBSERVED_EQUALS = {"hasSize": "size", "aMapWithSize": "size"}
+HAMCREST_QUERIES = {"hasKey": "containsKey", "hasItem": "contains", "containsString": "contains"}
+"""Hamcrest matchers that hold when a one-argument query is true: ``hasKey(k)`` is ``m.containsKey(k)``."""
+HAMCREST_SAME = frozenset({"sameInstance", "theInstance"})
+NEGATED = {
+    "assertTrue": "assertFalse", "assertFalse": "assertTrue", "assertNull": "assertNotNull",
+    "assertNotNull": "assertNull", "assertEquals": "assertNotEquals", "assertSame": "assertNotSame",
+}  # fmt: skip
+"""What Hamcrest's ``not(m)`` makes of the assertion ``m`` reads as."""
+INTEGER_LITERALS = frozenset(
+    {"decimal_integer_literal", "hex_integer_literal", "octal_integer_literal", "binary_integer_literal",
+     "character_literal"}
+)  # fmt: skip
+"""Literals whose ``==`` is a numeric comparison as exact as ``assertEquals`` (floating point is not)."""
+RECEIVERS = frozenset(
+    {"identifier", "field_access", "method_invocation", "array_access", "parenthesized_expression"}
+)
+"""Expressions a method can be called on as they are written (``a + b`` would need parentheses)."""
 
 
 @dataclass(frozen=True)
@@ -105,19 +146,62 @@ def _boolean_or_null(node: Node) -> str | None:
 
 
 def _make(method: str, actual: Node, expected: Node | None, family: str) -> GroundTruth:
-    is_call = actual.type == "method_invocation"
+    return _from_text(method, syntax.text(actual), actual.type == "method_invocation", expected, family)
+
+
+def _from_text(method: str, actual: str, is_call: bool, expected: Node | None, family: str) -> GroundTruth:
     if method == "assertEquals" and expected is not None:
         collapsed = _boolean_or_null(expected)
         if collapsed is not None:
-            return GroundTruth(collapsed, syntax.text(actual), None, family, True, is_call)
+            return GroundTruth(collapsed, actual, None, family, True, is_call)
     return GroundTruth(
         method,
-        syntax.text(actual),
+        actual,
         syntax.text(expected) if expected is not None else None,
         family,
         expected is None or _is_simple_value(expected),
         is_call,
     )
+
+
+def _observed(method: str, value: Node, call: str, expected: Node | None, family: str) -> GroundTruth | None:
+    """``method`` on ``value.call``: ``hasSize(2)`` -> ``assertEquals(2, value.size())``; ``None`` if
+    ``value`` cannot be a receiver as written."""
+    if value.type not in RECEIVERS:
+        return None
+    return _from_text(method, f"{syntax.text(value)}.{call}", True, expected, family)
+
+
+def _comparison(method: str, condition: Node) -> GroundTruth | None:
+    """``assertTrue(x != null)`` -> ``assertNotNull(x)``, ``assertTrue(n == 3)`` -> ``assertEquals(3, n)``,
+    ``assertTrue("a".equals(s))`` -> ``assertEquals("a", s)``; ``assertFalse`` negates. Only where the
+    check is exactly the same: a comparison with ``null``, an integer or character literal, or
+    ``equals`` with a literal (whose ``equals`` is symmetric)."""
+    if condition.type == "parenthesized_expression" and condition.named_children:
+        condition = condition.named_children[0]
+    negated = method == "assertFalse"
+    if condition.type == "binary_expression":
+        operator = syntax.text(condition.child_by_field_name("operator"))
+        left, right = condition.child_by_field_name("left"), condition.child_by_field_name("right")
+        if operator not in ("==", "!=") or left is None or right is None:
+            return None
+        negated ^= operator == "!="
+        if right.type == "null_literal" or left.type == "null_literal":
+            value = left if right.type == "null_literal" else right
+            return _make("assertNotNull" if negated else "assertNull", value, None, method)
+        literal, value = (right, left) if right.type in INTEGER_LITERALS else (left, right)
+        if literal.type not in INTEGER_LITERALS or value.type in INTEGER_LITERALS:
+            return None
+    elif condition.type == "method_invocation" and syntax.call_name(condition) == "equals":
+        receiver, args = condition.child_by_field_name("object"), call_args(condition)
+        if receiver is None or len(args) != 1:
+            return None
+        literal, value = (receiver, args[0]) if receiver.type in LITERAL_TYPES else (args[0], receiver)
+        if literal.type not in LITERAL_TYPES or literal.type == "null_literal" or value.type in LITERAL_TYPES:
+            return None
+    else:
+        return None
+    return _make("assertNotEquals" if negated else "assertEquals", value, literal, method)
 
 
 def _message_first(flavour: Flavour, call: Node) -> bool:
@@ -139,7 +223,12 @@ def _standard(call: Node, flavour: Flavour) -> GroundTruth | None:
         if not args:
             return None
         first = _message_first(flavour, call) and len(args) >= 2
-        return _make(name, args[1] if first else args[0], None, name)
+        condition = args[1] if first else args[0]
+        if name in ("assertTrue", "assertFalse"):
+            compared = _comparison(name, condition)
+            if compared is not None:
+                return compared
+        return _make(name, condition, None, name)
     if name not in BINARY or len(args) < 2:
         return None
     if _message_first(flavour, call):
@@ -158,13 +247,25 @@ def _assertj(chain: list[Node]) -> GroundTruth | None:
     args = call_args(root)
     if len(args) != 1:
         return None
-    if len(chain) == 2:
-        check = syntax.call_name(chain[1])
-        if check in ASSERTJ_UNARY and not call_args(chain[1]):
-            return _make(ASSERTJ_UNARY[check], args[0], None, "assertThat (AssertJ)")
-        if check == "isEqualTo" and len(call_args(chain[1])) == 1:
-            return _make("assertEquals", args[0], call_args(chain[1])[0], "assertThat (AssertJ)")
-    return GroundTruth("assertThat", syntax.text(args[0]), None, "assertThat (AssertJ)", False)
+    family = "assertThat (AssertJ)"
+    checks = [c for c in chain[1:] if syntax.call_name(c) not in ASSERTJ_DESCRIPTIONS]
+    if len(checks) == 1:
+        check, inner, value = syntax.call_name(checks[0]), call_args(checks[0]), args[0]
+        found: GroundTruth | None = None
+        if check in ASSERTJ_UNARY and not inner:
+            found = _make(ASSERTJ_UNARY[check], value, None, family)
+        elif check == "isEqualTo" and len(inner) == 1:
+            found = _make("assertEquals", value, inner[0], family)
+        elif check in SAME_AS and len(inner) == 1:
+            found = _make(SAME_AS[check], value, inner[0], family)
+        elif check in OBSERVED_UNARY and not inner:
+            method, observer = OBSERVED_UNARY[check]
+            found = _observed(method, value, f"{observer}()", None, family)
+        elif check in OBSERVED_EQUALS and len(inner) == 1:
+            found = _observed("assertEquals", value, f"{OBSERVED_EQUALS[check]}()", inner[0], family)
+        if found is not None:
+            return found
+    return GroundTruth("assertThat", syntax.text(args[0]), None, family, False)
 
 
 def _hamcrest(call: Node) -> GroundTruth | None:
@@ -174,22 +275,54 @@ def _hamcrest(call: Node) -> GroundTruth | None:
     if len(args) != 2:
         return None
     actual, matcher = args
+    family = "assertThat (Hamcrest)"
+    found = _matcher(actual, matcher, family)
+    return found or GroundTruth("assertThat", syntax.text(actual), None, family, False)
+
+
+def _matcher(actual: Node, matcher: Node, family: str) -> GroundTruth | None:
+    """What ``assertThat(actual, matcher)`` reads as, or ``None`` when no JUnit form checks the same."""
     # Peel is(...) wrappers: is(equalTo(x)) == is(x) == equalTo(x).
     while matcher.type == "method_invocation" and syntax.call_name(matcher) == "is":
         inner = call_args(matcher)
         if len(inner) != 1 or inner[0].type != "method_invocation":
             break
         matcher = inner[0]
-    name = syntax.call_name(matcher) if matcher.type == "method_invocation" else ""
-    inner = call_args(matcher) if matcher.type == "method_invocation" else []
-    family = "assertThat (Hamcrest)"
+    if matcher.type != "method_invocation":
+        return None
+    name, inner = syntax.call_name(matcher), call_args(matcher)
     if name in HAMCREST_UNARY and not inner:
         return _make(HAMCREST_UNARY[name], actual, None, family)
-    if name == "not" and len(inner) == 1 and syntax.text(inner[0]).endswith("nullValue()"):
-        return _make("assertNotNull", actual, None, family)
     if name in ("is", "equalTo") and len(inner) == 1:
         return _make("assertEquals", actual, inner[0], family)
-    return GroundTruth("assertThat", syntax.text(actual), None, family, False)
+    if name in HAMCREST_SAME and len(inner) == 1:
+        return _make("assertSame", actual, inner[0], family)
+    if name in HAMCREST_OBSERVED_UNARY and not inner:
+        return _observed("assertTrue", actual, f"{HAMCREST_OBSERVED_UNARY[name]}()", None, family)
+    if name in HAMCREST_OBSERVED_EQUALS and len(inner) == 1 and not _is_matcher(inner[0]):
+        return _observed("assertEquals", actual, f"{HAMCREST_OBSERVED_EQUALS[name]}()", inner[0], family)
+    if name in HAMCREST_QUERIES and len(inner) == 1 and not _is_matcher(inner[0]):
+        query = f"{HAMCREST_QUERIES[name]}({syntax.text(inner[0])})"
+        return _observed("assertTrue", actual, query, None, family)
+    if name == "not" and len(inner) == 1:
+        negated = inner[0]
+        positive = (
+            _matcher(actual, negated, family)
+            if negated.type == "method_invocation"
+            else _make("assertEquals", actual, negated, family)  # not(x) is not(equalTo(x))
+        )
+        if positive is not None and positive.method in NEGATED:
+            return dataclasses.replace(positive, method=NEGATED[positive.method])
+    return None
+
+
+def _is_matcher(node: Node) -> bool:
+    """A matcher factory rather than a value: ``greaterThan(2)``, ``Matchers.startsWith("a")``
+    (``hasSize(greaterThan(2))`` compares no value; a static value call is read as one too)."""
+    if node.type != "method_invocation":
+        return False
+    receiver = node.child_by_field_name("object")
+    return receiver is None or (receiver.type == "identifier" and syntax.text(receiver)[:1].isupper())
 
 
 def normalise_assertion(statement: Node, flavour: Flavour) -> GroundTruth | None:

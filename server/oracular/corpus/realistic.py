@@ -36,16 +36,16 @@ from oracular.candidates.templates import target_templates, template_text
 from oracular.candidates.text import canonical_expression
 from oracular.corpus.devtests import DevTest, cut_file, find_status, oracle_free_copy
 from oracular.corpus.normalise import GroundTruth
-from oracular.engine import OracleEngine
+from oracular.engine import OracleEngine, TestStatus
 from oracular.java import syntax
 from oracular.java.method_text import synthesise_method
+from oracular.java.prefix import PrefixAnalysis
 from oracular.java.source import SourceError, load_source
 from oracular.java.workspace import WorkspaceIndex, iter_java_files
 from oracular.models.inputs import focal_context
 from oracular.ranking.baseline import BaselineRanker
 
 logger = logging.getLogger("oracular.corpus")
-
 
 
 @dataclass(frozen=True)
@@ -69,15 +69,23 @@ def is_developers(template: Candidate, truth: GroundTruth) -> bool:
     return target in (canonical_expression(truth.actual), canonical_expression(truth.expected))
 
 
-def _samples(engine: OracleEngine, root: Path, path: Path, cuts: list[DevTest]) -> Iterator[dict[str, Any]]:
-    """One exception sample per cut test, and an assertion sample where a template is the developer's."""
+def cut_prefixes(
+    engine: OracleEngine, path: Path, cuts: list[DevTest]
+) -> Iterator[tuple[int, DevTest, TestStatus, PrefixAnalysis]]:
+    """Each of a file's cuts with the analysis of its prefix in the oracle-free copy, as the
+    editor sees it (cuts the copy cannot analyse are left out); the number is the cut's place."""
     source = load_source(path, lenient=True)
     copy = engine.analyse(oracle_free_copy(source, engine.analyse(source), cuts))
     for number, cut in enumerate(cuts):
         status = find_status(copy, cut)
         prefix = engine.prefix_for(copy, status) if status is not None else None
-        if status is None or prefix is None:
-            continue
+        if status is not None and prefix is not None:
+            yield number, cut, status, prefix
+
+
+def _samples(engine: OracleEngine, root: Path, path: Path, cuts: list[DevTest]) -> Iterator[dict[str, Any]]:
+    """One exception sample per cut test, and an assertion sample where a template is the developer's."""
+    for number, cut, status, prefix in cut_prefixes(engine, path, cuts):
         statements = [syntax.text(s) for s in prefix.statements]
         common = {
             "file": str(path.relative_to(root)),
@@ -100,9 +108,11 @@ def _samples(engine: OracleEngine, root: Path, path: Path, cuts: list[DevTest]) 
                    "developer": cut.truth.text}  # fmt: skip
 
 
-def mine_realistic_package(task: RealisticTask) -> tuple[list[dict[str, Any]], Counter[str]]:
-    """Cut up to ``max_tests`` (seeded) of one package's tests into samples (in a worker process)."""
-    counts: Counter[str] = Counter()
+def chosen_cuts(task: RealisticTask, counts: Counter[str]) -> tuple[OracleEngine, dict[Path, list[DevTest]]]:
+    """The package's engine and up to ``max_tests`` of its cut tests (seeded), by file.
+
+    Shared with ``scripts/template_coverage.py``, which must measure exactly these tests.
+    """
     index = WorkspaceIndex([task.root])
     index.refresh()
     engine = OracleEngine(index, BaselineRanker(), project_root=task.root)
@@ -119,18 +129,25 @@ def mine_realistic_package(task: RealisticTask) -> tuple[list[dict[str, Any]], C
     counts["tests_cut"] = len(cuts)
     if len(cuts) > task.max_tests:
         cuts = random.Random(f"{task.seed}:{task.package}").sample(cuts, task.max_tests)
+    counts["assertion_tests"] = sum(1 for _, c in cuts if c.kind == "assertion")
     by_file: dict[Path, list[DevTest]] = {}
     for path, cut in cuts:
         by_file.setdefault(path, []).append(cut)
+    return engine, dict(sorted(by_file.items()))
+
+
+def mine_realistic_package(task: RealisticTask) -> tuple[list[dict[str, Any]], Counter[str]]:
+    """Cut up to ``max_tests`` (seeded) of one package's tests into samples (in a worker process)."""
+    counts: Counter[str] = Counter()
+    engine, by_file = chosen_cuts(task, counts)
     samples = []
-    for path, file_cuts in sorted(by_file.items()):
+    for path, file_cuts in by_file.items():
         try:
             for sample in _samples(engine, task.root, path, file_cuts):
                 samples.append({"package": task.package, "split": task.split, **sample})
                 counts[f"{sample['type']}_samples"] += 1
         except (SourceError, RecursionError, ValueError):
             counts["files_unreadable"] += 1
-    counts["assertion_tests"] = sum(1 for _, c in cuts if c.kind == "assertion")
     return samples, counts
 
 

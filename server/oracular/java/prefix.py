@@ -263,6 +263,7 @@ def analyse_prefix(method: Node, env: TypeEnv, test_class: str) -> PrefixAnalysi
     statements, reassigned = scope
     primary, replace_last = choose_targets(statements, env)
     focal = find_focal(statements, env, test_class)
-    enumerator = TargetEnumerator(statements, env, focal.receiver if focal else None)
+    name = syntax.text(method.child_by_field_name("name"))
+    enumerator = TargetEnumerator(statements, env, focal.receiver if focal else None, name)
     targets = enumerator.enumerate(primary, focal.cls if focal else None)
     return PrefixAnalysis(statements, targets, focal, env, replace_last, reassigned)

@@ -28,6 +28,7 @@ from oracular.java.types import (
     LITERAL_TYPES,
     TypeEnv,
     base_name,
+    instantiate,
     instantiate_return,
     is_array,
     is_boolean,
@@ -43,6 +44,8 @@ MAX_BASES = 6
 """Prefix variables whose observers are enumerated (the most recently written first); every
 written variable is a target itself."""
 MAX_OBSERVERS_PER_BASE = 6
+MAX_FIELDS_PER_BASE = 3
+"""Fields read directly (``holder.value``), for classes that expose state without getters."""
 MAX_ACTIONS_PER_BASE = 2
 MAX_ARGUMENT_CALLS_PER_BASE = 3
 MAX_CHAINS_PER_BASE = 3
@@ -82,6 +85,8 @@ _MAPS = ("Map", "HashMap", "LinkedHashMap", "TreeMap", "SortedMap", "NavigableMa
 _FILE = JdkType(
     (("exists", "boolean"), ("isDirectory", "boolean"), ("length", "long"), ("getName", "String"))
 )
+_THROWABLE = JdkType((("getMessage", "String"), ("getCause", "Throwable")))
+"""Any ``Throwable``: a JDK exception, or the JDK root of a workspace one (``MathException``)."""
 JDK_TYPES: dict[str, JdkType] = {
     "String": JdkType((("length", "int"), ("isEmpty", "boolean")), (("charAt", "int", "char"),)),
     "StringBuilder": _TEXT,
@@ -89,8 +94,13 @@ JDK_TYPES: dict[str, JdkType] = {
     "CharSequence": _TEXT,
     "StringWriter": JdkType((("toString", "String"),)),
     "CharArrayWriter": JdkType((("size", "int"), ("toString", "String"))),
-    "ByteArrayOutputStream": JdkType((("size", "int"), ("toString", "String"))),
+    "ByteArrayOutputStream": JdkType((("size", "int"), ("toString", "String"), ("toByteArray", "byte[]"))),
     "Optional": JdkType((("isPresent", "boolean"), ("get", "E"))),
+    "AtomicInteger": JdkType((("get", "int"),)),
+    "AtomicLong": JdkType((("get", "long"),)),
+    "AtomicBoolean": JdkType((("get", "boolean"),)),
+    "AtomicReference": JdkType((("get", "E"),)),
+    "NodeList": JdkType((("getLength", "int"),)),
     "Iterator": JdkType((("hasNext", "boolean"),)),
     "File": _FILE,
     **dict.fromkeys(_LISTS, _LIST),
@@ -109,6 +119,7 @@ class Target:
     """``variable`` (a local), ``call`` (the last statement's value: the oracle wraps it),
     ``observer`` (a zero-argument read, by its name, or an array's ``length`` on a variable),
     ``action`` (any other zero-argument call with a value: ``s.pop()``, which may change state),
+    ``field`` (an instance field the test can read: ``holder.value``),
     ``chain`` (an observer of an observer), ``query`` (a call with prefix values as arguments) or
     ``static``."""
     receiver: str | None = None
@@ -250,11 +261,26 @@ def _accepts(param_type: str, value_type: str) -> bool:
 
 def _jdk_type(type_text: str) -> tuple[JdkType, dict[str, str]] | None:
     base, args = split_generic(type_text)
-    jdk = JDK_TYPES.get(base.rsplit(".", 1)[-1])
+    simple = base.rsplit(".", 1)[-1]
+    jdk = JDK_TYPES.get(simple)
+    if jdk is None and (simple == "Throwable" or simple.endswith(("Exception", "Error"))):
+        jdk = _THROWABLE
     if jdk is None:
         return None
     names = ("K", "V") if jdk is _MAP else ("E",)
     return jdk, dict(zip(names, args, strict=False)) if len(args) == len(names) else {}
+
+
+def _jdk_observers(receiver: str, receiver_type: str) -> list[Target]:
+    """The zero-argument observers the JDK table lists for ``receiver_type`` (none if unlisted)."""
+    jdk = _jdk_type(receiver_type)
+    if jdk is None:
+        return []
+    table, bindings = jdk
+    return [
+        Target(f"{receiver}.{name}()", _resolve_jdk(returns, bindings), "observer", receiver, name)
+        for name, returns in table.observers
+    ]
 
 
 def _resolve_jdk(type_text: str, bindings: dict[str, str]) -> str | None:
@@ -266,7 +292,9 @@ def _resolve_jdk(type_text: str, bindings: dict[str, str]) -> str | None:
 class TargetEnumerator:
     """Enumerates and ranks targets for one prefix (see the module docstring)."""
 
-    def __init__(self, statements: list[Node], env: TypeEnv, focal_receiver: str | None) -> None:
+    def __init__(
+        self, statements: list[Node], env: TypeEnv, focal_receiver: str | None, test_name: str = ""
+    ) -> None:
         self.statements = statements
         self.env = env
         self.variables = prefix_bases(statements, env, focal_receiver)
@@ -274,12 +302,15 @@ class TargetEnumerator:
         self.values = prefix_values(statements, env)
         self.passed = _arguments_by_receiver(statements)
         self.topics = _topics(statements)
+        self.tested = _words(test_name) - {"test", "should"}
+        """What the test's name says it checks (``testSkipLinesZero``): relevant to every base."""
 
     def by_relevance(self, targets: list[Target], base: str) -> list[Target]:
         """Observers named like what the prefix did to ``base`` first: ``withEscape('&')`` makes
-        ``getEscapeCharacter()`` the likely oracle, ``setHeader(h)`` makes it ``getHeader()``."""
-        topics = self.topics.get(base, set())
-        return sorted(targets, key=lambda t: -len(_words(t.method or "") & topics))
+        ``getEscapeCharacter()`` the likely oracle, ``setHeader(h)`` makes it ``getHeader()``, and
+        so does a test named ``testHeader`` (a field, which has no method, by its name)."""
+        topics = self.topics.get(base, set()) | self.tested
+        return sorted(targets, key=lambda t: -len(_words(t.method or t.expression.rsplit(".")[-1]) & topics))
 
     # -- zero-argument observers -------------------------------------------------------------
     def observers(self, receiver: str, receiver_type: str) -> list[Target]:
@@ -287,16 +318,24 @@ class TargetEnumerator:
         if is_array(receiver_type):
             return [Target(f"{receiver}.length", "int", "observer", receiver, "length")]
         cls = self.env.resolve_class(receiver_type)
-        if cls is not None:  # the workspace's own class wins over a JDK class of the same name
-            return workspace_observers(cls, self.env, receiver, receiver_type)
-        jdk = _jdk_type(receiver_type)
-        if jdk is None:
+        if cls is None:
+            return _jdk_observers(receiver, receiver_type)
+        # the workspace's own class wins over a JDK class of the same name; a JDK superclass (the
+        # Exception of a workspace exception) adds the observers the workspace does not declare
+        found = workspace_observers(cls, self.env, receiver, receiver_type)
+        root = [cls, *self.env.index.superclasses(cls)][-1]
+        if root.superclass is not None and self.env.resolve_class(root.superclass) is None:
+            named = {t.method for t in found}
+            found += [t for t in _jdk_observers(receiver, root.superclass) if t.method not in named]
+        return found
+
+    def fields(self, receiver: str, receiver_type: str) -> list[Target]:
+        """Instance fields of a workspace receiver the test can read, the most relevant first."""
+        cls = self.env.resolve_class(receiver_type)
+        if cls is None:
             return []
-        table, bindings = jdk
-        return [
-            Target(f"{receiver}.{name}()", _resolve_jdk(returns, bindings), "observer", receiver, name)
-            for name, returns in table.observers
-        ]
+        found = self.by_relevance(workspace_fields(cls, self.env, receiver, receiver_type), receiver)
+        return found[:MAX_FIELDS_PER_BASE]
 
     def actions(self, receiver: str, receiver_type: str) -> list[Target]:
         """Other zero-argument calls with a value on a workspace receiver (``s.peek()``, ``s.pop()``)."""
@@ -316,7 +355,7 @@ class TargetEnumerator:
                 continue
             ret = instantiate_return(owner, method, receiver_type)
             found[method.name] = Target(f"{receiver}.{method.name}()", ret, "action", receiver, method.name)
-        return list(found.values())[:MAX_ACTIONS_PER_BASE]
+        return self.by_relevance(list(found.values()), receiver)[:MAX_ACTIONS_PER_BASE]
 
     # -- calls with arguments ----------------------------------------------------------------
     def _arguments(self, param_type: str, receiver: str, small_literals: bool = True) -> Iterator[str]:
@@ -389,8 +428,8 @@ class TargetEnumerator:
 
     # -- all of it ---------------------------------------------------------------------------
     def enumerate(self, primary: list[Target], focal_class: ClassInfo | None) -> list[Target]:
-        """``primary`` first (the prefix's own value), then per base: itself, its observers, its
-        queries; then the other written variables, chains and static calls. Deduplicated, at most
+        """``primary`` first (the prefix's own value), then per base: itself, its observers, fields,
+        actions and queries; then the other written variables, chains and static calls. Deduplicated, at most
         :data:`MAX_TARGETS`."""
         ordered: dict[str, Target] = {t.expression: t for t in primary}
         computed = _computed_values(self.statements)
@@ -405,7 +444,8 @@ class TargetEnumerator:
             observers = self.by_relevance(self.observers(base.name, base.type), base.name)
             observers = observers[:MAX_OBSERVERS_PER_BASE]
             actions = self.actions(base.name, base.type)
-            for target in [*observers, *actions, *self.queries(base.name, base.type)]:
+            fields = self.fields(base.name, base.type)
+            for target in [*observers, *fields, *actions, *self.queries(base.name, base.type)]:
                 add(target)
             for observer in observers:
                 if observer.type and not is_primitive(observer.type) and not is_boolean(observer.type):
@@ -489,6 +529,21 @@ def _readable(method: MethodInfo) -> bool:
 
 def overrides_to_string(cls: ClassInfo, env: TypeEnv) -> bool:
     return any(m.name == "toString" and not m.params for _, m in env.methods_in_hierarchy(cls))
+
+
+def workspace_fields(cls: ClassInfo, env: TypeEnv, receiver: str, receiver_type: str | None) -> list[Target]:
+    """Instance fields of a workspace class (and its superclasses) that a test in ``env.package``
+    can read: public ones, and those without ``private`` in the class's own package."""
+    found: dict[str, Target] = {}
+    for owner in (cls, *env.index.superclasses(cls)):
+        for name, info in owner.fields.items():
+            visible = "public" in info.modifiers or (
+                "private" not in info.modifiers and owner.package == env.package
+            )
+            if visible and "static" not in info.modifiers and name not in found:
+                field_type = instantiate(owner, info.type, receiver_type)
+                found[name] = Target(f"{receiver}.{name}", field_type, "field", receiver)
+    return list(found.values())
 
 
 def workspace_observers(

@@ -143,13 +143,20 @@ def instantiate_return(owner: ClassInfo, method: MethodInfo, receiver_type: str 
 
     A return type that is still a bare type variable afterwards is unknown (``None``).
     """
-    ret = method.return_type
-    if ret is None:
+    return instantiate(owner, method.return_type, receiver_type, method.type_params)
+
+
+def instantiate(
+    owner: ClassInfo, type_text: str | None, receiver_type: str | None, own_params: tuple[str, ...] = ()
+) -> str | None:
+    """A member's declared type (a return or field type) with the receiver's type arguments
+    substituted; ``None`` while it is still a bare type variable (of the class or ``own_params``)."""
+    if type_text is None:
         return None
     _, type_args = split_generic(receiver_type or "")
     if len(type_args) == len(owner.type_params):
-        ret = substitute(ret, dict(zip(owner.type_params, type_args, strict=True)))
-    return None if ret in owner.type_params or ret in method.type_params else ret
+        type_text = substitute(type_text, dict(zip(owner.type_params, type_args, strict=True)))
+    return None if type_text in owner.type_params or type_text in own_params else type_text
 
 
 @dataclass
