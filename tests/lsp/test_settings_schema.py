@@ -69,3 +69,28 @@ def test_write_replaces_the_servers_settings_and_keeps_the_clients(tmp_path: Pat
     assert list(properties)[:2] == ["oracular.python", "oracular.topK"]  # in place, order kept
     assert properties == {"oracular.python": own, **{f"oracular.{k}": p for k, p in PROPERTIES.items()}}
     assert json.loads((tmp_path / SCHEMA_FILE).read_text(encoding="utf-8")) == schema()
+
+
+def _lua(value: Any) -> str:
+    """A default as docs/neovim.md writes it for Lua: ``unset``, ``{}`` for empty lists and maps."""
+    if value is None:
+        return "unset"
+    if value in ([], {}):
+        return "`{}`"
+    return f"`{json.dumps(value)}`"
+
+
+def test_the_neovim_settings_table_lists_every_setting_with_its_default_and_values() -> None:
+    """docs/neovim.md is written by hand for Lua users; this keeps it in step with the schema."""
+    text = (CLIENT.parent / "docs" / "neovim.md").read_text(encoding="utf-8")
+    rows = {
+        cells[0].strip("` "): cells[1].strip()
+        for line in text.splitlines()
+        if line.startswith("| `") and len(cells := line.strip("|").split("|")) >= 3
+    }
+    assert set(rows) == set(PROPERTIES)
+    for key, spec in PROPERTIES.items():
+        values = rows[key]
+        assert values.startswith(_lua(spec.get("default"))), (key, values)
+        for allowed in spec.get("enum", []):
+            assert f"`{json.dumps(allowed)}`" in values, (key, allowed)
