@@ -64,9 +64,6 @@ class EncoderConfig:
             return config
         return cls(**{f.name: getattr(config, f.name) for f in fields(cls)})
 
-    def to_json(self) -> dict[str, Any]:
-        return {f.name: getattr(self, f.name) for f in fields(self)}
-
 
 @dataclass
 class Batch:

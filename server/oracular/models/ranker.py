@@ -1,4 +1,5 @@
-"""The engine's ranker: the neural model when its weights are shipped, else the baseline, said once.
+"""The ranker the CLI and the server give the engine: the neural model when its weights are
+shipped, else the baseline, said once.
 
 Why the loading is lazy and in the background: importing torch and loading the weights takes
 seconds, and most engine users never rank (``oracular scan``, corpus mining, an editor that only
@@ -7,7 +8,8 @@ engine calls when a suggestion is asked for, before it parses, so loading overla
 or the first :meth:`NeuralRanker.rank`, which waits for the load to finish so that answers never
 switch rankers half-way through a file.
 
-This module imports neither torch nor the model code at import time (the engine imports it).
+This module imports neither torch nor the model code at import time (the server imports it at
+start-up; ``tests/test_architecture.py`` pins that).
 """
 
 from __future__ import annotations
@@ -136,7 +138,8 @@ RANKER_ENV = "ORACULAR_RANKER"
 def default_ranker(
     device: str = "auto", directory: Path | None = None, cpu_threads: int | None = None
 ) -> Ranker:
-    """The engine's ranker when none is given: the shipped model (lazily), else the baseline.
+    """What users rank with: the shipped model (lazily), else the baseline. The engine never builds
+    one itself: its callers (the CLI, the server) pass this.
 
     ``cpu_threads``: for batch work the user waits on (the command line), all cores; the editor
     keeps the default, one.

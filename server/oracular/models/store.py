@@ -10,7 +10,7 @@ never be used with settings it was not trained or calibrated for.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -43,7 +43,7 @@ class ModelConfig:
     @classmethod
     def for_encoder(cls, config: Any, **kwargs: Any) -> ModelConfig:
         """``config``: an :class:`EncoderConfig` or the pretrained backbone's ``BertConfig``."""
-        return cls(EncoderConfig.of(config).to_json(), **kwargs)
+        return cls(asdict(EncoderConfig.of(config)), **kwargs)
 
     def encoder_config(self) -> EncoderConfig:
         return EncoderConfig(**self.encoder)
