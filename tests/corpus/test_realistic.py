@@ -39,9 +39,9 @@ def test_a_template_is_the_developers_up_to_the_value_and_argument_order() -> No
     assert not is_developers(Candidate("assertion", "assertFalse", zero), truth("assertTrue", "c.isZero()"))
 
 
-@pytest.fixture(scope="module")
-def realistic(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    cache, _ = make_cache(tmp_path_factory.mktemp("corpus"))
+def mine_fixture_corpus(root: Path) -> Path:
+    """The fixture corpus's realistic datasets, mined as ``oracular corpus realistic`` does."""
+    cache, _ = make_cache(root)
     lists = CorpusLists(TRAIN, DEV)
     tasks = [
         RealisticTask(name, split, cache / "src" / name, 100, 13)
@@ -52,6 +52,11 @@ def realistic(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = cache / "realistic"
     mine_realistic(tasks, out, jobs=1, progress=False)
     return out
+
+
+@pytest.fixture(scope="module")
+def realistic(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return mine_fixture_corpus(tmp_path_factory.mktemp("corpus"))
 
 
 def test_samples_are_cut_before_the_oracle_with_nothing_appended(realistic: Path) -> None:

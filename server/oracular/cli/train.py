@@ -1,4 +1,5 @@
-"""``oracular train exception|ranker|all``: fine-tune the neural oracles on the mined corpus.
+"""``oracular train exception|ranker|all|calibrate|prior``: fine-tune the neural oracles on the
+mined corpus, or re-fit what sits on top of their weights.
 
 torch and the model code are imported only when the command runs: every other sub-command
 (``scan`` above all) must start without paying for them.
@@ -7,6 +8,7 @@ torch and the model code are imported only when the command runs: every other su
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import logging
 from pathlib import Path
@@ -25,8 +27,9 @@ def register(commands: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "stage",
-        choices=("exception", "ranker", "all", "calibrate"),
-        help="calibrate: no training, re-fit the calibration of the model in --out on dev",
+        choices=("exception", "ranker", "all", "calibrate", "prior"),
+        help="calibrate: no training, re-fit the calibration of the model in --out on dev; "
+        "prior: fit the template prior of the (version 2) model in --out on train, then calibrate",
     )
     add_data_arguments(parser)
     parser.add_argument(
@@ -100,6 +103,9 @@ def register(commands: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--train-embeddings", action="store_true", help="also fine-tune word embeddings")
     parser.add_argument("--seed", type=int, default=13)
+    parser.add_argument(
+        "--l2", type=float, default=1e-3, metavar="L", help="prior: L2 penalty on the feature weights"
+    )
     parser.set_defaults(run=run)
 
 
@@ -130,6 +136,8 @@ def run(args: argparse.Namespace) -> int:
     data = data_dir(args)
     kinds = {"exception": ["exception"], "ranker": ["assertion"]}.get(args.stage, ["exception", "assertion"])
     splits = ["dev"] if args.stage == "calibrate" else ["train", "dev"]  # calibrate reads no train data
+    if args.stage == "prior":
+        kinds = ["exception", "assertion"]  # the prior reads train's assertions, calibrate dev's both
     missing = [p for k in kinds for s in splits if not (p := dataset_path(data, s, k)).is_file()]
     if missing:
         error(f"missing {', '.join(map(str, missing))}: run 'oracular corpus mine' first")
@@ -163,8 +171,16 @@ def run(args: argparse.Namespace) -> int:
         progress=not args.quiet,
     )
     try:
+        if args.stage == "prior":
+            from oracular.training.prior import train_prior
+
+            train_prior(settings.out, data, args.limit, args.dev_limit, args.seed, args.l2, not args.quiet)
+            settings = dataclasses.replace(settings, stage="calibrate")
         result = train(settings)
     except DeviceUnavailable as exc:
+        error(str(exc))
+        return 2
+    except ValueError as exc:
         error(str(exc))
         return 2
     print(f"saved {result.directory} after {result.steps} steps in {result.seconds:.0f} s")

@@ -302,7 +302,7 @@ class TargetEnumerator:
         self.values = prefix_values(statements, env)
         self.passed = _arguments_by_receiver(statements)
         self.topics = _topics(statements)
-        self.tested = _words(test_name) - {"test", "should"}
+        self.tested = test_name_words(test_name)
         """What the test's name says it checks (``testSkipLinesZero``): relevant to every base."""
 
     def by_relevance(self, targets: list[Target], base: str) -> list[Target]:
@@ -310,7 +310,9 @@ class TargetEnumerator:
         ``getEscapeCharacter()`` the likely oracle, ``setHeader(h)`` makes it ``getHeader()``, and
         so does a test named ``testHeader`` (a field, which has no method, by its name)."""
         topics = self.topics.get(base, set()) | self.tested
-        return sorted(targets, key=lambda t: -len(_words(t.method or t.expression.rsplit(".")[-1]) & topics))
+        return sorted(
+            targets, key=lambda t: -len(identifier_words(t.method or t.expression.rsplit(".")[-1]) & topics)
+        )
 
     # -- zero-argument observers -------------------------------------------------------------
     def observers(self, receiver: str, receiver_type: str) -> list[Target]:
@@ -469,9 +471,14 @@ _VERBS = frozenset({"get", "is", "has", "with", "set", "to", "can", "should", "a
                     "build", "builder", "of", "value", "for", "from", "and"})  # fmt: skip
 
 
-def _words(name: str) -> set[str]:
+def identifier_words(name: str) -> set[str]:
     """``getEscapeCharacter`` -> ``{"escape", "character"}`` (verbs and glue words left out)."""
     return {w.lower() for w in _CAMEL_WORD.findall(name)} - _VERBS
+
+
+def test_name_words(test_name: str) -> set[str]:
+    """What a test's name (``testSkipLinesZero``, or ``CSVFormatTest.testSkipLinesZero``) says it checks."""
+    return identifier_words(test_name.rsplit(".", 1)[-1]) - {"test", "should"}
 
 
 def _topics(statements: list[Node]) -> dict[str, set[str]]:
@@ -484,11 +491,13 @@ def _topics(statements: list[Node]) -> dict[str, set[str]]:
             value = declarator.child_by_field_name("value")
             nodes = syntax.walk_skipping_classes(value) if value is not None else iter(())
             calls = [syntax.call_name(n) for n in nodes if n.type == "method_invocation"]
-            topics[name] = {w for call in calls for w in _words(call)}
+            topics[name] = {w for call in calls for w in identifier_words(call)}
         for node in syntax.walk_skipping_classes(statement):
             receiver = node.child_by_field_name("object") if node.type == "method_invocation" else None
             if receiver is not None and receiver.type == "identifier":
-                topics.setdefault(syntax.text(receiver), set()).update(_words(syntax.call_name(node)))
+                topics.setdefault(syntax.text(receiver), set()).update(
+                    identifier_words(syntax.call_name(node))
+                )
     return topics
 
 

@@ -9,20 +9,22 @@ ranking (the unit tests check that the order survives it).
 from __future__ import annotations
 
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar
 
 import torch
 from torch import nn
 
-from oracular.candidates.templates import group_by_template, spread
+from oracular.candidates.template_features import TemplateContext
+from oracular.candidates.templates import group_by_template, spread, target_templates
 from oracular.candidates.text import candidate_text
 from oracular.java import syntax
 from oracular.models.calibration import Calibration, Prediction, predict
 from oracular.models.devices import select_device
 from oracular.models.inputs import Encoded, InputFormatter, focal_context
 from oracular.models.network import OracleNetwork, pad_candidates
+from oracular.models.prior import TemplatePrior
 from oracular.models.store import load
 from oracular.ranking.baseline import value_weights
 from oracular.ranking.problem import OracleProblem, Ranker, Ranking
@@ -65,7 +67,12 @@ def _rank_templates(model: LoadedModel, problem: OracleProblem) -> Ranking:
     texts, group = group_by_template(problem.candidates)
     first = {g: i for i, g in reversed(list(enumerate(group)))}
     flags = [problem.candidates[first[g]].kind == "exception" for g in range(len(texts))]
-    prediction = model.predict(model.formatter.encode(statements, focal, texts), flags)
+    exception_logit, logits = model.logits(model.formatter.encode(statements, focal, texts))
+    if model.prior.active:
+        order, _ = group_by_template(target_templates(problem.prefix.targets))
+        context = TemplateContext(statements, problem.test_name)
+        logits = model.prior.adjust(logits, texts, flags, context, order)
+    prediction = predict(exception_logit, logits, torch.tensor(flags, dtype=torch.bool), model.calibration)
     scores = spread(prediction.scores, group, value_weights(problem))
     index = prediction.exception_index
     exception_type = problem.candidates[first[index]].exception if index is not None else None
@@ -81,17 +88,33 @@ class LoadedModel(Ranker):
     formatter: InputFormatter
     calibration: Calibration
     device: str
+    prior: TemplatePrior = field(default_factory=TemplatePrior)
 
     @classmethod
     def from_network(
-        cls, network: OracleNetwork, formatter: InputFormatter, calibration: Calibration, device: str
+        cls,
+        network: OracleNetwork,
+        formatter: InputFormatter,
+        calibration: Calibration,
+        device: str,
+        prior: TemplatePrior | None = None,
     ) -> LoadedModel:
         network.eval()
         prepared = network.to("cuda").half() if device == "cuda" else quantise(network)
-        return cls(prepared, formatter, calibration, device)
+        return cls(prepared, formatter, calibration, device, prior or TemplatePrior())
 
     def predict(self, encoded: Encoded, is_exception: list[bool]) -> Prediction:
-        """The context once, then the candidates shortest first, in chunks padded on their own.
+        """Calibrated scores for every candidate of one test (no template prior: value-full
+        candidates, version 1)."""
+        exception_logit, logits = self.logits(encoded)
+        return predict(
+            exception_logit, logits, torch.tensor(is_exception, dtype=torch.bool), self.calibration
+        )
+
+    def logits(self, encoded: Encoded) -> tuple[float, torch.Tensor]:
+        """Raw outputs: the exception logit and one logit per candidate.
+
+        The context once, then the candidates shortest first, in chunks padded on their own.
 
         Chunking by length matters on a CPU: padding 64 candidates to the longest one (often a
         long string literal) would do up to twice the work for nothing. Scores do not depend on
@@ -109,8 +132,7 @@ class LoadedModel(Ranker):
                 candidate_ids, mask = pad_candidates(group, self.formatter.pad_id)
                 scores = self.network.score(context, candidate_ids.to(self.device), mask.to(self.device))
                 logits[chunk] = scores[0].float().cpu()
-        flags = torch.tensor(is_exception, dtype=torch.bool)
-        return predict(float(exception[0]), logits, flags, self.calibration)
+        return float(exception[0]), logits
 
     @property
     def abstain_below(self) -> float:
@@ -139,4 +161,4 @@ def load_model(directory: Path, device: str = "auto", cpu_threads: int | None = 
     device = select_device(device)
     if device == "cpu" and cpu_threads is not None:
         torch.set_num_threads(cpu_threads)
-    return LoadedModel.from_network(network, formatter, config.calibration, device)
+    return LoadedModel.from_network(network, formatter, config.calibration, device, config.prior)

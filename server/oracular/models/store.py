@@ -22,6 +22,7 @@ from oracular.models.calibration import Calibration
 from oracular.models.inputs import InputSettings
 from oracular.models.layout import CONFIG_FILE, DEFAULT_ARCHITECTURE, WEIGHTS_FILE
 from oracular.models.network import EncoderConfig, OracleNetwork, build_network
+from oracular.models.prior import TemplatePrior
 
 FORMAT = 1
 
@@ -35,6 +36,8 @@ class ModelConfig:
     """How candidates meet their context (:data:`oracular.models.layout.ARCHITECTURES`)."""
     inputs: InputSettings = field(default_factory=InputSettings)
     calibration: Calibration = field(default_factory=Calibration)
+    prior: TemplatePrior = field(default_factory=TemplatePrior)
+    """Added to the template logits (:mod:`oracular.models.prior`); none by default."""
     stages: list[str] = field(default_factory=list)
     """The stages trained so far (``exception``, ``ranker``); a later run keeps both trained."""
     metadata: dict[str, Any] = field(default_factory=dict)
@@ -56,6 +59,7 @@ class ModelConfig:
             "architecture": self.architecture,
             "inputs": self.inputs.to_json(),
             "calibration": self.calibration.to_json(),
+            **({"prior": self.prior.to_json()} if self.prior.active else {}),
             "stages": self.stages,
             "metadata": self.metadata,
         }
@@ -70,6 +74,7 @@ class ModelConfig:
             data.get("architecture", DEFAULT_ARCHITECTURE),
             InputSettings(**data["inputs"]),
             Calibration.from_json(data["calibration"]),
+            TemplatePrior.from_json(data.get("prior")),
             list(data.get("stages", [])),
             dict(data.get("metadata", {})),
         )
@@ -85,9 +90,14 @@ def save(
         for name, tensor in network.state_dict().items()
     }
     save_file(state, str(directory / WEIGHTS_FILE), metadata={"format": str(FORMAT)})
-    (directory / CONFIG_FILE).write_text(json.dumps(config.to_json(), indent=1) + "\n", encoding="utf-8")
+    save_config(directory, config)
     if tokenizer_source != directory:
         copy_tokenizer(directory, tokenizer_source)
+
+
+def save_config(directory: Path, config: ModelConfig) -> None:
+    """The config alone: re-fitting the calibration or the prior leaves the weights as they are."""
+    (directory / CONFIG_FILE).write_text(json.dumps(config.to_json(), indent=1) + "\n", encoding="utf-8")
 
 
 def load_config(directory: Path) -> ModelConfig:

@@ -36,6 +36,7 @@ from torch import Tensor
 from tqdm import tqdm
 from transformers import BertConfig
 
+from oracular.candidates.template_features import TemplateContext
 from oracular.evaluation.ranking import (
     ExceptionOutcome,
     assertion_metrics,
@@ -49,6 +50,7 @@ from oracular.models.devices import select_device
 from oracular.models.inputs import InputFormatter, InputSettings
 from oracular.models.layout import DEFAULT_ARCHITECTURE, weights_present
 from oracular.models.network import OracleNetwork, build_network, collate
+from oracular.models.prior import TemplatePrior
 from oracular.training.calibration import (
     abstention_threshold,
     best_f1_threshold,
@@ -56,7 +58,14 @@ from oracular.training.calibration import (
     fit_temperature,
     listwise_nll,
 )
-from oracular.training.data import Example, assertion_example, dataset_path, exception_example, read_samples
+from oracular.training.data import (
+    Example,
+    assertion_example,
+    dataset_path,
+    exception_example,
+    read_samples,
+    sample_statements,
+)
 
 logger = logging.getLogger("oracular.train")
 
@@ -129,6 +138,14 @@ class Scored:
     example: Example
     exception_logit: float
     logits: Tensor
+
+
+def with_prior(scored: Scored, prior: TemplatePrior) -> Scored:
+    """An evaluation example's logits (every candidate of its sample) with the template prior added."""
+    sample = scored.example.sample
+    context = TemplateContext(sample_statements(sample), sample["test"])
+    logits = prior.adjust(scored.logits, sample["candidates"], scored.example.is_exception, context)
+    return Scored(scored.example, scored.exception_logit, logits)
 
 
 def _autocast_dtype(precision: str, device: str) -> torch.dtype | None:
@@ -386,6 +403,9 @@ def _start(settings: TrainSettings) -> _Session:
     network, config, tokenizer = initial_network(settings)
     network.to(device)
     formatter = InputFormatter(tokenizer, config.inputs)
+    if "ranker" in named and config.prior.active:
+        logger.warning("the template prior was fitted on the old ranker: dropped (refit it: train prior)")
+        config.prior = TemplatePrior()
     rehearsed = set(config.stages) - named if named else set()
     logger.info(
         "training %s on %s (device %s, %s, seed %d); rehearsing %s",
@@ -493,6 +513,8 @@ def _calibrate_on_dev(session: _Session) -> tuple[Calibration, dict[str, Any]]:
         )
         for kind in ("exception", "assertion")
     )
+    if session.config.prior.active:
+        assertions = [with_prior(s, session.config.prior) for s in assertions]
     calibration, dev = calibrate(exceptions, assertions, settings.target_precision)
     logger.info("calibration: %s", calibration)
     logger.info("dev: %s", dev)

@@ -1,0 +1,160 @@
+"""What a template's text, the prefix and the test's name say about it, as a few numbers.
+
+Why: the network reads the prefix and the focal method but never the test's name, and what it
+learnt about the shape of a good oracle (a getter of the object the last statement changed, not
+``assertNotNull`` on an object the prefix just built) came from a few thousand samples. These
+features let a linear prior (:mod:`oracular.models.prior`), fitted on far more train samples
+than the network sees, add that knowledge to the network's template logits.
+
+Everything is read from texts (the template, the prefix's statements, the test's name), so the
+training samples (JSON) and a live engine problem give the same numbers.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from oracular.java.targets import identifier_words, test_name_words
+
+ASSERTIONS = ("assertEquals", "assertTrue", "assertFalse", "assertNull", "assertNotNull", "assertArrayEquals")
+
+FEATURES = (
+    *(f"is_{name}" for name in ASSERTIONS),
+    "name_overlap",  # share of the target's words that the test's name uses
+    "name_mentions",  # the test's name uses one of the target's words
+    "name_null",  # a null check, and the test's name says "null"
+    "variable",  # the target is a plain variable
+    "call",  # the target ends with a call
+    "call_arguments",  # ... with arguments
+    "field",  # the target is a field read
+    "depth",  # dots in the target (capped at 3), over 3
+    "getter",  # the target's last call is get*/is*/has*
+    "base_last",  # the target's variable is mentioned by the last statement
+    "base_recency",  # 1 / (1 + statements since the target's variable was last mentioned)
+    "base_declared_last",  # the last statement declares or assigns the target's variable
+    "in_prefix",  # the target's text (a call) already appears in the prefix
+    "built_fresh",  # a null check of a variable the prefix built with `new` (cannot fail)
+    "position",  # the target's place in the engine's order, 0 (first) to 1 (last)
+    "log_position",  # log(1 + place)
+)
+
+_HEAD = re.compile(r"^(\w+)\((.*)\);?$", re.S)
+_BASE = re.compile(r"^[A-Za-z_$][\w$]*")
+_LAST_CALL = re.compile(r"\.?([A-Za-z_$][\w$]*)\((.*)\)$", re.S)
+_GETTER = re.compile(r"^(get|is|has)([A-Z0-9_]|$)")
+
+
+def _split_arguments(text: str) -> list[str]:
+    """Top-level arguments of a call's argument text (parentheses, brackets and quotes respected)."""
+    parts, depth, quote, start, i = [], 0, "", 0, 0
+    while i < len(text):
+        ch = text[i]
+        if quote:
+            if ch == "\\":
+                i += 1
+            elif ch == quote:
+                quote = ""
+        elif ch in "\"'":
+            quote = ch
+        elif ch in "([{<":
+            depth += ch != "<"
+        elif ch in ")]}":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            parts.append(text[start:i].strip())
+            start = i + 1
+        i += 1
+    parts.append(text[start:].strip())
+    return [p for p in parts if p]
+
+
+@dataclass(frozen=True)
+class Template:
+    assertion: str
+    target: str
+
+
+def parse_template(text: str) -> Template | None:
+    """``assertEquals(?, s.size())`` -> (``assertEquals``, ``s.size()``); the target is the last argument."""
+    match = _HEAD.match(text.strip())
+    if match is None:
+        return None
+    arguments = _split_arguments(match.group(2))
+    return Template(match.group(1), arguments[-1]) if arguments else None
+
+
+class TemplateContext:
+    """What every template of one test shares: the prefix's statements and the test's name."""
+
+    def __init__(self, statements: Sequence[str], test_name: str) -> None:
+        self.statements = list(statements)
+        self.tested = test_name_words(test_name)
+        self.prefix_text = "\n".join(self.statements)
+
+    def _last_mention(self, base: str) -> int | None:
+        """Statements since ``base`` was last mentioned (0: by the last statement)."""
+        word = re.compile(rf"(?<![\w$.]){re.escape(base)}(?![\w$])")
+        for distance, statement in enumerate(reversed(self.statements)):
+            if word.search(statement):
+                return distance
+        return None
+
+    def _declares(self, statement: str, base: str) -> bool:
+        return re.search(rf"(?<![\w$.]){re.escape(base)}\s*=[^=]", statement) is not None
+
+    def _built_fresh(self, base: str) -> bool:
+        return any(re.search(rf"(?<![\w$.]){re.escape(base)}\s*=\s*new\s", s) for s in self.statements)
+
+    def features(self, templates: Sequence[str], order: Sequence[str] | None = None) -> list[list[float]]:
+        """One feature vector (:data:`FEATURES`) per template.
+
+        ``order``: the engine's static templates in its order of targets (the order a training
+        sample's candidates are in, and the default); a template's place is its target's place
+        there, so the candidates observed values add first at run time do not move it.
+        """
+        targets: dict[str, int] = {}
+        for text in order if order is not None else templates:
+            parsed = parse_template(text)
+            if parsed is not None:
+                targets.setdefault(parsed.target, len(targets))
+        last = max(1, len(targets) - 1)
+        return [self._one(text, targets, last) for text in templates]
+
+    def _one(self, text: str, targets: dict[str, int], last: int) -> list[float]:
+        parsed = parse_template(text)
+        if parsed is None:
+            return [0.0] * (len(FEATURES) - 2) + [1.0, math.log1p(last)]
+        target = parsed.target
+        place = targets.get(target, last)
+        base_match = _BASE.match(target)
+        base = base_match.group(0) if base_match else ""
+        words = identifier_words(target)
+        overlap = len(words & self.tested)
+        call = _LAST_CALL.search(target) if target.endswith(")") else None
+        variable = bool(base) and base == target
+        distance = self._last_mention(base) if base else None
+        final = self.statements[-1] if self.statements else ""
+        null_check = parsed.assertion in ("assertNull", "assertNotNull")
+        values = [
+            *(float(parsed.assertion == name) for name in ASSERTIONS),
+            overlap / len(words) if words else 0.0,
+            float(overlap > 0),
+            float(null_check and "null" in self.tested),
+            float(variable),
+            float(call is not None),
+            float(call is not None and call.group(2).strip() != ""),
+            float(not variable and call is None and "." in target),
+            min(target.count("."), 3) / 3,
+            float(call is not None and _GETTER.match(call.group(1)) is not None),
+            float(distance == 0),
+            1.0 / (1 + distance) if distance is not None else 0.0,
+            float(bool(base) and self._declares(final, base)),
+            float(call is not None and target in self.prefix_text),
+            float(null_check and variable and self._built_fresh(base)),
+            min(place, last) / last,
+            math.log1p(place),
+        ]
+        return values

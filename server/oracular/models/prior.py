@@ -1,0 +1,68 @@
+"""A linear prior over templates, added to the network's template logits.
+
+Why: the network is fine-tuned on a few thousand samples on a CPU and never reads the test's
+name; a handful of weights over :mod:`oracular.candidates.template_features` can be fitted on
+every train sample in minutes (:mod:`oracular.training.prior`) and carry what the network did
+not learn (``testSkipLines`` asks for ``getSkipLines()``; ``assertNotNull`` on an object the
+prefix just built cannot fail). A template's logit becomes ``scale * logit + w . features``
+before the calibration's temperature; exception candidates are left alone.
+
+Stored in ``config.json`` (``prior``) with the weights it was fitted for; a model without one
+ranks with its logits unchanged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import torch
+from torch import Tensor
+
+from oracular.candidates.template_features import FEATURES, TemplateContext
+
+
+@dataclass
+class TemplatePrior:
+    scale: float = 1.0
+    """Multiplies the network's logit."""
+    weights: dict[str, float] = field(default_factory=dict)
+    """Per feature name (:data:`FEATURES`); a name the code no longer computes is an error."""
+
+    def __post_init__(self) -> None:
+        unknown = set(self.weights) - set(FEATURES)
+        if unknown:
+            raise ValueError(f"the model's prior uses unknown template features: {sorted(unknown)}")
+
+    @property
+    def active(self) -> bool:
+        return bool(self.weights) or self.scale != 1.0
+
+    def vector(self) -> Tensor:
+        return torch.tensor([self.weights.get(name, 0.0) for name in FEATURES])
+
+    def adjust(
+        self,
+        logits: Tensor,
+        templates: Sequence[str],
+        is_exception: Sequence[bool],
+        context: TemplateContext,
+        order: Sequence[str] | None = None,
+    ) -> Tensor:
+        """The assertion templates' logits with the prior added; exception logits unchanged.
+
+        ``order``: the engine's static templates (see :meth:`TemplateContext.features`)."""
+        if not self.active:
+            return logits
+        features = torch.tensor(context.features(templates, order), dtype=torch.float32)
+        adjusted = self.scale * logits.float() + features @ self.vector()
+        keep = torch.tensor(list(is_exception), dtype=torch.bool)
+        return torch.where(keep, logits.float(), adjusted)
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any] | None) -> TemplatePrior:
+        return cls(**data) if data else cls()

@@ -1,0 +1,168 @@
+"""Fitting the template prior (:mod:`oracular.models.prior`) on train samples.
+
+Why a separate, cheap stage: the network's fine-tuning on a CPU sees a few thousand samples,
+while its template logits on every train sample take minutes to compute (int8, as the engine
+runs it). The prior's ``1 + len(FEATURES)`` numbers are fitted on those logits with the same
+listwise loss the network was trained with, plus an L2 penalty; the network is not touched.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import torch
+from tqdm import tqdm
+
+from oracular.candidates.template_features import FEATURES, TemplateContext
+from oracular.models.prior import TemplatePrior
+from oracular.training.calibration import listwise_nll
+from oracular.training.data import sample_statements
+
+if TYPE_CHECKING:
+    from oracular.models.inference import LoadedModel
+
+logger = logging.getLogger("oracular.train")
+
+
+@dataclass
+class TemplateSample:
+    """One realistic assertion sample's templates as the prior sees them."""
+
+    features: torch.Tensor
+    """(C, F) :data:`FEATURES` per template."""
+    logits: torch.Tensor
+    """(C,) the network's raw template logits."""
+    labels: list[int]
+
+
+def template_samples(
+    model: LoadedModel, samples: Sequence[dict[str, Any]], progress: bool = True, desc: str = "score"
+) -> list[TemplateSample]:
+    """The network's logits (as the engine computes them) and the features of each sample."""
+    found = []
+    for sample in tqdm(samples, desc=desc, unit="test", disable=not progress):
+        statements = sample_statements(sample)
+        templates = sample["candidates"]
+        _, logits = model.logits(model.formatter.encode(statements, sample.get("focal"), templates))
+        features = TemplateContext(statements, sample["test"]).features(templates)
+        found.append(TemplateSample(torch.tensor(features, dtype=torch.float32), logits, sample["labels"]))
+    return found
+
+
+def _padded(
+    samples: Sequence[TemplateSample],
+) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
+    width = max(len(s.logits) for s in samples)
+    features = torch.zeros((len(samples), width, len(FEATURES)))
+    logits = torch.zeros((len(samples), width))
+    present = torch.zeros((len(samples), width), dtype=torch.bool)
+    labels = torch.zeros((len(samples), width), dtype=torch.bool)
+    for i, s in enumerate(samples):
+        count = len(s.logits)
+        features[i, :count] = s.features
+        logits[i, :count] = s.logits
+        present[i, :count] = True
+        labels[i, s.labels] = True
+    return features, logits, present, labels
+
+
+def fit_prior(samples: Sequence[TemplateSample], l2: float = 1e-3, steps: int = 100) -> TemplatePrior:
+    """The scale and weights minimising the mean listwise NLL (+ ``l2 * |w|^2``) over ``samples``."""
+    features, logits, present, labels = _padded(samples)
+    scale = torch.ones((), requires_grad=True)
+    weights = torch.zeros(len(FEATURES), requires_grad=True)
+    optimiser = torch.optim.LBFGS([scale, weights], lr=0.5, max_iter=steps, line_search_fn="strong_wolfe")
+
+    def closure() -> torch.Tensor:
+        optimiser.zero_grad()
+        combined = scale * logits + features @ weights
+        loss = listwise_nll(combined, present, labels).mean() + l2 * weights.square().sum()
+        loss.backward()
+        return loss
+
+    optimiser.step(closure)
+    return TemplatePrior(
+        scale.item(), {name: round(w, 4) for name, w in zip(FEATURES, weights.tolist(), strict=True)}
+    )
+
+
+def template_accuracy(
+    samples: Sequence[TemplateSample], prior: TemplatePrior | None = None
+) -> dict[str, float]:
+    """Template top-1 / top-5 (the developer's template among the first 1 / 5) and the mean NLL."""
+    features, logits, present, labels = _padded(samples)
+    if prior is not None:
+        logits = prior.scale * logits + features @ prior.vector()
+    logits = logits.masked_fill(~present, float("-inf"))
+    order = logits.argsort(-1, descending=True)
+    hit = labels.gather(-1, order)
+    return {
+        "samples": len(samples),
+        "top1": float(hit[:, :1].any(-1).float().mean()),
+        "top5": float(hit[:, :5].any(-1).float().mean()),
+        "nll": float(listwise_nll(logits.masked_fill(~present, -1e4), present, labels).mean()),
+    }
+
+
+def describe(prior: TemplatePrior) -> str:
+    weights = ", ".join(f"{name} {w:+.2f}" for name, w in prior.weights.items() if abs(w) >= 0.005)
+    return f"scale {prior.scale:.3f}; {weights}"
+
+
+def write_prior(directory: Path, prior: TemplatePrior, metadata: dict[str, Any]) -> None:
+    """Store ``prior`` in the model's ``config.json`` (weights untouched), with how it was fitted."""
+    from oracular.models import store
+
+    config = store.load_config(directory)
+    config.prior = prior
+    config.metadata = {**config.metadata, "prior": metadata}
+    store.save_config(directory, config)
+
+
+def train_prior(
+    directory: Path,
+    data: Path,
+    limit: int | None,
+    dev_limit: int | None,
+    seed: int = 13,
+    l2: float = 1e-3,
+    progress: bool = True,
+) -> dict[str, Any]:
+    """Fit the prior of the templates model in ``directory`` on train, measure it on dev, store it.
+
+    Returns what was measured (dev template top-1/top-5 without and with the prior), which is
+    also kept in the model's metadata for the model card. The calibration is not re-fitted here:
+    ``oracular train prior`` runs ``calibrate`` next.
+    """
+    from oracular.models.inference import load_model
+    from oracular.models.store import load_config
+    from oracular.training.data import dataset_path, read_samples
+
+    if not load_config(directory).inputs.templates:
+        raise ValueError(
+            f"{directory} holds a version 1 model (value-full candidates): the prior needs version 2"
+        )
+    model = load_model(directory, "cpu")
+    train = template_samples(
+        model, read_samples(dataset_path(data, "train", "assertion"), limit, seed), progress, "score train"
+    )
+    dev = template_samples(
+        model, read_samples(dataset_path(data, "dev", "assertion"), dev_limit, seed), progress, "score dev"
+    )
+    prior = fit_prior(train, l2)
+    logger.info("prior: %s", describe(prior))
+    report = {
+        "train_samples": len(train),
+        "l2": l2,
+        "dev_without": template_accuracy(dev),
+        "dev_with": template_accuracy(dev, prior),
+        "train_with": template_accuracy(train, prior),
+    }
+    logger.info("dev templates without the prior: %s", report["dev_without"])
+    logger.info("dev templates with the prior: %s", report["dev_with"])
+    write_prior(directory, prior, report)
+    return report

@@ -1,0 +1,152 @@
+"""The template prior: stored with the weights, applied to live problems, fitted on samples.
+
+Why: the prior changes what the editor ranks first, so it must travel in ``config.json`` with the
+weights it was fitted for, leave the exception stage alone, reach the live ranking (where the
+test's name then matters), and its fitting must find a feature that predicts the developer's
+template.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import random
+import shutil
+from pathlib import Path
+
+import pytest
+import torch
+
+from oracular.candidates.template_features import FEATURES, TemplateContext
+from oracular.cli.main import main
+from oracular.engine import OracleEngine
+from oracular.java.workspace import WorkspaceIndex
+from oracular.models import store
+from oracular.models.inference import load_model
+from oracular.models.prior import TemplatePrior
+from oracular.ranking.baseline import BaselineRanker
+from oracular.ranking.problem import OracleProblem
+from oracular.training.prior import TemplateSample, fit_prior, template_accuracy, write_prior
+
+from ..conftest import EXAMPLE, EXAMPLE_TESTS
+from ..corpus.test_mine import read_jsonl
+from ..corpus.test_realistic import mine_fixture_corpus
+from .conftest import engine_problems
+
+NAMED = TemplatePrior(1.0, {"name_mentions": 3.0, "built_fresh": -2.0})
+
+
+@pytest.fixture(scope="module")
+def problems(index: WorkspaceIndex) -> list[OracleProblem]:
+    engine = OracleEngine(index, ranker=BaselineRanker(), project_root=EXAMPLE)
+    return engine_problems(engine, EXAMPLE_TESTS / "StackTest.java")
+
+
+@pytest.fixture(scope="module")
+def realistic(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return mine_fixture_corpus(tmp_path_factory.mktemp("corpus"))
+
+
+@pytest.fixture
+def prior_dir(tiny_template_dir: Path, tmp_path: Path) -> Path:
+    directory = tmp_path / "oracles"
+    shutil.copytree(tiny_template_dir, directory)
+    write_prior(directory, NAMED, {"train_samples": 3})
+    return directory
+
+
+def test_the_prior_travels_in_the_config_and_only_when_there_is_one(
+    prior_dir: Path, tiny_template_dir: Path
+) -> None:
+    config = json.loads((prior_dir / "config.json").read_text())
+    assert config["prior"] == {"scale": 1.0, "weights": {"name_mentions": 3.0, "built_fresh": -2.0}}
+    assert config["metadata"]["prior"] == {"train_samples": 3}
+    assert store.load_config(prior_dir).prior == NAMED
+    assert "prior" not in json.loads((tiny_template_dir / "config.json").read_text())
+    assert not store.load_config(tiny_template_dir).prior.active
+    assert (prior_dir / "model.safetensors").read_bytes() == (
+        tiny_template_dir / "model.safetensors"
+    ).read_bytes()
+
+
+def test_a_prior_naming_an_unknown_feature_is_refused(prior_dir: Path) -> None:
+    config = json.loads((prior_dir / "config.json").read_text())
+    config["prior"]["weights"]["gone"] = 1.0
+    (prior_dir / "config.json").write_text(json.dumps(config))
+    with pytest.raises(ValueError, match=r"unknown template features.*gone"):
+        store.load_config(prior_dir)
+
+
+def test_the_prior_moves_assertion_logits_and_leaves_exceptions_alone() -> None:
+    context = TemplateContext(["Stack<Integer> s = new Stack<>();", "s.push(1);"], "testSize")
+    templates = ["assertNotNull(s)", "assertEquals(?, s.size())", "assertThrows(EmptyStackException.class)"]
+    logits = torch.tensor([1.0, 1.0, 0.5])
+    adjusted = NAMED.adjust(logits, templates, [False, False, True], context)
+    assert adjusted.tolist() == pytest.approx([1.0 - 2.0, 1.0 + 3.0, 0.5])
+    assert TemplatePrior().adjust(logits, templates, [False, False, True], context) is logits
+
+
+def test_with_a_prior_the_live_ranking_reads_the_test_name(
+    prior_dir: Path, tiny_template_dir: Path, problems: list[OracleProblem]
+) -> None:
+    plain, named = load_model(tiny_template_dir, "cpu"), load_model(prior_dir, "cpu")
+    assert named.prior == NAMED
+    problem = max(problems, key=lambda p: len(p.candidates))
+    renamed = OracleProblem("testSomethingTotallyDifferent", problem.prefix, problem.candidates)
+    assert plain.rank(problem).scores == plain.rank(renamed).scores
+    ranking = named.rank(problem)
+    assert ranking.scores != named.rank(renamed).scores
+    assert sum(ranking.scores) == pytest.approx(1.0, abs=1e-4)
+    assert ranking.exception_probability == plain.rank(problem).exception_probability
+
+
+def _synthetic(count: int, seed: int) -> list[TemplateSample]:
+    """Samples whose developer's template is the one the test's name mentions; logits are noise."""
+    rng = random.Random(seed)
+    mentions = FEATURES.index("name_mentions")
+    samples = []
+    for _ in range(count):
+        size = rng.randint(3, 8)
+        features = torch.zeros((size, len(FEATURES)))
+        features[:, FEATURES.index("position")] = torch.rand(size)
+        label = rng.randrange(size)
+        features[label, mentions] = 1.0
+        if rng.random() < 0.3:  # a decoy mentioned too
+            features[(label + 1) % size, mentions] = 1.0
+        samples.append(TemplateSample(features, torch.randn(size), [label]))
+    return samples
+
+
+def test_fitting_finds_the_feature_that_predicts_the_developers_template() -> None:
+    train, dev = _synthetic(300, 0), _synthetic(200, 1)
+    prior = fit_prior(train)
+    assert max(prior.weights, key=lambda name: abs(prior.weights[name])) == "name_mentions"
+    assert prior.weights["name_mentions"] > 1.0
+    assert abs(prior.scale) < 0.5  # the logits are noise here
+    before, after = template_accuracy(dev), template_accuracy(dev, prior)
+    assert after["top1"] > before["top1"] + 0.3 and after["nll"] < before["nll"]
+    assert dataclasses.replace(prior) == TemplatePrior.from_json(prior.to_json())
+
+
+def test_the_command_fits_the_prior_on_train_then_recalibrates_on_dev(
+    realistic: Path, prior_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["train", "prior", "--data", str(realistic), "--out", str(prior_dir), "--device", "cpu", "-q"]
+    assert main(args) == 0
+    config = store.load_config(prior_dir)
+    assert config.prior != NAMED and set(config.prior.weights) == set(FEATURES)
+    fitted = config.metadata["prior"]
+    assert fitted["train_samples"] == len(read_jsonl(realistic / "train" / "assertion.jsonl"))
+    assert {"top1", "top5", "nll"} <= set(fitted["dev_with"]) and fitted["dev_with"]["samples"] > 0
+    assert config.metadata["last_calibrate_run"]["steps"] == 0
+    assert "calibration" in capsys.readouterr().out
+
+
+def test_a_value_full_model_has_no_template_prior(
+    realistic: Path, tiny_model_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "oracles"
+    shutil.copytree(tiny_model_dir, out)
+    args = ["train", "prior", "--data", str(realistic), "--out", str(out), "--device", "cpu", "-q"]
+    assert main(args) == 2
+    assert "needs version 2" in capsys.readouterr().err

@@ -1,0 +1,112 @@
+"""Template features: what a template's text, the prefix and the test's name say about it.
+
+Why: the prior (``models/prior.py``) is fitted on training samples (JSON texts) and applied to
+live engine problems, so the features must read the same from both, and each must mean what its
+name says.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from oracular.candidates.template_features import FEATURES, TemplateContext, parse_template
+from oracular.candidates.templates import group_by_template, target_templates
+from oracular.engine import OracleEngine
+from oracular.java import syntax
+
+from .conftest import EXAMPLE_TESTS
+from .models.conftest import engine_problems
+
+STATEMENTS = ["Stack<Integer> s = new Stack<>();", "s.push(1);", 'int n = other.count(s, "a,b");']
+TEMPLATES = [
+    "assertNotNull(s)",
+    "assertEquals(?, s.size())",
+    "assertTrue(s.isEmpty())",
+    "assertEquals(?, n)",
+    "assertEquals(?, s.get(0))",
+    "assertArrayEquals(?, s.toArray())",
+]
+
+
+def _features(
+    templates: list[str], name: str = "testSizeAfterPush", order: list[str] | None = None
+) -> list[dict]:
+    rows = TemplateContext(STATEMENTS, name).features(templates, order)
+    assert all(len(row) == len(FEATURES) for row in rows)
+    return [dict(zip(FEATURES, row, strict=True)) for row in rows]
+
+
+@pytest.mark.parametrize(
+    ("text", "assertion", "target"),
+    [
+        ("assertEquals(?, s.size())", "assertEquals", "s.size()"),
+        ('assertTrue(map.containsKey("a, b"))', "assertTrue", 'map.containsKey("a, b")'),
+        ("assertEquals(?, f(a, g(b, c)))", "assertEquals", "f(a, g(b, c))"),
+        ("assertNull(x);", "assertNull", "x"),
+    ],
+)
+def test_a_template_is_read_as_its_assertion_and_target(text: str, assertion: str, target: str) -> None:
+    parsed = parse_template(text)
+    assert parsed is not None and (parsed.assertion, parsed.target) == (assertion, target)
+
+
+def test_unreadable_templates_get_only_a_place() -> None:
+    assert parse_template("not a template") is None
+    row = _features(["not a template", "assertNull(s)"])[0]
+    assert all(row[name] == 0.0 for name in FEATURES if name not in ("position", "log_position"))
+
+
+def test_the_assertion_is_one_hot() -> None:
+    rows = _features(TEMPLATES)
+    kinds = [[name for name in FEATURES if name.startswith("is_") and row[name]] for row in rows]
+    assert (
+        kinds[0] == ["is_assertNotNull"]
+        and kinds[2] == ["is_assertTrue"]
+        and kinds[5] == ["is_assertArrayEquals"]
+    )
+
+
+def test_the_test_name_points_at_targets_named_like_it() -> None:
+    size, empty = _features(TEMPLATES)[1:3]
+    assert size["name_mentions"] == 1.0 and size["name_overlap"] == pytest.approx(0.5)  # {s, size}
+    assert empty["name_mentions"] == 0.0
+    renamed = _features(TEMPLATES, "ShapeTest.testIsEmptyAtFirst")[1:3]
+    assert renamed[0]["name_mentions"] == 0.0 and renamed[1]["name_mentions"] == 1.0
+
+
+def test_a_null_check_on_an_object_the_prefix_built_cannot_fail() -> None:
+    rows = _features(["assertNotNull(s)", "assertNotNull(n)", "assertEquals(?, s.size())"])
+    assert [row["built_fresh"] for row in rows] == [1.0, 0.0, 0.0]
+    assert _features(["assertNull(s)"], "testNullStack")[0]["name_null"] == 1.0
+
+
+def test_shape_and_recency_of_the_target() -> None:
+    rows = _features(TEMPLATES)
+    assert rows[0]["variable"] == 1.0 and rows[0]["call"] == 0.0
+    assert rows[4]["call"] == 1.0 and rows[4]["call_arguments"] == 1.0 and rows[4]["getter"] == 1.0
+    assert rows[1]["call_arguments"] == 0.0 and rows[1]["getter"] == 0.0
+    assert rows[3]["base_last"] == 1.0 and rows[3]["base_declared_last"] == 1.0  # n, from the last statement
+    assert rows[1]["base_last"] == 1.0 and rows[1]["base_declared_last"] == 0.0  # s is passed to count
+    assert rows[3]["base_recency"] == 1.0
+    assert _features(["assertEquals(?, holder.value)"])[0]["field"] == 1.0
+
+
+def test_a_templates_place_is_its_targets_place_in_the_engines_order() -> None:
+    rows = _features(TEMPLATES)
+    assert rows[0]["position"] == 0.0 and rows[5]["position"] == 1.0
+    assert rows[1]["position"] == pytest.approx(1 / 5)  # s.size() is the second target of six
+    # observed candidates come first at run time: the engine's static order still decides
+    moved = _features(list(reversed(TEMPLATES)), order=TEMPLATES)
+    assert moved[::-1] == rows
+
+
+def test_a_live_problem_reads_as_its_training_sample_would(engine: OracleEngine) -> None:
+    """The engine's static templates are a sample's candidates, in the same order."""
+    for problem in engine_problems(engine, EXAMPLE_TESTS / "StackTest.java"):
+        texts, _ = group_by_template([c for c in problem.candidates if c.kind != "exception"])
+        order, _ = group_by_template(target_templates(problem.prefix.targets))
+        statements = [syntax.text(s) for s in problem.prefix.statements]
+        assert [t for t in order if t in set(texts)] == texts
+        context = TemplateContext(statements, problem.test_name)
+        as_sample = dict(zip(order, context.features(order), strict=True))
+        assert context.features(texts, order) == [as_sample[t] for t in texts]
