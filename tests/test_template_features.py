@@ -110,3 +110,11 @@ def test_a_live_problem_reads_as_its_training_sample_would(engine: OracleEngine)
         context = TemplateContext(statements, problem.test_name)
         as_sample = dict(zip(order, context.features(order), strict=True))
         assert context.features(texts, order) == [as_sample[t] for t in texts]
+
+
+def test_what_the_last_call_is() -> None:
+    targets = ["s.size()", "a.length", "s.toString()", "s.hashCode()", "s.peek()"]
+    rows = _features([f"assertEquals(?, {target})" for target in targets])
+    assert [row["size_like"] for row in rows] == [1.0, 1.0, 0.0, 0.0, 0.0]
+    assert [row["to_string"] for row in rows] == [0.0, 0.0, 1.0, 0.0, 0.0]
+    assert [row["identity_method"] for row in rows] == [0.0, 0.0, 0.0, 1.0, 0.0]

@@ -32,6 +32,9 @@ FEATURES = (
     "field",  # the target is a field read
     "depth",  # dots in the target (capped at 3), over 3
     "getter",  # the target's last call is get*/is*/has*
+    "size_like",  # ... is size/length/count/isEmpty (or a field named length)
+    "to_string",  # ... is toString
+    "identity_method",  # ... is hashCode/getClass
     "base_last",  # the target's variable is mentioned by the last statement
     "base_recency",  # 1 / (1 + statements since the target's variable was last mentioned)
     "base_declared_last",  # the last statement declares or assigns the target's variable
@@ -45,6 +48,7 @@ _HEAD = re.compile(r"^(\w+)\((.*)\);?$", re.S)
 _BASE = re.compile(r"^[A-Za-z_$][\w$]*")
 _LAST_CALL = re.compile(r"\.?([A-Za-z_$][\w$]*)\((.*)\)$", re.S)
 _GETTER = re.compile(r"^(get|is|has)([A-Z0-9_]|$)")
+_SIZE_LIKE = frozenset({"size", "length", "count", "isEmpty", "getSize", "getLength", "getCount"})
 
 
 def _split_arguments(text: str) -> list[str]:
@@ -93,20 +97,23 @@ class TemplateContext:
         self.statements = list(statements)
         self.tested = test_name_words(test_name)
         self.prefix_text = "\n".join(self.statements)
+        self._facts: dict[str, tuple[int | None, bool, bool]] = {}
 
-    def _last_mention(self, base: str) -> int | None:
-        """Statements since ``base`` was last mentioned (0: by the last statement)."""
-        word = re.compile(rf"(?<![\w$.]){re.escape(base)}(?![\w$])")
-        for distance, statement in enumerate(reversed(self.statements)):
-            if word.search(statement):
-                return distance
-        return None
-
-    def _declares(self, statement: str, base: str) -> bool:
-        return re.search(rf"(?<![\w$.]){re.escape(base)}\s*=[^=]", statement) is not None
-
-    def _built_fresh(self, base: str) -> bool:
-        return any(re.search(rf"(?<![\w$.]){re.escape(base)}\s*=\s*new\s", s) for s in self.statements)
+    def _base_facts(self, base: str) -> tuple[int | None, bool, bool]:
+        """For the target's variable: statements since it was last mentioned (0: by the last
+        statement), whether the last statement assigns it, whether the prefix built it with
+        ``new``. Once per variable: a test's templates share a few."""
+        facts = self._facts.get(base)
+        if facts is None:
+            name = rf"(?<![\w$.]){re.escape(base)}"
+            mention = re.compile(rf"{name}(?![\w$])")
+            mentions = (d for d, text in enumerate(reversed(self.statements)) if mention.search(text))
+            distance = next(mentions, None)
+            final = self.statements[-1] if self.statements else ""
+            declared = re.search(rf"{name}\s*=[^=]", final) is not None
+            fresh = any(re.search(rf"{name}\s*=\s*new\s", s) for s in self.statements)
+            facts = self._facts[base] = (distance, declared, fresh)
+        return facts
 
     def features(self, templates: Sequence[str], order: Sequence[str] | None = None) -> list[list[float]]:
         """One feature vector (:data:`FEATURES`) per template.
@@ -135,8 +142,7 @@ class TemplateContext:
         overlap = len(words & self.tested)
         call = _LAST_CALL.search(target) if target.endswith(")") else None
         variable = bool(base) and base == target
-        distance = self._last_mention(base) if base else None
-        final = self.statements[-1] if self.statements else ""
+        distance, declared, fresh = self._base_facts(base) if base else (None, False, False)
         null_check = parsed.assertion in ("assertNull", "assertNotNull")
         values = [
             *(float(parsed.assertion == name) for name in ASSERTIONS),
@@ -149,11 +155,14 @@ class TemplateContext:
             float(not variable and call is None and "." in target),
             min(target.count("."), 3) / 3,
             float(call is not None and _GETTER.match(call.group(1)) is not None),
+            float((call.group(1) if call is not None else target.rsplit(".", 1)[-1]) in _SIZE_LIKE),
+            float(call is not None and call.group(1) == "toString"),
+            float(call is not None and call.group(1) in ("hashCode", "getClass")),
             float(distance == 0),
             1.0 / (1 + distance) if distance is not None else 0.0,
-            float(bool(base) and self._declares(final, base)),
+            float(declared),
             float(call is not None and target in self.prefix_text),
-            float(null_check and variable and self._built_fresh(base)),
+            float(null_check and variable and fresh),
             min(place, last) / last,
             math.log1p(place),
         ]

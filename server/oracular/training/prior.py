@@ -9,6 +9,7 @@ listwise loss the network was trained with, plus an L2 penalty; the network is n
 from __future__ import annotations
 
 import logging
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -146,7 +147,7 @@ def train_prior(
         raise ValueError(
             f"{directory} holds a version 1 model (value-full candidates): the prior needs version 2"
         )
-    model = load_model(directory, "cpu")
+    model = load_model(directory, "cpu", os.cpu_count() or 1)  # batch work: every core
     train = template_samples(
         model, read_samples(dataset_path(data, "train", "assertion"), limit, seed), progress, "score train"
     )
