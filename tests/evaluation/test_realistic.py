@@ -11,7 +11,7 @@ import pytest
 from oracular.cli.main import main
 from oracular.corpus.devtests import DevTest
 from oracular.corpus.normalise import GroundTruth
-from oracular.evaluation.realistic import Judged, ProjectRun, answer_keys, figures, markdown
+from oracular.evaluation.realistic import Judged, ProjectRun, abstention_curve, answer_keys, figures, markdown
 from oracular.java.junit import Flavour
 
 from ..execution.conftest import TEST_PACKAGE, require_toolchain
@@ -49,6 +49,20 @@ def test_figures_and_groups() -> None:
     run = ProjectRun("p", "1.0", items)
     text = markdown([run], {"ranker": "baseline"})
     assert "| all | 4 | 25.0% | 50.0% | 75.0% |" in text and "| p 1.0 | 4 |" in text
+
+
+def test_the_abstention_curve_answers_the_most_confident_tests_first() -> None:
+    def judged(rank: int | None, score: float | None) -> Judged:
+        return Judged("p", "F.java", "T.t", "assertion", False, "", True, rank, top1_score=score)
+
+    items = [judged(None, 0.9), judged(1, 0.8), judged(1, 0.7), judged(None, 0.2), judged(None, None)]
+    curve = {round(c["coverage"], 2): c for c in abstention_curve(items)}
+    assert curve[0.2]["precision"] == 0.0 and curve[0.2]["threshold"] == 0.9  # the most confident was wrong
+    assert curve[0.6]["precision"] == pytest.approx(2 / 3) and curve[0.6]["threshold"] == 0.7
+    assert curve[0.8]["precision"] == 0.5  # a test without a suggestion is never answered
+    assert 1.0 not in curve or curve[1.0]["coverage"] < 1.0
+    text = markdown([ProjectRun("p", "1.0", items)], {})
+    assert "| 60.0% | 0.700 | 66.7% |" in text
 
 
 def test_eval_realistic_on_the_example(project: Path, tmp_path: Path, capsys) -> None:

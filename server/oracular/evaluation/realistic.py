@@ -89,6 +89,8 @@ class Judged:
     """Values of this test's running prefix were observed."""
     top1_status: str | None = None
     """What the top-1 did on the correct code: ``holds``, ``fails``, ``does-not-compile``..."""
+    top1_score: float | None = None
+    """The ranker's score of the top-1 (what an abstention threshold compares)."""
 
     def to_json(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
@@ -112,6 +114,7 @@ def judge(project: str, file: str, cut: DevTest, report: TestReport) -> Judged:
         top.candidate.assertion if top is not None else None,
         expected.source if expected is not None else None,
         observed=report.observed,
+        top1_score=top.score if top is not None else None,
     )
 
 
@@ -276,6 +279,35 @@ def _cells(f: dict[str, Any]) -> list[str]:
             _pct(f["holds"]), _pct(f["fails"]), _pct(f["not_null"])]  # fmt: skip
 
 
+COVERAGES = (1.0, 0.8, 0.6, 0.4, 0.2)
+
+
+def abstention_curve(judged: Sequence[Judged]) -> list[dict[str, float]]:
+    """Top-1 precision when answering only the most confident tests (by the top-1's score), at
+    each of :data:`COVERAGES`: what any abstention threshold can buy, over every test judged
+    (also those the grammar cannot answer)."""
+    scored = sorted((j for j in judged if j.top1_score is not None), key=lambda j: -(j.top1_score or 0.0))
+    curve = []
+    for coverage in COVERAGES:
+        answered = scored[: max(1, round(coverage * len(judged)))] if scored else []
+        if answered:
+            precision = sum(j.rank == 1 for j in answered) / len(answered)
+            threshold = answered[-1].top1_score or 0.0
+            share = len(answered) / len(judged)
+            curve.append({"coverage": share, "threshold": threshold, "precision": precision})
+    return curve
+
+
+def abstention_table(judged: Sequence[Judged]) -> list[str]:
+    curve = abstention_curve(judged)
+    if not curve:
+        return []
+    lines = ["", "## Answering only the most confident tests", ""]
+    lines += [_row("answered", "top-1 score at least", "top-1 precision"), _row("---", "---", "---")]
+    lines += [_row(_pct(c["coverage"]), f"{c['threshold']:.3f}", _pct(c["precision"])) for c in curve]
+    return lines
+
+
 def markdown(runs: Sequence[ProjectRun], header: dict[str, Any]) -> str:
     """The report: the groups over all projects, then one row per project, then the notes."""
     judged = [j for run in runs for j in run.judged]
@@ -299,6 +331,7 @@ def markdown(runs: Sequence[ProjectRun], header: dict[str, Any]) -> str:
         "the correct code, over the offered tests it could be run for. Observed: the share of tests whose "
         "prefix ran and whose values were observed.",
     ]
+    lines += abstention_table(judged)
     notes = [(run.name, note) for run in runs for note in run.notes]
     if notes:
         lines += ["", "## Notes", ""]
