@@ -134,6 +134,7 @@ def test_the_command_fits_the_prior_on_train_then_recalibrates_on_dev(
     args = ["train", "prior", "--data", str(realistic), "--out", str(prior_dir), "--device", "cpu", "-q"]
     assert main(args) == 0
     config = store.load_config(prior_dir)
+    assert config.inputs.templates, "re-calibrating (no --templates) must not turn the model into version 1"
     assert config.prior != NAMED and set(config.prior.weights) == set(FEATURES)
     fitted = config.metadata["prior"]
     assert fitted["train_samples"] == len(read_jsonl(realistic / "train" / "assertion.jsonl"))

@@ -181,14 +181,15 @@ def _log_to(path: Path) -> Iterator[None]:
 def initial_network(settings: TrainSettings) -> tuple[OracleNetwork, store.ModelConfig, Any]:
     """Continue the model in ``--out`` (else ``--init``'s), else start from pretrained MiniLM (or a
     random test encoder). A continued model keeps its input settings, except whether candidates
-    are templates, which follows the data it is now trained on."""
+    are templates, which follows the data it is now trained on; re-calibrating trains on nothing,
+    so the model keeps that too."""
     start = settings.out if weights_present(settings.out) else settings.init
     if start is not None:
         network, config, tokenizer = store.load(start)
-        if config.inputs.templates != settings.inputs.templates:
+        if STAGES.get(settings.stage) and config.inputs.templates != settings.inputs.templates:
             config.inputs = dataclasses.replace(config.inputs, templates=settings.inputs.templates)
             logger.info("%s: candidates are templates now: %s", start, config.inputs.templates)
-        if config.inputs != settings.inputs:
+        if STAGES.get(settings.stage) and config.inputs != settings.inputs:
             logger.warning("continuing %s: keeping its input settings %s", start, config.inputs)
         return network, config, tokenizer
     encoder = settings.encoder_config or pretrained_config()
