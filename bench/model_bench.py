@@ -58,6 +58,7 @@ from oracular.models.inference import CPU_THREADS, LoadedModel
 from oracular.models.inputs import InputFormatter, InputSettings
 from oracular.models.layout import default_model_dir, weights_present
 from oracular.models.network import OracleNetwork
+from oracular.models.prior import TemplatePrior
 from oracular.ranking.baseline import BaselineRanker
 from oracular.ranking.problem import OracleProblem
 from oracular.training.data import dataset_path, read_samples, sample_statements
@@ -139,9 +140,10 @@ def bench_model(
     """The shipped model if present, else the same architecture with random weights."""
     if weights_present(model_dir):
         network, config, tokenizer = store.load(model_dir)
-        formatter, calibration, source = (
+        formatter, calibration, prior, source = (
             InputFormatter(tokenizer, config.inputs),
             config.calibration,
+            config.prior,
             str(model_dir),
         )
     else:
@@ -149,9 +151,10 @@ def bench_model(
         network = OracleNetwork(pretrained_config(), cross_layers)
         formatter = InputFormatter(load_tokenizer(), InputSettings())
         calibration, source = Calibration(), f"random (cross_layers={network.bert.cross_layers})"
+        prior = TemplatePrior()
     if device == "cpu" and not quantise:
-        return LoadedModel(network.eval(), formatter, calibration, device), source
-    return LoadedModel.from_network(network, formatter, calibration, device), source
+        return LoadedModel(network.eval(), formatter, calibration, device, prior), source
+    return LoadedModel.from_network(network, formatter, calibration, device, prior), source
 
 
 def example_problems() -> list[OracleProblem]:

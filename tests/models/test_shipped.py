@@ -51,8 +51,8 @@ def test_int8_keeps_the_shipped_models_ranking(index: WorkspaceIndex) -> None:
     decisions may not."""
     network, config, tokenizer = store.load(default_model_dir())
     formatter = InputFormatter(tokenizer, config.inputs)
-    exact = LoadedModel(network, formatter, config.calibration, "cpu")
-    quantised = LoadedModel.from_network(network, formatter, config.calibration, "cpu")
+    exact = LoadedModel(network, formatter, config.calibration, "cpu", config.prior)
+    quantised = LoadedModel.from_network(network, formatter, config.calibration, "cpu", config.prior)
     engine = OracleEngine(index, project_root=EXAMPLE)
     problems = [p for file in sorted(EXAMPLE_TESTS.glob("*Test.java")) for p in engine_problems(engine, file)]
     assert len(problems) >= 10
@@ -73,8 +73,10 @@ def test_cuda_half_precision_keeps_the_shipped_models_ranking(index: WorkspaceIn
     """Runs only where torch sees a GPU (never in CI): the fp16 model on CUDA against fp32 on a CPU."""
     network, config, tokenizer = store.load(default_model_dir())
     formatter = InputFormatter(tokenizer, config.inputs)
-    exact = LoadedModel(network, formatter, config.calibration, "cpu")
-    half = LoadedModel.from_network(store.load(default_model_dir())[0], formatter, config.calibration, "cuda")
+    exact = LoadedModel(network, formatter, config.calibration, "cpu", config.prior)
+    half = LoadedModel.from_network(
+        store.load(default_model_dir())[0], formatter, config.calibration, "cuda", config.prior
+    )
     engine = OracleEngine(index, project_root=EXAMPLE)
     problems = [p for file in sorted(EXAMPLE_TESTS.glob("*Test.java")) for p in engine_problems(engine, file)]
     for problem in problems:
