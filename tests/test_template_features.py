@@ -7,6 +7,8 @@ name says.
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from oracular.candidates.template_features import FEATURES, TemplateContext, parse_template
@@ -118,3 +120,45 @@ def test_what_the_last_call_is() -> None:
     assert [row["size_like"] for row in rows] == [1.0, 1.0, 0.0, 0.0, 0.0]
     assert [row["to_string"] for row in rows] == [0.0, 0.0, 1.0, 0.0, 0.0]
     assert [row["identity_method"] for row in rows] == [0.0, 0.0, 0.0, 1.0, 0.0]
+
+
+def test_the_numbers_the_shipped_prior_was_fitted_on() -> None:
+    """Changing a feature silently mis-applies the shipped prior's weights: re-fit it, then
+    update these numbers. A chain is read by its first call (``getDeltas``, not ``size``)."""
+    context = TemplateContext(["Patch p = diff(a, b);", "int n = 2;"], "DiffTest.testDeltas")
+    rows = context.features(
+        ["assertEquals(?, p.getDeltas().size())", "assertNotNull(p)", "assertEquals(?, n)"]
+    )
+    named = [{name: v for name, v in zip(FEATURES, row, strict=True) if v} for row in rows]
+    assert named[0] == pytest.approx(
+        {
+            "is_assertEquals": 1.0,
+            "name_overlap": 1 / 3,
+            "name_mentions": 1.0,
+            "call": 1.0,
+            "call_arguments": 1.0,
+            "depth": 2 / 3,
+            "getter": 1.0,
+            "base_recency": 0.5,
+        }
+    )
+    assert named[1] == pytest.approx(
+        {
+            "is_assertNotNull": 1.0,
+            "variable": 1.0,
+            "base_recency": 0.5,
+            "position": 0.5,
+            "log_position": math.log(2),
+        }
+    )
+    assert named[2] == pytest.approx(
+        {
+            "is_assertEquals": 1.0,
+            "variable": 1.0,
+            "base_last": 1.0,
+            "base_recency": 1.0,
+            "base_declared_last": 1.0,
+            "position": 1.0,
+            "log_position": math.log(3),
+        }
+    )

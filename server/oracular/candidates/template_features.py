@@ -7,7 +7,9 @@ features let a linear prior (:mod:`oracular.models.prior`), fitted on far more t
 than the network sees, add that knowledge to the network's template logits.
 
 Everything is read from texts (the template, the prefix's statements, the test's name), so the
-training samples (JSON) and a live engine problem give the same numbers.
+training samples (JSON) and a live engine problem give the same numbers. The shipped prior's
+weights were fitted on exactly these numbers: a change to any feature needs the prior re-fitted
+(``oracular train prior``), and ``tests/test_template_features.py`` pins them.
 """
 
 from __future__ import annotations
@@ -28,11 +30,11 @@ FEATURES = (
     "name_null",  # a null check, and the test's name says "null"
     "variable",  # the target is a plain variable
     "call",  # the target ends with a call
-    "call_arguments",  # ... with arguments
+    "call_arguments",  # text inside its first call's parentheses: arguments, or a chain after it
     "field",  # the target is a field read
     "depth",  # dots in the target (capped at 3), over 3
-    "getter",  # the target's last call is get*/is*/has*
-    "size_like",  # ... is size/length/count/isEmpty (or a field named length)
+    "getter",  # the target's first call is get*/is*/has* (``a.getB().size()``: getB)
+    "size_like",  # ... is size/length/count/isEmpty (or, without a call, its last field is length)
     "to_string",  # ... is toString
     "identity_method",  # ... is hashCode/getClass
     "base_last",  # the target's variable is mentioned by the last statement
@@ -46,7 +48,7 @@ FEATURES = (
 
 _HEAD = re.compile(r"^(\w+)\((.*)\);?$", re.S)
 _BASE = re.compile(r"^[A-Za-z_$][\w$]*")
-_LAST_CALL = re.compile(r"\.?([A-Za-z_$][\w$]*)\((.*)\)$", re.S)
+_FIRST_CALL = re.compile(r"\.?([A-Za-z_$][\w$]*)\((.*)\)$", re.S)
 _GETTER = re.compile(r"^(get|is|has)([A-Z0-9_]|$)")
 _SIZE_LIKE = frozenset({"size", "length", "count", "isEmpty", "getSize", "getLength", "getCount"})
 
@@ -140,7 +142,7 @@ class TemplateContext:
         base = base_match.group(0) if base_match else ""
         words = identifier_words(target)
         overlap = len(words & self.tested)
-        call = _LAST_CALL.search(target) if target.endswith(")") else None
+        call = _FIRST_CALL.search(target) if target.endswith(")") else None
         variable = bool(base) and base == target
         distance, declared, fresh = self._base_facts(base) if base else (None, False, False)
         null_check = parsed.assertion in ("assertNull", "assertNotNull")
