@@ -136,8 +136,6 @@ def run(args: argparse.Namespace) -> int:
     data = data_dir(args)
     kinds = {"exception": ["exception"], "ranker": ["assertion"]}.get(args.stage, ["exception", "assertion"])
     splits = ["dev"] if args.stage == "calibrate" else ["train", "dev"]  # calibrate reads no train data
-    if args.stage == "prior":
-        kinds = ["exception", "assertion"]  # the prior reads train's assertions, calibrate dev's both
     missing = [p for k in kinds for s in splits if not (p := dataset_path(data, s, k)).is_file()]
     if missing:
         error(f"missing {', '.join(map(str, missing))}: run 'oracular corpus mine' first")

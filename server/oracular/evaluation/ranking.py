@@ -123,21 +123,29 @@ def never_throws_metrics(outcomes: Sequence[ExceptionOutcome]) -> dict[str, floa
     return classification(0, 0, positives, len(outcomes) - positives)
 
 
-def assertion_metrics(outcomes: Sequence[AssertionOutcome], threshold: float | None = None) -> dict[str, Any]:
-    n = len(outcomes)
-    covered = [o for o in outcomes if o.rank is not None]
+def most_confident(outcomes: Sequence[AssertionOutcome], total: int) -> list[dict[str, float]]:
+    """Top-1 precision when answering only the most confident of ``total`` tests, at each of
+    :data:`COVERAGES`: the ``ceil(level * total)`` ``outcomes`` with the highest top score, or all
+    of them where fewer can be answered (``answered``: how many were)."""
     ranked = sorted(outcomes, key=lambda o: -o.top_score)
-    at_coverage = []
+    levels = []
     for coverage in COVERAGES:
-        k = max(1, math.ceil(coverage * n)) if n else 0
-        answered = ranked[:k]
-        at_coverage.append(
+        answered = ranked[: max(1, math.ceil(coverage * total))] if total else []
+        levels.append(
             {
                 "coverage": coverage,
+                "answered": len(answered),
                 "threshold": answered[-1].top_score if answered else 0.0,
                 "precision": _ratio(sum(o.rank == 1 for o in answered), len(answered)),
             }
         )
+    return levels
+
+
+def assertion_metrics(outcomes: Sequence[AssertionOutcome], threshold: float | None = None) -> dict[str, Any]:
+    n = len(outcomes)
+    covered = [o for o in outcomes if o.rank is not None]
+    at_coverage = most_confident(outcomes, n)
     metrics: dict[str, Any] = {
         "samples": n,
         "covered": len(covered),

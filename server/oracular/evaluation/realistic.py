@@ -34,6 +34,7 @@ from oracular.candidates.text import candidate_text, canonical_expression
 from oracular.corpus.devtests import DevTest, cut_file, oracle_free_copy
 from oracular.corpus.fetch import MARKER_NAME
 from oracular.engine import FileReport, OracleEngine, Suggestion, TestReport
+from oracular.evaluation.ranking import AssertionOutcome, most_confident
 from oracular.java.source import SourceError, SourceText, load_source
 from oracular.java.workspace import WorkspaceIndex, iter_java_files
 
@@ -279,23 +280,17 @@ def _cells(f: dict[str, Any]) -> list[str]:
             _pct(f["holds"]), _pct(f["fails"]), _pct(f["not_null"])]  # fmt: skip
 
 
-COVERAGES = (1.0, 0.8, 0.6, 0.4, 0.2)
-
-
 def abstention_curve(judged: Sequence[Judged]) -> list[dict[str, float]]:
-    """Top-1 precision when answering only the most confident tests (by the top-1's score), at
-    each of :data:`COVERAGES`: what any abstention threshold can buy, over every test judged
-    (also those the grammar cannot answer)."""
-    scored = sorted((j for j in judged if j.top1_score is not None), key=lambda j: -(j.top1_score or 0.0))
-    curve = []
-    for coverage in COVERAGES:
-        answered = scored[: max(1, round(coverage * len(judged)))] if scored else []
-        if answered:
-            precision = sum(j.rank == 1 for j in answered) / len(answered)
-            threshold = answered[-1].top1_score or 0.0
-            share = len(answered) / len(judged)
-            curve.append({"coverage": share, "threshold": threshold, "precision": precision})
-    return curve
+    """Top-1 precision when answering only the most confident tests (by the top-1's score), over
+    every test judged (also those the grammar cannot answer); a test without a suggestion is
+    never answered, so ``coverage`` is the share actually answered."""
+    outcomes = [AssertionOutcome(j.rank, j.top1_score) for j in judged if j.top1_score is not None]
+    if not outcomes:
+        return []
+    return [
+        {**level, "coverage": level["answered"] / len(judged)}
+        for level in most_confident(outcomes, len(judged))
+    ]
 
 
 def abstention_table(judged: Sequence[Judged]) -> list[str]:

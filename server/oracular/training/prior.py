@@ -13,18 +13,18 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import torch
 from tqdm import tqdm
 
 from oracular.candidates.template_features import FEATURES, TemplateContext
+from oracular.evaluation.ranking import assertion_metrics, assertion_outcome
+from oracular.models.inference import LoadedModel, load_model
 from oracular.models.prior import TemplatePrior
+from oracular.models.store import load_config, save_config
 from oracular.training.calibration import listwise_nll
-from oracular.training.data import sample_statements
-
-if TYPE_CHECKING:
-    from oracular.models.inference import LoadedModel
+from oracular.training.data import dataset_path, read_samples, sample_statements
 
 logger = logging.getLogger("oracular.train")
 
@@ -94,18 +94,18 @@ def fit_prior(samples: Sequence[TemplateSample], l2: float = 1e-3, steps: int = 
 def template_accuracy(
     samples: Sequence[TemplateSample], prior: TemplatePrior | None = None
 ) -> dict[str, float]:
-    """Template top-1 / top-5 (the developer's template among the first 1 / 5) and the mean NLL."""
+    """Template top-1 / top-5 (the developer's template among the first 1 / 5, ranked as the
+    engine ranks) and the mean listwise NLL."""
     features, logits, present, labels = _padded(samples)
     if prior is not None:
         logits = prior.scale * logits + features @ prior.vector()
-    logits = logits.masked_fill(~present, float("-inf"))
-    order = logits.argsort(-1, descending=True)
-    hit = labels.gather(-1, order)
+    rows = zip(logits.tolist(), samples, strict=True)
+    metrics = assertion_metrics([assertion_outcome(row[: len(s.logits)], s.labels) for row, s in rows])
     return {
         "samples": len(samples),
-        "top1": float(hit[:, :1].any(-1).float().mean()),
-        "top5": float(hit[:, :5].any(-1).float().mean()),
-        "nll": float(listwise_nll(logits.masked_fill(~present, -1e4), present, labels).mean()),
+        "top1": metrics["top1"],
+        "top5": metrics["top5"],
+        "nll": float(listwise_nll(logits, present, labels).mean()),
     }
 
 
@@ -116,12 +116,10 @@ def describe(prior: TemplatePrior) -> str:
 
 def write_prior(directory: Path, prior: TemplatePrior, metadata: dict[str, Any]) -> None:
     """Store ``prior`` in the model's ``config.json`` (weights untouched), with how it was fitted."""
-    from oracular.models import store
-
-    config = store.load_config(directory)
+    config = load_config(directory)
     config.prior = prior
     config.metadata = {**config.metadata, "prior": metadata}
-    store.save_config(directory, config)
+    save_config(directory, config)
 
 
 def train_prior(
@@ -139,10 +137,6 @@ def train_prior(
     also kept in the model's metadata for the model card. The calibration is not re-fitted here:
     ``oracular train prior`` runs ``calibrate`` next.
     """
-    from oracular.models.inference import load_model
-    from oracular.models.store import load_config
-    from oracular.training.data import dataset_path, read_samples
-
     if not load_config(directory).inputs.templates:
         raise ValueError(
             f"{directory} holds a version 1 model (value-full candidates): the prior needs version 2"
