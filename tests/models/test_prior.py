@@ -26,7 +26,14 @@ from oracular.models.inference import load_model
 from oracular.models.prior import TemplatePrior
 from oracular.ranking.baseline import BaselineRanker
 from oracular.ranking.problem import OracleProblem
-from oracular.training.prior import TemplateSample, fit_prior, template_accuracy, write_prior
+from oracular.training.prior import (
+    LogitCache,
+    TemplateSample,
+    fit_prior,
+    template_accuracy,
+    template_samples,
+    write_prior,
+)
 
 from ..conftest import EXAMPLE, EXAMPLE_TESTS
 from ..corpus.test_mine import read_jsonl
@@ -128,9 +135,47 @@ def test_fitting_finds_the_feature_that_predicts_the_developers_template() -> No
     assert dataclasses.replace(prior) == TemplatePrior.from_json(prior.to_json())
 
 
-def test_the_command_fits_the_prior_on_train_then_recalibrates_on_dev(
-    realistic: Path, prior_dir: Path, capsys: pytest.CaptureFixture[str]
+class _Unscored:
+    """A model that must not be asked: every logit has to come from the cache."""
+
+    @property
+    def formatter(self) -> None:
+        raise AssertionError("the network scored a sample the cache holds")
+
+
+def test_the_network_scores_a_sample_once_across_fits(
+    realistic: Path, prior_dir: Path, tmp_path: Path
 ) -> None:
+    samples = read_jsonl(realistic / "train" / "assertion.jsonl")
+    cache = LogitCache.for_model(prior_dir, tmp_path)
+    scored = template_samples(load_model(prior_dir, "cpu", 1), samples, progress=False, cache=cache)
+    reloaded = LogitCache.for_model(prior_dir, tmp_path)
+    assert reloaded.path == cache.path and len(reloaded.entries) == len(samples)
+    again = template_samples(_Unscored(), samples, progress=False, cache=reloaded)  # type: ignore[arg-type]
+    assert all(
+        torch.equal(a.logits, b.logits) and torch.equal(a.features, b.features)
+        for a, b in zip(scored, again, strict=True)
+    )
+
+
+def test_other_weights_have_a_cache_of_their_own(prior_dir: Path, tmp_path: Path) -> None:
+    other = tmp_path / "other"
+    shutil.copytree(prior_dir, other)
+    network, config, _ = store.load(other)
+    with torch.no_grad():
+        next(network.parameters()).add_(1.0)
+    store.save(other, network, config)
+    assert LogitCache.for_model(other, tmp_path).path != LogitCache.for_model(prior_dir, tmp_path).path
+
+
+def test_the_command_fits_the_prior_on_train_then_recalibrates_on_dev(
+    realistic: Path,
+    prior_dir: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setenv("ORACULAR_CACHE", str(tmp_path / "cache"))
     args = ["train", "prior", "--data", str(realistic), "--out", str(prior_dir), "--device", "cpu", "-q"]
     assert main(args) == 0
     config = store.load_config(prior_dir)
@@ -141,6 +186,9 @@ def test_the_command_fits_the_prior_on_train_then_recalibrates_on_dev(
     assert {"top1", "top5", "nll"} <= set(fitted["dev_with"]) and fitted["dev_with"]["samples"] > 0
     assert config.metadata["last_calibrate_run"]["steps"] == 0
     assert "calibration" in capsys.readouterr().out
+    assert len(list((tmp_path / "cache" / "prior-logits").glob("*.pt"))) == 1, (
+        "the logits are kept for a refit"
+    )
 
 
 def test_a_value_full_model_has_no_template_prior(
