@@ -3,9 +3,10 @@
 import pytest
 
 from oracular.engine import OracleEngine
+from oracular.java import syntax
 from oracular.java.declarations import extract
 from oracular.java.junit import find_test_methods
-from oracular.java.prefix import FocalMethod, analyse_prefix, focal_name_for
+from oracular.java.prefix import NULL_ARGUMENT_TYPES, FocalMethod, analyse_prefix, focal_name_for, passes_null
 from oracular.java.types import TypeEnv, split_generic, substitute
 
 from .conftest import fixture_source, java
@@ -172,3 +173,60 @@ def test_a_focal_call_may_throw_what_its_class_helpers_throw() -> None:
         "java.io.IOException",
         "IndexOutOfBoundsException",
     ]
+
+
+@pytest.mark.parametrize(
+    ("statement", "passes"),
+    [
+        ("s.push(null);", True),
+        ("new Parser((Reader) null, format);", True),
+        ("Parser p = Parser.parse(file, ((Charset) null));", True),
+        ("s.push(x == null ? 1 : 2);", False),
+        ("String t = null;", False),
+        ('s.push("null");', False),
+        ("s.push(nullValue);", False),
+    ],
+)
+def test_a_null_argument_is_a_literal_null_passed_to_a_call(statement: str, passes: bool) -> None:
+    source = java(f"class T {{ void t() {{ {statement} }} }}")
+    body = next(n for n in syntax.walk(source.root) if n.type == "block")
+    assert passes_null(syntax.statements(body)[0]) is passes
+
+
+def test_a_prefix_passing_null_may_throw_what_a_null_guard_throws(engine: OracleEngine) -> None:
+    source = java(
+        """
+        package org.example.stack;
+        import org.junit.jupiter.api.Test;
+        class GuardTest {
+            @Test void pushNull() { Stack<String> s = new Stack<>(-1); }
+            @Test void reverseNull() { TextUtils.reverse(null); }
+            @Test void stackOfNull() { Stack<String> s = new Stack<>(); s.push(null); }
+        }
+        """
+    )
+    documented, reverse, pushed = (
+        prefix_of(engine, source, name) for name in ("pushNull", "reverseNull", "stackOfNull")
+    )
+    assert documented.exception_types() == ["IllegalArgumentException"]
+    # the documented type first, then the null guard's types, each once
+    assert reverse.exception_types() == ["NullPointerException", "IllegalArgumentException"]
+    assert pushed.exception_types() == list(NULL_ARGUMENT_TYPES)
+    status = next(s for s in engine.analyse(source).statuses if s.test.name == "stackOfNull")
+    exceptions = [c.exception for c in engine.candidates_for(pushed, status) if c.kind == "exception"]
+    assert exceptions == list(NULL_ARGUMENT_TYPES)
+
+
+def test_the_other_workspace_calls_of_the_wrapped_statement_add_their_types(engine: OracleEngine) -> None:
+    source = java(
+        """
+        package org.example.stack;
+        import org.junit.jupiter.api.Test;
+        class StackTest {
+            @Test void pushReversed() { Stack<String> s = new Stack<>(); s.push(TextUtils.reverse("ab")); }
+        }
+        """
+    )
+    prefix = prefix_of(engine, source, "pushReversed")
+    assert prefix.focal is not None and prefix.focal.name == "push"  # the class under test's call
+    assert prefix.exception_types() == ["NullPointerException"]  # documented by TextUtils.reverse

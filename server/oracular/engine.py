@@ -396,10 +396,6 @@ class OracleEngine:
             values_for[target.expression] = values
         return values_for
 
-    @staticmethod
-    def exception_types(prefix: PrefixAnalysis) -> list[str]:
-        return prefix.focal.exception_types() if prefix.focal else []
-
     def candidates_for(
         self,
         prefix: PrefixAnalysis,
@@ -408,7 +404,7 @@ class OracleEngine:
     ) -> list[Candidate]:
         """The candidate set a ranker is given for ``prefix`` (``dictionary`` as in :meth:`values_for`)."""
         return build_candidates(
-            prefix.targets, self.values_for(prefix, status, dictionary), self.exception_types(prefix)
+            prefix.targets, self.values_for(prefix, status, dictionary), prefix.exception_types()
         )
 
     def _qualifier(self, focal: FocalMethod | None):

@@ -93,7 +93,7 @@ def _samples(engine: OracleEngine, root: Path, path: Path, cuts: list[DevTest]) 
             "test": f"{cut.class_name}.{cut.name}",
             "prefix": synthesise_method(status.test, number, statements),
             "focal": focal_context(prefix.focal),
-            "exceptions": engine.exception_types(prefix),
+            "exceptions": prefix.exception_types(),
         }
         throws = cut.kind == "exception"
         yield {**common, "type": "exception", "label": throws, "exception": cut.exception if throws else None}

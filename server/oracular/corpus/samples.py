@@ -307,7 +307,7 @@ class FileMiner:
             exception=exception,
             source=source,
             focal=focal_context(prefix.focal if prefix else None),
-            exceptions=self.engine.exception_types(prefix) if prefix else [],
+            exceptions=prefix.exception_types() if prefix else [],
         )
         self.out.exception.append(sample)
 
@@ -360,7 +360,7 @@ class FileMiner:
                 expression: [asdict(v) for v in values]
                 for expression, values in self.engine.values_for(prefix, status, dictionary={}).items()
             },
-            exceptions=self.engine.exception_types(prefix),
+            exceptions=prefix.exception_types(),
         )
         if self.ranker is not None and self.sweep:
             sample["sweep"] = {str(k): self._rank_under(prefix, sample, d) for k, d in self.sweep.items()}

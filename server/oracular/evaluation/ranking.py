@@ -251,7 +251,7 @@ def _replay_sample(
     candidates = engine.candidates_for(prefix, status, dictionary)
     expected = sample.get("candidates")
     if (expected is not None and [candidate_text(c) for c in candidates] != expected) or (
-        engine.exception_types(prefix) != sample.get("exceptions", [])
+        prefix.exception_types() != sample.get("exceptions", [])
     ):
         return "candidates differ from the mined ones"
     return OracleProblem(sample["test"], prefix, candidates)

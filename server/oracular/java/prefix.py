@@ -20,6 +20,9 @@ from oracular.java.types import ResolvedCall, TypeEnv
 MAX_OBSERVERS = 6
 HELPER_DEPTH = 2
 """Calls followed inside the focal class for the exceptions a focal call may throw."""
+NULL_ARGUMENT_TYPES = ("NullPointerException", "IllegalArgumentException")
+"""What a call given a ``null`` argument throws in the realistic train split: of the 1,790
+samples whose last statement passes ``null``, 511 throw, 187 the first and 179 the second."""
 
 
 @dataclass
@@ -68,6 +71,33 @@ class PrefixAnalysis:
     def last(self) -> Node:
         return self.statements[-1]
 
+    def exception_types(self) -> list[str]:
+        """What the prefix may throw, best evidence first: the focal call's declared and
+        documented types; those of the other workspace calls in the statement an exception
+        oracle wraps; then the types a ``null`` argument usually meets.
+
+        The focal call is one per test, and often not the call that validates: in
+        ``CSVFormat.DEFAULT.builder().setEscape('!').build()`` the class under test's
+        ``builder()`` is, while ``build()`` throws. And a test that passes ``null`` to check a
+        guard rarely reaches a method documenting it: 133 of the 178 realistic train samples
+        throwing ``NullPointerException`` with no such candidate pass ``null`` in their last
+        statement.
+        """
+        found = self.focal.exception_types() if self.focal else []
+        statement = self.throwing_statement
+        index = next(i for i, s in enumerate(self.statements) if s == statement)
+        for call in _calls_in(statement):
+            other = (
+                _resolve_focal(call, self.env, index)
+                if self.focal is None or call != self.focal.call
+                else None
+            )
+            if other is not None and not other.cls.is_test:
+                found += other.exception_types()
+        if passes_null(statement):
+            found += NULL_ARGUMENT_TYPES
+        return unique_types(found)
+
     @property
     def throwing_statement(self) -> Node:
         """The statement an exception oracle wraps: the one calling the focal method.
@@ -81,6 +111,19 @@ class PrefixAnalysis:
         if statement is not self.last and statement.type == "local_variable_declaration":
             return self.last
         return statement
+
+
+def passes_null(statement: Node) -> bool:
+    """Some call or ``new`` in ``statement`` takes a ``null`` literal (or a cast of one) as an argument."""
+    for node in syntax.walk(statement):
+        if node.type == "argument_list":
+            for argument in node.named_children:
+                value = argument
+                while value.type in ("cast_expression", "parenthesized_expression"):
+                    value = value.child_by_field_name("value") or value.named_children[-1]
+                if value.type == "null_literal":
+                    return True
+    return False
 
 
 def _declared(declaration: Node) -> list[tuple[str, Node | None]]:
