@@ -29,6 +29,8 @@ from oracular.ranking.problem import OracleProblem
 from oracular.training.prior import (
     LogitCache,
     TemplateSample,
+    exception_type_accuracy,
+    fit_exception_first,
     fit_prior,
     template_accuracy,
     template_samples,
@@ -66,7 +68,11 @@ def test_the_prior_travels_in_the_config_and_only_when_there_is_one(
     prior_dir: Path, tiny_template_dir: Path
 ) -> None:
     config = json.loads((prior_dir / "config.json").read_text())
-    assert config["prior"] == {"scale": 1.0, "weights": {"name_mentions": 3.0, "built_fresh": -2.0}}
+    assert config["prior"] == {
+        "scale": 1.0,
+        "weights": {"name_mentions": 3.0, "built_fresh": -2.0},
+        "exception_first": 0.0,
+    }
     assert config["metadata"]["prior"] == {"train_samples": 3}
     assert store.load_config(prior_dir).prior == NAMED
     assert "prior" not in json.loads((tiny_template_dir / "config.json").read_text())
@@ -84,13 +90,23 @@ def test_a_prior_naming_an_unknown_feature_is_refused(prior_dir: Path) -> None:
         store.load_config(prior_dir)
 
 
-def test_the_prior_moves_assertion_logits_and_leaves_exceptions_alone() -> None:
+def test_the_prior_moves_assertion_logits_and_only_the_first_exception_type() -> None:
     context = TemplateContext(["Stack<Integer> s = new Stack<>();", "s.push(1);"], "testSize")
-    templates = ["assertNotNull(s)", "assertEquals(?, s.size())", "assertThrows(EmptyStackException.class)"]
-    logits = torch.tensor([1.0, 1.0, 0.5])
-    adjusted = NAMED.adjust(logits, templates, [False, False, True], context)
-    assert adjusted.tolist() == pytest.approx([1.0 - 2.0, 1.0 + 3.0, 0.5])
-    assert TemplatePrior().adjust(logits, templates, [False, False, True], context) is logits
+    templates = [
+        "assertNotNull(s)",
+        "assertEquals(?, s.size())",
+        "assertThrows(EmptyStackException.class)",
+        "assertThrows(NullPointerException.class)",
+    ]
+    flags = [False, False, True, True]
+    logits = torch.tensor([1.0, 1.0, 0.5, 0.5])
+    assert NAMED.adjust(logits, templates, flags, context).tolist() == pytest.approx(
+        [1.0 - 2.0, 1.0 + 3.0, 0.5, 0.5]
+    )
+    first = dataclasses.replace(NAMED, exception_first=0.7)
+    assert first.adjust(logits, templates, flags, context).tolist() == pytest.approx([-1.0, 4.0, 1.2, 0.5])
+    assert TemplatePrior().adjust(logits, templates, flags, context) is logits
+    assert TemplatePrior(exception_first=0.7).active
 
 
 def test_with_a_prior_the_live_ranking_reads_the_test_name(
@@ -135,6 +151,33 @@ def test_fitting_finds_the_feature_that_predicts_the_developers_template() -> No
     assert dataclasses.replace(prior) == TemplatePrior.from_json(prior.to_json())
 
 
+def test_fitting_finds_how_much_the_first_exception_type_is_worth() -> None:
+    """The first candidate is the thrown type for 70% of samples; the logits are noise."""
+    rng = random.Random(0)
+    samples = []
+    for _ in range(300):
+        size = rng.randint(2, 4)
+        first = torch.zeros((size, 1))
+        first[0] = 1.0
+        label = 0 if rng.random() < 0.7 else rng.randrange(1, size)
+        samples.append(TemplateSample(first, torch.randn(size), [label]))
+    unoffered = TemplateSample(torch.ones((1, 1)), torch.zeros(1), [])
+    bonus = fit_exception_first([*samples, unoffered])
+    assert bonus > 1.0
+    before, after = exception_type_accuracy(samples), exception_type_accuracy(samples, bonus)
+    assert after["type_accuracy_all"] > before["type_accuracy_all"] + 0.15
+    assert exception_type_accuracy([unoffered], bonus)["type_accuracy_all"] == 0.0
+    assert fit_exception_first([unoffered]) == 0.0  # nothing to gain: the smallest bonus
+    # where the type head is right and the order is not, no bonus
+    head_knows = [
+        TemplateSample(s.features, torch.eye(len(s.logits))[s.labels[0]], s.labels) for s in samples
+    ]
+    assert fit_exception_first(head_knows) == 0.0
+    prior = TemplatePrior(1.0, {}, bonus)
+    assert TemplatePrior.from_json(prior.to_json()) == prior
+    assert TemplatePrior.from_json({"scale": 1.0, "weights": {}}).exception_first == 0.0  # version 2.1's
+
+
 class _Unscored:
     """A model that must not be asked: every logit has to come from the cache."""
 
@@ -176,7 +219,10 @@ def test_the_command_fits_the_prior_on_train_then_recalibrates_on_dev(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     monkeypatch.setenv("ORACULAR_CACHE", str(tmp_path / "cache"))
-    args = ["train", "prior", "--data", str(realistic), "--out", str(prior_dir), "--device", "cpu", "-q"]
+    data = tmp_path / "data"  # the fixture's dev projects never throw: their exception samples from train
+    shutil.copytree(realistic, data)
+    shutil.copy(data / "train" / "exception.jsonl", data / "dev" / "exception.jsonl")
+    args = ["train", "prior", "--data", str(data), "--out", str(prior_dir), "--device", "cpu", "-q"]
     assert main(args) == 0
     config = store.load_config(prior_dir)
     assert config.inputs.templates, "re-calibrating (no --templates) must not turn the model into version 1"
@@ -184,6 +230,11 @@ def test_the_command_fits_the_prior_on_train_then_recalibrates_on_dev(
     fitted = config.metadata["prior"]
     assert fitted["train_samples"] == len(read_jsonl(realistic / "train" / "assertion.jsonl"))
     assert {"top1", "top5", "nll"} <= set(fitted["dev_with"]) and fitted["dev_with"]["samples"] > 0
+    throwing = [s for s in read_jsonl(data / "dev" / "exception.jsonl") if s["label"] and s["exception"]]
+    assert fitted["types_dev_with"]["samples"] == len(throwing) > 0
+    # the calibration's dev report ranks the types as the engine does: with the first type's bonus
+    calibrated = config.metadata["dev"]["exception"]
+    assert calibrated["type_accuracy_all"] == pytest.approx(fitted["types_dev_with"]["type_accuracy_all"])
     assert config.metadata["last_calibrate_run"]["steps"] == 0
     assert "calibration" in capsys.readouterr().out
     assert len(list((tmp_path / "cache" / "prior-logits").glob("*.pt"))) == 1, (

@@ -5,7 +5,9 @@ name; a handful of weights over :mod:`oracular.candidates.template_features` can
 every train sample in minutes (:mod:`oracular.training.prior`) and carry what the network did
 not learn (``testSkipLines`` asks for ``getSkipLines()``; ``assertNotNull`` on an object the
 prefix just built cannot fail). A template's logit becomes ``scale * logit + w . features``
-before the calibration's temperature; exception candidates are left alone.
+before the calibration's temperature. Among the exception candidates only the first (the engine's
+best evidence: the type observed thrown, else the focal method's documented one) gets a bonus,
+``exception_first``: the network's type head names the thrown type less often than that order.
 
 Stored in ``config.json`` (``prior``) with the weights it was fitted for; a model without one
 ranks with its logits unchanged.
@@ -29,6 +31,8 @@ class TemplatePrior:
     """Multiplies the network's logit."""
     weights: dict[str, float] = field(default_factory=dict)
     """Per feature name (:data:`FEATURES`); a name the code no longer computes is an error."""
+    exception_first: float = 0.0
+    """Added to the logit of the first exception candidate."""
 
     def __post_init__(self) -> None:
         unknown = set(self.weights) - set(FEATURES)
@@ -37,7 +41,7 @@ class TemplatePrior:
 
     @property
     def active(self) -> bool:
-        return bool(self.weights) or self.scale != 1.0
+        return bool(self.weights) or self.scale != 1.0 or self.exception_first != 0.0
 
     def vector(self) -> Tensor:
         return torch.tensor([self.weights.get(name, 0.0) for name in FEATURES])
@@ -50,15 +54,19 @@ class TemplatePrior:
         context: TemplateContext,
         order: Sequence[str] | None = None,
     ) -> Tensor:
-        """The assertion templates' logits with the prior added; exception logits unchanged.
+        """The assertion templates' logits with the prior added; the first exception candidate's
+        with ``exception_first``.
 
         ``order``: the engine's static templates (see :meth:`TemplateContext.features`)."""
         if not self.active:
             return logits
         features = torch.tensor(context.features(templates, order), dtype=torch.float32)
         adjusted = self.scale * logits.float() + features @ self.vector()
-        keep = torch.tensor(list(is_exception), dtype=torch.bool)
-        return torch.where(keep, logits.float(), adjusted)
+        exceptions = torch.tensor(list(is_exception), dtype=torch.bool)
+        kept = logits.float().clone()
+        if exceptions.any():
+            kept[int(exceptions.nonzero()[0])] += self.exception_first
+        return torch.where(exceptions, kept, adjusted)
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)

@@ -82,14 +82,23 @@ def _simple(name: str) -> str:
     return name.rsplit(".", 1)[-1]
 
 
+def exception_texts(sample: dict[str, Any]) -> list[str]:
+    """The engine's exception candidates of an exception sample, as the network reads them."""
+    return [candidate_text(c) for c in exception_candidates(sample.get("exceptions") or [])]
+
+
+def exception_labels(sample: dict[str, Any]) -> list[int]:
+    """The exception candidates naming the thrown type (none when it is not listed)."""
+    thrown = sample.get("exception")
+    candidates = exception_candidates(sample.get("exceptions") or [])
+    return [i for i, c in enumerate(candidates) if thrown and _simple(c.exception or "") == _simple(thrown)]
+
+
 def exception_example(sample: dict[str, Any], formatter: InputFormatter) -> Example:
     """Context plus the engine's exception candidates; the label is the thrown type, if listed."""
-    candidates = exception_candidates(sample.get("exceptions") or [])
-    texts = [candidate_text(c) for c in candidates]
-    thrown = sample.get("exception")
-    labels = [i for i, c in enumerate(candidates) if thrown and _simple(c.exception or "") == _simple(thrown)]
+    texts = exception_texts(sample)
     encoded = formatter.encode(sample_statements(sample), sample.get("focal"), texts)
-    return Example(encoded, [True] * len(texts), labels, bool(sample["label"]), sample)
+    return Example(encoded, [True] * len(texts), exception_labels(sample), bool(sample["label"]), sample)
 
 
 def assertion_example(

@@ -63,6 +63,7 @@ from oracular.training.data import (
     assertion_example,
     dataset_path,
     exception_example,
+    exception_texts,
     read_samples,
     sample_statements,
 )
@@ -141,10 +142,12 @@ class Scored:
 
 
 def with_prior(scored: Scored, prior: TemplatePrior) -> Scored:
-    """An evaluation example's logits (every candidate of its sample) with the template prior added."""
+    """An evaluation example's logits (every candidate of its sample) with the template prior added:
+    an assertion sample's templates, or an exception sample's types (the first one's bonus)."""
     sample = scored.example.sample
     context = TemplateContext(sample_statements(sample), sample["test"])
-    logits = prior.adjust(scored.logits, sample["candidates"], scored.example.is_exception, context)
+    texts = exception_texts(sample) if scored.example.throws is not None else sample["candidates"]
+    logits = prior.adjust(scored.logits, texts, scored.example.is_exception, context)
     return Scored(scored.example, scored.exception_logit, logits)
 
 
@@ -515,6 +518,7 @@ def _calibrate_on_dev(session: _Session) -> tuple[Calibration, dict[str, Any]]:
         for kind in ("exception", "assertion")
     )
     if session.config.prior.active:
+        exceptions = [with_prior(s, session.config.prior) for s in exceptions]
         assertions = [with_prior(s, session.config.prior) for s in assertions]
     calibration, dev = calibrate(exceptions, assertions, settings.target_precision)
     logger.info("calibration: %s", calibration)
