@@ -3,9 +3,10 @@
 Why: a change to the engine's candidates (say, the exception types) changes what a dev sample
 offers, and the dev figures must be measured on samples the current engine would make. Re-mining
 the whole corpus takes over 20 minutes on 2 cores, mostly for train; the dev split alone takes
-about a minute (``--jobs 2``). The tests kept are the old dev split's (same packages, seed and ``--max-tests``, and
-the samples whose prefix was seen in train already dropped), so old and new figures compare
-sample for sample. Train is left as it is (link or copy it into OUT if a command needs both).
+about a minute (``--jobs 2``). The tests kept are the old dev split's (same packages, seed and
+``--max-tests``, and the samples whose prefix was seen in train already dropped), so old and
+new figures compare sample for sample. Train is left as it is (link or copy it into OUT if a
+command needs both).
 
     .venv/bin/python scripts/remine_realistic_dev.py OLD_DATA OUT [--max-tests 300] [--seed 13] [--jobs 2]
 """
