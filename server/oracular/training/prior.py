@@ -2,8 +2,10 @@
 
 Why a separate, cheap stage: the network's fine-tuning on a CPU sees a few thousand samples,
 while its template logits on every train sample take minutes to compute (int8, as the engine
-runs it). The prior's ``1 + len(FEATURES)`` numbers are fitted on those logits with the same
-listwise loss the network was trained with, plus an L2 penalty; the network is not touched.
+runs it). The prior's ``1 + len(FEATURES)`` template numbers are fitted on those logits with the
+same listwise loss the network was trained with, plus an L2 penalty; its one exception number
+(the first type's bonus) on the type head's logits of throwing train samples, for accuracy. The
+network is not touched.
 """
 
 from __future__ import annotations
@@ -41,17 +43,18 @@ logger = logging.getLogger("oracular.train")
 
 @dataclass
 class TemplateSample:
-    """One realistic assertion sample's templates as the prior sees them."""
+    """One realistic sample's candidates as the prior sees them: an assertion sample's templates,
+    or a throwing sample's exception types."""
 
     features: torch.Tensor
     """(C, F): :data:`FEATURES` per template (or, for exception types, whether it is the first)."""
     logits: torch.Tensor
-    """(C,) the network's raw template logits."""
+    """(C,) the network's raw candidate logits."""
     labels: list[int]
 
 
 class LogitCache:
-    """The network's template logits per sample, kept on disk.
+    """The network's candidate logits per sample (templates or exception types), kept on disk.
 
     Why: scoring the train samples is nearly all of a prior's fitting time (43 minutes for 5,000
     on 2 cores) and depends only on the weights and the model's inputs, not on the features; a
@@ -194,6 +197,7 @@ def fit_prior(samples: Sequence[TemplateSample], l2: float = 1e-3, steps: int = 
 
 
 EXCEPTION_FIRST_GRID = (0.0, 0.5, 1.0, 2.0, 3.0, 5.0, 8.0)
+"""Bonuses tried; past about 5 the first type wins unless the head is all but certain."""
 
 
 def fit_exception_first(samples: Sequence[TemplateSample]) -> float:
