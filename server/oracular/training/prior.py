@@ -14,7 +14,7 @@ import hashlib
 import json
 import logging
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -101,17 +101,49 @@ class LogitCache:
         self._unsaved = 0
 
 
-def _logits(
-    model: LoadedModel, statements: list[str], focal: dict | None, texts: list[str], cache: LogitCache | None
-) -> torch.Tensor:
-    """The network's candidate logits, from ``cache`` when it has them."""
-    key = LogitCache.key(statements, focal, texts)
-    logits = cache.get(key) if cache is not None else None
-    if logits is None:
-        _, logits = model.logits(model.formatter.encode(statements, focal, texts))
-        if cache is not None:
-            cache.put(key, logits)
-    return logits
+SampleView = Callable[[dict[str, Any], list[str]], tuple[list[str], torch.Tensor, list[int]]]
+"""What the prior reads of one sample (and its prefix's statements): the candidate texts the
+network scores, their features, the correct candidates' indices."""
+
+
+def _scored(
+    model: LoadedModel,
+    samples: Sequence[dict[str, Any]],
+    view: SampleView,
+    progress: bool,
+    desc: str,
+    cache: LogitCache | None,
+) -> list[TemplateSample]:
+    """Each sample as ``view`` reads it, with the network's logits (as the engine computes them,
+    or as ``cache`` kept them)."""
+    found = []
+    for sample in tqdm(samples, desc=desc, unit="test", disable=not progress):
+        statements = sample_statements(sample)
+        texts, features, labels = view(sample, statements)
+        focal = sample.get("focal")
+        key = LogitCache.key(statements, focal, texts)
+        logits = cache.get(key) if cache is not None else None
+        if logits is None:
+            _, logits = model.logits(model.formatter.encode(statements, focal, texts))
+            if cache is not None:
+                cache.put(key, logits)
+        found.append(TemplateSample(features, logits, labels))
+    if cache is not None:
+        cache.save()
+    return found
+
+
+def _templates(sample: dict[str, Any], statements: list[str]) -> tuple[list[str], torch.Tensor, list[int]]:
+    templates = sample["candidates"]
+    features = TemplateContext(statements, sample["test"]).features(templates)
+    return templates, torch.tensor(features, dtype=torch.float32), sample["labels"]
+
+
+def _types(sample: dict[str, Any], _statements: list[str]) -> tuple[list[str], torch.Tensor, list[int]]:
+    texts = exception_texts(sample)
+    first = torch.zeros((len(texts), 1))
+    first[0] = 1.0
+    return texts, first, exception_labels(sample)
 
 
 def template_samples(
@@ -121,18 +153,8 @@ def template_samples(
     desc: str = "score",
     cache: LogitCache | None = None,
 ) -> list[TemplateSample]:
-    """The network's logits (as the engine computes them, or as ``cache`` kept them) and the
-    features of each sample."""
-    found = []
-    for sample in tqdm(samples, desc=desc, unit="test", disable=not progress):
-        statements = sample_statements(sample)
-        templates = sample["candidates"]
-        logits = _logits(model, statements, sample.get("focal"), templates, cache)
-        features = TemplateContext(statements, sample["test"]).features(templates)
-        found.append(TemplateSample(torch.tensor(features, dtype=torch.float32), logits, sample["labels"]))
-    if cache is not None:
-        cache.save()
-    return found
+    """The assertion samples' templates: the network's logits and the :data:`FEATURES`."""
+    return _scored(model, samples, _templates, progress, desc, cache)
 
 
 def exception_type_samples(
@@ -146,17 +168,8 @@ def exception_type_samples(
     :func:`fit_exception_first` sees them: the type head's logits, one feature (the first
     candidate), the thrown type's index (none when it is not offered: such a sample counts as
     wrong, whatever the prior)."""
-    found = []
     throwing = [s for s in samples if s["label"] and s.get("exception")]
-    for sample in tqdm(throwing, desc=desc, unit="test", disable=not progress):
-        texts = exception_texts(sample)
-        logits = _logits(model, sample_statements(sample), sample.get("focal"), texts, cache)
-        first = torch.zeros((len(texts), 1))
-        first[0] = 1.0
-        found.append(TemplateSample(first, logits, exception_labels(sample)))
-    if cache is not None:
-        cache.save()
-    return found
+    return _scored(model, throwing, _types, progress, desc, cache)
 
 
 def _padded(
