@@ -13,7 +13,9 @@ from oracular.candidates.observed import (
     TypeNamer,
     Verdict,
     expected_value,
+    named_first,
     observed_candidates,
+    prefers_name,
     value_reads,
     verdict,
 )
@@ -48,6 +50,18 @@ def target(expression: str = "x", type_: str | None = "int", kind: str = "variab
         ),
         ("double", ObservedValue("literal", "double", "Double.NaN"), "Double.NaN", "double", ()),
         ("double", ObservedValue("literal", "double", "-0.0"), "-0.0", "double", ()),
+        # a computation's last-bit noise is rounded away, a value that needs every digit is not
+        ("double", ObservedValue("literal", "double", "2.999999999999973"), "3.0", "double", ()),
+        (None, ObservedValue("literal", "java.lang.Double", "0.30000000000000004"), "0.3", "Double", ()),
+        (
+            "double",
+            ObservedValue("literal", "double", "0.7071067811865475"),
+            "0.7071067811865475",
+            "double",
+            (),
+        ),
+        ("double", ObservedValue("literal", "double", "1.0E-5"), "1.0E-5", "double", ()),
+        ("float", ObservedValue("literal", "float", "0.1f"), "0.1f", "float", ()),
         # enum constants: the same package, an import, a name clash, a nested enum
         (None, ObservedValue("enum", "org.example.Color", "RED"), "Color.RED", "Color", ()),
         (None, ObservedValue("enum", "org.other.Imported", "A"), "Imported.A", "Imported", ()),
@@ -251,3 +265,45 @@ def test_the_offered_order() -> None:
     assert implied(candidates, [holds, holds, holds], [False] * 3) == [False, True, True]
     assert implied(candidates, [None, holds, holds], [False] * 3) == [False] * 3  # nothing else holds
     assert implied(candidates, [holds, holds, holds], [True, False, False]) == [False, False, False]
+
+
+def test_a_holding_named_value_takes_the_observed_literals_place() -> None:
+    observation = TestObservation(
+        values={
+            "e.getMessage()": ObservedValue("literal", "java.lang.String", '"some message"'),
+            "rows.size()": ObservedValue("literal", "int", "2"),
+        },
+        completed=True,
+    )
+    message = target("e.getMessage()", "String", "observer")
+    size = target("rows.size()", "int", "observer")
+    candidates = [
+        Candidate("assertion", "assertEquals", message, Value('"some message"', "String", "observed")),
+        Candidate("assertion", "assertEquals", message, Value("TEST_MESSAGE", "String", "constant")),
+        Candidate("assertion", "assertEquals", size, Value("2", "int", "observed")),
+        Candidate("assertion", "assertEquals", size, Value("count", "int", "variable")),
+        Candidate("assertion", "assertEquals", message, Value("other", "String", "variable")),
+    ]
+    holds = Verdict(HOLDS, "x")
+    verdicts = [holds, holds, holds, holds, holds]
+    scores = [0.5, 0.01, 0.3, 0.02, 0.005]
+    # the constant takes the literal's score; a small integer stays literal (``count`` may equal
+    # it by chance), and so does a local the prefix computed rather than initialised
+    assert named_first(candidates, verdicts, scores, observation, {"count"}) == [0.01, 0.5, 0.3, 0.02, 0.005]
+    # a constant that fails now, or was never read, is no substitute
+    assert (
+        named_first(candidates, [holds, Verdict(FAILS, "x"), holds, holds, holds], scores, observation, set())
+        == scores
+    )
+    assert named_first(candidates, [holds, None, holds, holds, holds], scores, observation, set()) == scores
+
+
+def test_which_names_a_developer_writes_for_a_value() -> None:
+    two = ObservedValue("literal", "int", "2")
+    big = ObservedValue("literal", "int", "10001")
+    assert prefers_name(Value("ROWS", "int", "constant"), big, set())
+    assert not prefers_name(Value("ONE", "int", "constant"), two, set())  # a small number: coincidence
+    assert prefers_name(Value("expectedSize", "int", "variable"), two, set())  # unless it says so
+    assert prefers_name(Value("limit", "int", "variable"), big, {"limit"})  # initialised with a literal
+    assert not prefers_name(Value("n", "int", "variable"), big, set())  # computed: maybe the target itself
+    assert not prefers_name(Value("10001", "int", "literal"), big, set())

@@ -22,6 +22,7 @@ from oracular.candidates.observed import (
     TestObservation,
     TypeNamer,
     Verdict,
+    named_first,
     observed_candidates,
     value_reads,
     verdict,
@@ -46,6 +47,7 @@ from oracular.java.junit import Flavour, TestMethod, file_flavour, find_test_met
 from oracular.java.oracles import HelperScope, OracleEvidence, find_oracle
 from oracular.java.prefix import FocalMethod, PrefixAnalysis, analyse_prefix
 from oracular.java.source import SourceText
+from oracular.java.targets import write_history
 from oracular.java.types import TypeEnv
 from oracular.java.workspace import WorkspaceIndex
 from oracular.ranking.baseline import BaselineRanker
@@ -487,6 +489,10 @@ class OracleEngine:
         ranking = self.ranker.rank(OracleProblem(test.name, prefix, candidates))
         scores = ranking.scores
         verdicts = [verdict(c, observation) if observed else None for c in candidates]  # type: ignore[arg-type]
+        if observed:
+            assert observation is not None
+            restated = write_history(prefix.statements).restated
+            scores = named_first(candidates, verdicts, scores, observation, restated)
         vacuous = [cannot_fail(c, prefix) for c in candidates]
         weaker = implied(candidates, verdicts, vacuous)
         order = offer_order(scores, verdicts, vacuous, weaker)[: self.settings.top_k]

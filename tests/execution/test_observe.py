@@ -183,3 +183,33 @@ def test_a_target_that_does_not_compile_costs_only_its_own_read(values_project: 
     assert harness.locate(scratch, broken) == "s0.1"
     rebuilt = harness.build(frozenset({"s0.1"}))
     assert "missing()" not in rebuilt.text and rebuilt.text.count("/*oracular:s0.0*/") == 2  # text, twice
+
+
+def test_resources_the_pom_keeps_beside_the_sources_are_on_the_classpath(
+    tmp_path: Path, checker: OracleChecker
+) -> None:
+    """args4j keeps ``Messages.properties`` under ``src``: run without it, its code threw
+    ``MissingResourceException`` and the observed oracle expected that instead of its own."""
+    require_toolchain()
+    (tmp_path / "pom.xml").write_text(
+        "<project><modelVersion>4.0.0</modelVersion><build><sourceDirectory>src</sourceDirectory>"
+        "<resources><resource><directory>src</directory></resource></resources></build></project>\n"
+    )
+    source = tmp_path / "src" / "p" / "Greeting.java"
+    source.parent.mkdir(parents=True)
+    source.write_text(
+        "package p;\n\nimport java.util.ResourceBundle;\n\npublic class Greeting {\n"
+        '    public String hello() { return ResourceBundle.getBundle("p.Messages").getString("hello"); }\n}\n'
+    )
+    (source.parent / "Messages.properties").write_text("hello=bonjour\n")
+    test = tmp_path / "test" / "p" / "GreetingTest.java"
+    test.parent.mkdir(parents=True)
+    test.write_text(
+        "package p;\n\nimport org.junit.jupiter.api.Test;\n\nclass GreetingTest {\n"
+        "    @Test\n    void hello() {\n        String text = new Greeting().hello();\n    }\n}\n"
+    )
+    engine = engine_for([test], EngineSettings(top_k=64))
+    observed = observe(engine, test, checker)
+    (values,) = observed.tests.values()
+    assert values.thrown is None
+    assert values.values["text"] == ObservedValue("literal", "java.lang.String", '"bonjour"')

@@ -12,6 +12,7 @@ Everything here is pure: :mod:`oracular.execution.observe` runs the code and fil
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -126,6 +127,8 @@ def expected_value(target: Target, observed: ObservedValue, namer: TypeNamer) ->
         text = observed.payload
         if is_integral(target.type) and unboxed(target.type) not in ("int", "long") and text.startswith("("):
             text = text.split(")", 1)[1].strip()  # (short) 3 against a short target: plain 3
+        if unboxed(observed.type.rsplit(".", 1)[-1]) == "double":
+            text = short_double(text)
         return Value(text, _value_type(observed), "observed")
     if kind == "enum":
         text, imports = namer.spell(observed.type)
@@ -141,6 +144,34 @@ def expected_value(target: Target, observed: ObservedValue, namer: TypeNamer) ->
             return Value("Collections.emptyList()", "List", "observed", imports=("java.util.Collections",))
         return Value(f"Arrays.asList({observed.payload})", "List", "observed", imports=("java.util.Arrays",))
     return None
+
+
+ROUNDING = 1e-12
+"""How far (relative) a shortened double may be from the value: far below any delta a test uses,
+far above the last-bit noise of a computation (``2.999999999999973`` for ``3.0``)."""
+ROUNDED_DIGITS = 10
+"""At most this many significant digits: a value that needs more (``0.7071067811865475``) is no
+round number a developer would write, and stays exact."""
+
+
+def short_double(text: str) -> str:
+    """The shortest double literal within :data:`ROUNDING` of ``text``'s value, as a developer
+    writes it (``assertEquals(3.0, result, 1e-10)``); ``text`` itself when there is none.
+
+    The oracle still holds: doubles are compared within
+    :data:`~oracular.candidates.grammar.FLOAT_DELTA`. Java already prints an exact value shortest.
+    """
+    try:
+        value = float(text)
+    except ValueError:
+        return text  # Double.NaN and the infinities
+    for digits in range(1, ROUNDED_DIGITS + 1):
+        rounded = float(f"{value:.{digits}g}")
+        if rounded == value:
+            return text
+        if abs(rounded - value) <= ROUNDING * abs(value):
+            return repr(rounded)
+    return text
 
 
 def _simplify_java_lang(text: str) -> str:
@@ -259,6 +290,70 @@ def verdict(candidate: Candidate, observation: TestObservation) -> Verdict | Non
     if same is None:
         return None
     return Verdict(HOLDS if same else FAILS, shown)
+
+
+NAMED_SOURCES = ("variable", "constant")
+_EXPECTED_NAME = re.compile(r"expect", re.IGNORECASE)
+
+
+def _is_small_integer(observed: ObservedValue) -> bool:
+    number = _number(observed.payload) if observed.kind == "literal" else None
+    return number is not None and number == int(number) and abs(number) < 10
+
+
+def prefers_name(value: Value, observed: ObservedValue, prepared: set[str]) -> bool:
+    """Whether a developer would write ``value``'s name rather than the literal it equals.
+
+    A constant, or a local the prefix initialised with a literal and never wrote again (an
+    ``expected`` of its own making), names what the test meant: ``assertEquals(TEST_MESSAGE,
+    e.getMessage())``. A small integer (``0``, ``2``) equals an unrelated name by coincidence
+    too often to trust, unless the name says it is the expectation.
+    """
+    if value.source not in NAMED_SOURCES:
+        return False
+    if _EXPECTED_NAME.search(value.text):
+        return True
+    if value.source == "variable" and value.text not in prepared:
+        return False
+    return not _is_small_integer(observed)
+
+
+def named_first(
+    candidates: Sequence[Candidate],
+    verdicts: Sequence[Verdict | None],
+    scores: Sequence[float],
+    observation: TestObservation,
+    prepared: set[str],
+) -> list[float]:
+    """``scores`` with each observed literal's score handed to a holding named value it equals.
+
+    Both oracles hold and check the same thing; the name is how the developer wrote it (on the
+    realistic dev tests, ``TEST_MESSAGE``, ``ROWS``, ``expected`` lost to the literal they hold).
+    Scores are swapped, not raised, so that the template's total and every other order stay.
+    """
+    literal = {
+        (c.assertion, c.target.expression): i
+        for i, c in enumerate(candidates)
+        if c.target is not None and c.expected is not None and c.expected.source == "observed"
+    }
+    best: dict[int, int] = {}
+    """Observed literal's index -> the best-scored holding named value that would replace it."""
+    for i, candidate in enumerate(candidates):
+        verdict_i = verdicts[i]
+        if candidate.target is None or candidate.expected is None or verdict_i is None:
+            continue
+        j = literal.get((candidate.assertion, candidate.target.expression))
+        observed = observation.values.get(candidate.target.expression)
+        if j is None or observed is None or verdict_i.status != HOLDS:
+            continue
+        better = j not in best or scores[i] > scores[best[j]]
+        if better and prefers_name(candidate.expected, observed, prepared):
+            best[j] = i
+    result = list(scores)
+    for j, i in best.items():
+        if result[i] < result[j]:
+            result[i], result[j] = result[j], result[i]
+    return result
 
 
 MAX_VALUE_READS = 12
