@@ -19,7 +19,7 @@ from oracular.candidates.observed import (
     value_reads,
     verdict,
 )
-from oracular.candidates.strength import cannot_fail, implied, offer_order
+from oracular.candidates.strength import cannot_fail, implied, offer_order, renders_whole_object
 from oracular.candidates.values import Value
 from oracular.engine import OracleEngine
 from oracular.java.targets import Target
@@ -307,3 +307,23 @@ def test_which_names_a_developer_writes_for_a_value() -> None:
     assert prefers_name(Value("limit", "int", "variable"), big, {"limit"})  # initialised with a literal
     assert not prefers_name(Value("n", "int", "variable"), big, set())  # computed: maybe the target itself
     assert not prefers_name(Value("10001", "int", "literal"), big, set())
+
+
+def test_a_workspace_objects_whole_rendering_waits_behind_focused_oracles(engine: OracleEngine) -> None:
+    prefix = analysed(
+        engine, "Stack<Integer> s = new Stack<>(); s.push(1); StringBuilder out = new StringBuilder();"
+    )
+    assert prefix.env.resolve_class("Stack<Integer>") is not None  # the workspace's own Stack
+
+    def on(receiver: str, method: str) -> Candidate:
+        observer = Target(f"{receiver}.{method}()", "String", "observer", receiver, method)
+        return Candidate("assertion", "assertEquals", observer, Value('"x"', "String", "observed"))
+
+    assert renders_whole_object(on("s", "toString"), prefix)
+    assert not renders_whole_object(on("out", "toString"), prefix)  # the text a JDK buffer holds
+    assert not renders_whole_object(on("s", "getName"), prefix)
+    holds = Verdict(HOLDS, "1")
+    # the rendering scores best, but a focused holding oracle is offered first; alone, it leads
+    order = offer_order([0.6, 0.3, 0.1], [holds, holds, None], [False] * 3, renderings=[True, False, False])
+    assert order == [1, 0, 2]
+    assert offer_order([0.6, 0.3], [holds, None], [False] * 2, renderings=[True, False]) == [0, 1]

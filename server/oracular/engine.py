@@ -33,6 +33,7 @@ from oracular.candidates.strength import (
     implied,
     is_possible_bug,
     offer_order,
+    renders_whole_object,
 )
 from oracular.candidates.style import FORCED_STYLES, AssertionStyle, junit4_supports_assert_throws, style_for
 from oracular.candidates.values import (
@@ -495,7 +496,8 @@ class OracleEngine:
             scores = named_first(candidates, verdicts, scores, observation, restated)
         vacuous = [cannot_fail(c, prefix) for c in candidates]
         weaker = implied(candidates, verdicts, vacuous)
-        order = offer_order(scores, verdicts, vacuous, weaker)[: self.settings.top_k]
+        renderings = [renders_whole_object(c, prefix) for c in candidates]
+        order = offer_order(scores, verdicts, vacuous, weaker, renderings=renderings)[: self.settings.top_k]
         report = TestReport(
             test, prefix.focal, ranking.exception_probability, ranking.exception_type, False, [],
             observed=observed,

@@ -11,7 +11,8 @@ import pytest
 from oracular.candidates.observed import FileObservation, ObservedValue
 from oracular.cli.common import engine_for
 from oracular.engine import EngineSettings, OracleEngine
-from oracular.execution.checks import CheckStatus, OracleChecker
+from oracular.execution.checks import CheckSettings, CheckStatus, OracleChecker
+from oracular.execution.classpath import ClasspathSettings
 from oracular.execution.observe import Harness, ValueObserver
 from oracular.java.source import load_source
 
@@ -185,11 +186,10 @@ def test_a_target_that_does_not_compile_costs_only_its_own_read(values_project: 
     assert "missing()" not in rebuilt.text and rebuilt.text.count("/*oracular:s0.0*/") == 2  # text, twice
 
 
-def test_resources_the_pom_keeps_beside_the_sources_are_on_the_classpath(
-    tmp_path: Path, checker: OracleChecker
-) -> None:
+def test_resources_the_pom_keeps_beside_the_sources_are_on_the_classpath(tmp_path: Path) -> None:
     """args4j keeps ``Messages.properties`` under ``src``: run without it, its code threw
-    ``MissingResourceException`` and the observed oracle expected that instead of its own."""
+    ``MissingResourceException`` and the observed oracle expected that instead of its own. A
+    remembered run is not reused once a resource changes."""
     require_toolchain()
     (tmp_path / "pom.xml").write_text(
         "<project><modelVersion>4.0.0</modelVersion><build><sourceDirectory>src</sourceDirectory>"
@@ -201,7 +201,6 @@ def test_resources_the_pom_keeps_beside_the_sources_are_on_the_classpath(
         "package p;\n\nimport java.util.ResourceBundle;\n\npublic class Greeting {\n"
         '    public String hello() { return ResourceBundle.getBundle("p.Messages").getString("hello"); }\n}\n'
     )
-    (source.parent / "Messages.properties").write_text("hello=bonjour\n")
     test = tmp_path / "test" / "p" / "GreetingTest.java"
     test.parent.mkdir(parents=True)
     test.write_text(
@@ -209,7 +208,15 @@ def test_resources_the_pom_keeps_beside_the_sources_are_on_the_classpath(
         "    @Test\n    void hello() {\n        String text = new Greeting().hello();\n    }\n}\n"
     )
     engine = engine_for([test], EngineSettings(top_k=64))
-    observed = observe(engine, test, checker)
-    (values,) = observed.tests.values()
-    assert values.thrown is None
-    assert values.values["text"] == ObservedValue("literal", "java.lang.String", '"bonjour"')
+    settings = CheckSettings(
+        timeout_s=5.0, classpath=ClasspathSettings(use_build_tools=False), use_cache=True
+    )
+    checker = OracleChecker(settings)
+    try:
+        for word in ("bonjour", "salut"):
+            (source.parent / "Messages.properties").write_text(f"hello={word}\n")
+            (values,) = observe(engine, test, checker).tests.values()
+            assert values.thrown is None
+            assert values.values["text"] == ObservedValue("literal", "java.lang.String", f'"{word}"')
+    finally:
+        checker.close()

@@ -9,7 +9,10 @@ the code as it is and whether it would catch a change. So the offered order is:
 2. the ranker's most confident expectation that fails now, if confident: a possible bug, shown
    second ("expected 3, was 2") so that no cut to the top few hides it;
 3. the other oracles that hold now, best score first (an ``assertNotNull`` says less than any
-   other holding oracle, and waits with the wrong guesses when there is one);
+   other holding oracle, and waits with the wrong guesses when there is one); a workspace
+   object's whole ``toString()`` after the focused ones: it pins every field's formatting, so
+   it fails on cosmetic changes and says nothing of what the test did (on realistic dev tests,
+   5 of 36 such top-1 oracles were the developer's, 4 of them a ``StringWriter``'s text);
 4. oracles nobody could judge (no observation, or a value only running it would tell), by score;
 5. oracles that fail now and were guesses;
 6. oracles that cannot fail: ``assertNotNull`` on a ``new`` object, a value compared with itself,
@@ -48,6 +51,17 @@ def cannot_fail(candidate: Candidate, prefix: PrefixAnalysis) -> bool:
     return False
 
 
+def renders_whole_object(candidate: Candidate, prefix: PrefixAnalysis) -> bool:
+    """An assertion on ``x.toString()`` where ``x`` is a workspace object (see the module
+    docstring); a JDK writer's or buffer's text is what the unit wrote, the usual oracle. A chain
+    (``a.getB().toString()``) is judged by its base ``a``: the enumerator chains only observers."""
+    target = candidate.target
+    if candidate.kind != "assertion" or target is None or target.method != "toString" or not target.receiver:
+        return False
+    receiver_type = prefix.env.variable_type(target.receiver)
+    return receiver_type is None or prefix.env.resolve_class(receiver_type) is not None
+
+
 def implied(
     candidates: Sequence[Candidate], verdicts: Sequence[Verdict | None], vacuous: Sequence[bool]
 ) -> list[bool]:
@@ -69,28 +83,30 @@ def offer_order(
     vacuous: Sequence[bool],
     weaker: Sequence[bool] | None = None,
     bug_score: float = POSSIBLE_BUG_SCORE,
+    renderings: Sequence[bool] | None = None,
 ) -> list[int]:
     """Candidate indices in the order they are offered (tiers of the module docstring, then score).
 
-    ``weaker``: holding oracles that another holding one implies (:func:`implied`).
+    ``weaker``: holding oracles that another holding one implies (:func:`implied`);
+    ``renderings``: oracles on a whole object's ``toString()`` (:func:`renders_whole_object`).
     """
 
     failing = [v is not None and v.status == FAILS for v in verdicts]
 
-    def tier(i: int) -> int:
+    def tier(i: int) -> float:
         verdict = verdicts[i]
         if vacuous[i]:
             return 6
         if weaker is not None and weaker[i]:
             return 5
         if verdict is not None and verdict.status == HOLDS:
-            return 3
+            return 3.5 if renderings is not None and renderings[i] else 3
         if verdict is not None and verdict.status == FAILS:
             return 2 if is_possible_bug(i, scores, failing, bug_score) else 5
         return 4
 
     order = sorted(range(len(scores)), key=lambda i: (tier(i), -scores[i]))
-    best_holding = next((i for i in order if tier(i) == 3), None)
+    best_holding = next((i for i in order if tier(i) in (3, 3.5)), None)
     if best_holding is not None:
         order.remove(best_holding)
         order.insert(0, best_holding)

@@ -340,7 +340,8 @@ class OracleChecker:
     def context_for(self, classpath: Classpath) -> CompileContext:
         root_key = hashlib.sha256(str(classpath.root).encode()).hexdigest()[:16]
         lay = classpath.layout
-        fingerprint = tree_fingerprint([*lay.source_roots, *lay.output_dirs, *classpath.entries])
+        code = tree_fingerprint([*lay.source_roots, *lay.output_dirs, *classpath.entries])
+        fingerprint = code + tree_fingerprint(lay.resource_dirs, suffixes=())
         return CompileContext(
             classpath=classpath.entries,
             sourcepath=lay.source_roots,

@@ -71,7 +71,8 @@ class CompileContext:
 
 
 def tree_fingerprint(paths: Iterable[Path], suffixes: tuple[str, ...] = (".java", ".class", ".jar")) -> str:
-    """Names, sizes and modification times of every matching file under ``paths``."""
+    """Names, sizes and modification times of every matching file under ``paths`` (every file,
+    when ``suffixes`` is empty: a resource folder's data files matter too)."""
     digest = hashlib.sha256()
     for base in paths:
         if base.is_file():
@@ -81,7 +82,7 @@ def tree_fingerprint(paths: Iterable[Path], suffixes: tuple[str, ...] = (".java"
         for dirpath, dirnames, filenames in os.walk(base):
             dirnames.sort()
             for name in sorted(filenames):
-                if name.endswith(suffixes):
+                if not suffixes or name.endswith(suffixes):
                     path = os.path.join(dirpath, name)
                     try:
                         stat = os.stat(path)
@@ -162,7 +163,8 @@ class ScratchRunner:
         # The helper's folder is named by a hash of its sources, the JDK and the JUnit jars.
         parts = [CACHE_VERSION, str(self.worker.toolchain.helper), context.fingerprint,
                  str(timeout_s), repr(sorted(timeouts.items())), str(scratch.relative_path), scratch.text,
-                 *map(str, context.classpath), *map(str, context.sourcepath)]  # fmt: skip
+                 *map(str, context.classpath), *map(str, context.sourcepath),
+                 *map(str, context.runtime_extra)]  # fmt: skip
         for part in parts:
             digest.update(part.encode("utf-8"))
             digest.update(b"\0")
