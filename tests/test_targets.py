@@ -120,7 +120,7 @@ def test_workspace_chains_and_observers(engine: OracleEngine) -> None:
 
 
 def test_the_number_of_targets_is_bounded(engine: OracleEngine) -> None:
-    lines = "\n".join(f"List<String> l{i} = new ArrayList<>(); l{i}.add(\"x{i}\");" for i in range(20))
+    lines = "\n".join(f'List<String> l{i} = new ArrayList<>(); l{i}.add("x{i}");' for i in range(20))
     prefix = analysed(engine, lines)
     assert len(prefix.targets) == MAX_TARGETS
 
@@ -186,7 +186,7 @@ def test_fields_the_test_can_read_are_targets(tmp_path: Path) -> None:
     prefix = analysed_in(
         tmp_path,
         {"Holder.java": HOLDER, "Bean.java": other},
-        "Holder<String> h = new Holder<>(); h.parse(\"x\"); org.example.other.Bean b = new "
+        'Holder<String> h = new Holder<>(); h.parse("x"); org.example.other.Bean b = new '
         "org.example.other.Bean(); b.fill();",
     )
     found = targets(prefix)
@@ -240,3 +240,37 @@ def test_the_test_name_says_which_observers_and_actions_come_first(tmp_path: Pat
     named = targets(analysed_in(tmp_path, {"Format.java": many}, body, "testSkipLinesAndMissCount"))
     assert named["f.getSkipLines()"] == ("int", "observer")
     assert named["f.missCount()"] == ("int", "action")
+
+
+def test_fixtures_the_prefix_never_names_are_observed_through_the_bound_type(tmp_path: Path) -> None:
+    """args4j: the test acts on ``parser`` and asserts on ``testObject.str``, a field its generic
+    base class declares as ``T`` and ``setUp`` hands to the parser."""
+    from oracular.cli.common import engine_for
+
+    files = {
+        "Bean.java": "package org.example.app;\npublic class Bean {\n"
+        " public String str;\n public int getCount() { return 0; }\n}\n",
+        "Parser.java": "package org.example.app;\npublic class Parser {\n"
+        " public Parser(Object bean) {}\n public void parse(String... args) {}\n}\n",
+        "BaseTest.java": "package org.example.app;\npublic abstract class BaseTest<T> {\n"
+        " protected T testObject;\n protected Parser parser;\n protected String[] args;\n"
+        " abstract T create();\n"
+        " void setUp() { testObject = create(); parser = new Parser(testObject); }\n}\n",
+        "BeanTest.java": "package org.example.app;\nclass BeanTest extends BaseTest<Bean> {\n"
+        " Bean create() { return new Bean(); }\n"
+        ' @org.junit.jupiter.api.Test\n void testStr() {\n  parser.parse("-str", "x");\n }\n}\n',
+    }
+    for name, text in files.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    test = tmp_path / "BeanTest.java"
+    engine = engine_for([test])
+    analysis = engine.analyse(load_source(test))
+    (status,) = analysis.statuses
+    env = engine.env_for(analysis, status)
+    assert env.fields["testObject"] == "Bean"  # T, bound by `extends BaseTest<Bean>`
+    prefix = engine.prefix_for(analysis, status)
+    assert prefix is not None
+    found = [t.expression for t in prefix.targets]
+    assert {"testObject.str", "testObject.getCount()"} <= set(found)
+    assert found.index("testObject.str") > found.index("parser")  # after what the prefix names
+    assert "testObject" not in found  # a fixture is no target itself: it is not null by set-up

@@ -49,7 +49,7 @@ from oracular.java.oracles import HelperScope, OracleEvidence, find_oracle
 from oracular.java.prefix import FocalMethod, PrefixAnalysis, analyse_prefix
 from oracular.java.source import SourceText
 from oracular.java.targets import write_history
-from oracular.java.types import TypeEnv
+from oracular.java.types import TypeEnv, split_generic, substitute
 from oracular.java.workspace import WorkspaceIndex
 from oracular.ranking.baseline import BaselineRanker
 from oracular.ranking.problem import OracleProblem, Ranker
@@ -352,9 +352,30 @@ class OracleEngine:
         """
         decls = analysis.decls
         env = TypeEnv(self.index, decls.package, decls.imports)
+        bindings = self._type_bindings(status.classes)
         for cls in reversed(status.classes):
-            env.fields.update({name: f.type for name, f in cls.fields.items()})
+            mapping = bindings.get(cls.qualified_name, {})
+            env.fields.update({name: substitute(f.type, mapping) for name, f in cls.fields.items()})
         return env
+
+    def _type_bindings(self, classes: list[ClassInfo]) -> dict[str, dict[str, str]]:
+        """Each superclass's type variables as the test class's ``extends`` binds them: args4j's
+        ``AtOptionTest extends Args4JTestBase<AtOption>`` makes the inherited fixture ``T testObject``
+        an ``AtOption``, whose fields and observers are then targets like any other's."""
+        found: dict[str, dict[str, str]] = {}
+        for cls in classes:
+            mapping = found.get(cls.qualified_name, {})
+            current = cls
+            for parent in self.index.superclasses(cls):
+                _, args = split_generic(substitute(current.superclass or "", mapping))
+                mapping = (
+                    dict(zip(parent.type_params, args, strict=True))
+                    if len(args) == len(parent.type_params)
+                    else {}
+                )
+                found.setdefault(parent.qualified_name, mapping)
+                current = parent
+        return found
 
     def prefix_for(
         self, analysis: FileAnalysis, status: TestStatus, method: Node | None = None

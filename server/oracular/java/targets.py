@@ -50,6 +50,9 @@ MAX_ACTIONS_PER_BASE = 2
 MAX_ARGUMENT_CALLS_PER_BASE = 3
 MAX_CHAINS_PER_BASE = 3
 MAX_STATIC_CALLS = 4
+MAX_FIXTURES = 2
+"""Test-class fields the prefix never names (fixtures set up before it), observed last: args4j's
+tests act on ``parser`` and assert on ``testObject.str``, the bean ``setUp`` handed the parser."""
 
 OBSERVER_NAME = re.compile(r"^(get|is|has|can|should)[A-Z0-9_]\w*$|^(size|isEmpty|length|count|toString)$")
 """Zero-argument methods that read state (``hashCode`` is left out: its values are arbitrary)."""
@@ -233,6 +236,16 @@ def prefix_bases(statements: list[Node], env: TypeEnv, focal_receiver: str | Non
     return bases
 
 
+def fixture_bases(env: TypeEnv, written: list[Base]) -> list[Base]:
+    """Fields of the test class (its own first) of a workspace type that no prefix base names."""
+    named = {b.name for b in written}
+    found = []
+    for name, field_type in reversed(list(env.fields.items())):
+        if name not in named and name not in env.locals and env.resolve_class(field_type) is not None:
+            found.append(Base(name, field_type, -1, False))
+    return found[:MAX_FIXTURES]
+
+
 def prefix_values(statements: list[Node], env: TypeEnv) -> list[PrefixValue]:
     """Locals (the most recent first), then the literals the prefix contains, for arguments."""
     values: dict[str, PrefixValue] = {}
@@ -299,6 +312,7 @@ class TargetEnumerator:
         self.env = env
         self.variables = prefix_bases(statements, env, focal_receiver)
         self.bases = self.variables[:MAX_BASES]
+        self.fixtures = fixture_bases(env, self.variables)
         self.values = prefix_values(statements, env)
         self.passed = _arguments_by_receiver(statements)
         self.topics = _topics(statements)
@@ -431,8 +445,8 @@ class TargetEnumerator:
     # -- all of it ---------------------------------------------------------------------------
     def enumerate(self, primary: list[Target], focal_class: ClassInfo | None) -> list[Target]:
         """``primary`` first (the prefix's own value), then per base: itself, its observers, fields,
-        actions and queries; then the other written variables, chains and static calls. Deduplicated, at most
-        :data:`MAX_TARGETS`."""
+        actions and queries; then the other written variables, chains, static calls and the fixtures'
+        observers and fields. Deduplicated, at most :data:`MAX_TARGETS`."""
         ordered: dict[str, Target] = {t.expression: t for t in primary}
         computed = _computed_values(self.statements)
 
@@ -463,6 +477,10 @@ class TargetEnumerator:
         owners += [c for c in self.statically_called() if c is not focal_class]
         for target in self.static_calls(owners):
             add(target)
+        for fixture in self.fixtures:
+            observers = self.by_relevance(self.observers(fixture.name, fixture.type), fixture.name)
+            for target in [*observers[:MAX_OBSERVERS_PER_BASE], *self.fields(fixture.name, fixture.type)]:
+                add(target)
         return list(ordered.values())[:MAX_TARGETS]
 
 
