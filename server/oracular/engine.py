@@ -24,6 +24,7 @@ from oracular.candidates.observed import (
     Verdict,
     named_first,
     observed_candidates,
+    settled,
     value_reads,
     verdict,
 )
@@ -514,7 +515,9 @@ class OracleEngine:
         if observed:
             assert observation is not None
             restated = write_history(prefix.statements).restated
-            scores = named_first(candidates, verdicts, scores, observation, restated)
+            scores = named_first(
+                candidates, verdicts, settled(candidates, scores, observation), observation, restated
+            )
         vacuous = [cannot_fail(c, prefix) for c in candidates]
         weaker = implied(candidates, verdicts, vacuous)
         renderings = [renders_whole_object(c, prefix) for c in candidates]

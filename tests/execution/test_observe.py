@@ -220,3 +220,73 @@ def test_resources_the_pom_keeps_beside_the_sources_are_on_the_classpath(tmp_pat
             assert values.values["text"] == ObservedValue("literal", "java.lang.String", f'"{word}"')
     finally:
         checker.close()
+
+
+BEAN = """
+package q;
+
+public class Bean {
+    public String str;
+    public int width = 80;
+    public String getStr() { return str; }
+    public int getWidth() { return width; }
+}
+"""
+
+PARSER = """
+package q;
+
+public class Parser {
+    private final Bean bean;
+    public Parser(Bean bean) { this.bean = bean; }
+    public int parse(String option, String value) { bean.str = value; return 1; }
+}
+"""
+
+PARSER_TEST = """
+package q;
+
+import org.junit.jupiter.api.Test;
+
+class ParserTest {
+    @Test
+    void parsesTheOption() {
+        Bean bean = new Bean();
+        Parser parser = new Parser(bean);
+        int parsed = parser.parse("-str", "foo");
+    }
+}
+"""
+
+
+def test_the_targets_are_read_before_the_action_too(tmp_path: Path, checker: OracleChecker) -> None:
+    """What ``parser.parse(...)`` changed (the bean's ``str``) is told from what it left alone
+    (its ``width``), and the first holding oracle offered is on the changed one."""
+    require_toolchain()
+    (tmp_path / "pom.xml").write_text("<project><modelVersion>4.0.0</modelVersion></project>\n")
+    for folder, name, text in (
+        ("main", "Bean", BEAN),
+        ("main", "Parser", PARSER),
+        ("test", "ParserTest", PARSER_TEST),
+    ):
+        path = tmp_path / "src" / folder / "java" / "q" / f"{name}.java"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text).lstrip(), encoding="utf-8")
+    path = tmp_path / "src/test/java/q/ParserTest.java"
+    engine = engine_for([path], EngineSettings(top_k=64))
+    observed = observe(engine, path, checker)
+    (observation,) = observed.tests.values()
+    assert observation.ran and observation.completed
+    assert observation.before["bean.getStr()"] == ObservedValue("null", "null", "null")
+    assert observation.values["bean.getStr()"] == ObservedValue("literal", "java.lang.String", '"foo"')
+    assert "parsed" in observation.fresh and "parsed" not in observation.before  # declared by the action
+    assert observation.changed("bean.getStr()") is True
+    assert observation.changed("bean.getWidth()") is False
+    assert observation.changed("parsed") is True
+    analysis = engine.analyse(load_source(path))
+    (status,) = analysis.oracle_free
+    report, _ = engine.suggest_test(analysis, status, observation=observation)
+    holding = [s.oracle for s in report.suggestions if s.verdict is not None and s.verdict.status == "holds"]
+    assert holding.index('assertEquals("foo", bean.getStr());') < holding.index(
+        "assertEquals(80, bean.getWidth());"
+    )

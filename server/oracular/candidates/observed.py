@@ -85,10 +85,30 @@ class TestObservation:
     wraps (the focal call): no oracle inserted at the end can hold then."""
     error: str | None = None
     """Why nothing was observed for this test (it does not compile here, a time limit)."""
+    before: dict[str, ObservedValue] = field(default_factory=dict)
+    """Target expression -> its value right before the action (:attr:`PrefixAnalysis.action`),
+    when both runs agreed."""
+    fresh: set[str] = field(default_factory=set)
+    """Targets naming a local the action or a later statement declares: new, so changed."""
 
     @property
     def ran(self) -> bool:
         return self.error is None
+
+    def changed(self, expression: str) -> bool | None:
+        """Whether running the action changed ``expression``'s value; ``None`` when unknown (not
+        read on both sides, or an object whose state its description does not show)."""
+        after = self.values.get(expression)
+        if after is None:
+            return None
+        if expression in self.fresh:
+            return True
+        before = self.before.get(expression)
+        if before is None:
+            return None
+        if before != after:
+            return True
+        return None if after.kind == "object" else False
 
 
 class TypeNamer:
@@ -354,6 +374,31 @@ def named_first(
         if result[i] < result[j]:
             result[i], result[j] = result[j], result[i]
     return result
+
+
+UNCHANGED_WEIGHT = 0.3
+"""What an assertion on a target the action left as it was keeps of its score (see :func:`settled`)."""
+
+
+def settled(
+    candidates: Sequence[Candidate], scores: Sequence[float], observation: TestObservation
+) -> list[float]:
+    """``scores`` with the assertions on targets the action did not change weighed down.
+
+    A test checks what its action did: after ``parser.parseArgument("-str", "foo")`` the bean's
+    ``str``, after ``format.print(in, out)`` the writer's text, not the format it was built with
+    or a file the set-up made. Running the prefix tells which targets the action changed, which
+    the ranker, reading text, can only guess. Only weighed, not dropped: a test may check that
+    an action left something alone.
+    """
+    return [
+        score * UNCHANGED_WEIGHT
+        if c.kind == "assertion"
+        and c.target is not None
+        and observation.changed(c.target.expression) is False
+        else score
+        for c, score in zip(candidates, scores, strict=True)
+    ]
 
 
 MAX_VALUE_READS = 12

@@ -17,6 +17,10 @@ Choices, each for a reason:
   statement is dropped in the next round (a wrongly inferred target must not cost the others).
 - **The prefix may throw.** Then no target is read, and the exception's class is recorded: the
   expected-exception oracle that holds now.
+- **Before the action too.** One more method reads the targets right before the action (the
+  focal call's statement), so that what the action changed is known: what a test checks
+  (:meth:`~oracular.candidates.observed.TestObservation.changed`). Targets naming a local the
+  action or a later statement declares are new, not read (they would not compile there).
 """
 
 from __future__ import annotations
@@ -37,7 +41,7 @@ from oracular.java.source import SourceText
 OBSERVER = "oracular.exec.Observe"
 """The helper class that records values (``execution/java/oracular/exec/Observe.java``)."""
 RUNS = 2
-_MARKER = re.compile(r"/\*oracular:(s[\d.]+)\*/")
+_MARKER = re.compile(r"/\*oracular:([sb][\d.]+)\*/")
 
 
 @dataclass(frozen=True)
@@ -55,6 +59,27 @@ def _groups(plan: ObservationPlan) -> list[list[int]]:
     each action alone."""
     reads = [i for i, t in enumerate(plan.targets) if t.kind != "action"]
     return [reads, *([i] for i, t in enumerate(plan.targets) if t.kind == "action")]
+
+
+_NAME = re.compile(r"[A-Za-z_$][\w$]*")
+
+
+def _before(plan: ObservationPlan) -> tuple[list[int], set[str]]:
+    """The targets read right before the action, and those that are new after it.
+
+    Reads of what changes state (actions), of expected values and of the last statement's own
+    value are left out; so are targets naming a local declared from the action on (new ones).
+    """
+    declared = plan.prefix.declared_from(plan.prefix.action)
+    reads, fresh = [], set()
+    for i, target in enumerate(plan.targets):
+        if target.kind in ("action", "value") or (target.kind == "call" and plan.prefix.replace_last):
+            continue
+        if declared.intersection(_NAME.findall(target.expression)):
+            fresh.add(target.expression)
+        else:
+            reads.append(i)
+    return reads, fresh
 
 
 def java_string(text: str) -> str:
@@ -82,6 +107,7 @@ class Harness:
         self.source = source
         self.plans = [p for p in plans if p.test.flavour is not Flavour.TESTNG]
         self.groups = [_groups(p) for p in self.plans]
+        self.before = [_before(p) for p in self.plans]
 
     @staticmethod
     def variant_key(test: int, group: int, run: int) -> str:
@@ -90,6 +116,14 @@ class Harness:
     @staticmethod
     def observation_key(test: int, run: int, target: int) -> str:
         return f"{test}.{run}.{target}"
+
+    @staticmethod
+    def before_key(test: int, run: int) -> str:
+        return f"o{test}.before.{run}"
+
+    @staticmethod
+    def before_observation_key(test: int, run: int, target: int) -> str:
+        return f"{test}.{run}.before.{target}"
 
     def _edit(self, plan: ObservationPlan, statements: list[str], replaces_last: bool) -> ByteEdit:
         last = plan.prefix.last
@@ -134,9 +168,29 @@ class Harness:
                     if g == 0:
                         edits.append(self._reach(plan, t, run))
                     variants.append(Variant(key, tuple(edits)))
+            variants += self._before_variants(t, plan, excluded)
             builder.replace(plan.test, variants)
         builder.drop_other_tests(p.test for p in self.plans)
         return builder.build(excluded)
+
+    def _before_variants(self, t: int, plan: ObservationPlan, excluded: frozenset[str]) -> list[Variant]:
+        """The methods that read targets right before the action statement (see the module docstring)."""
+        action = plan.prefix.statements[plan.prefix.action]
+        indent = self.source.line_indent(action.start_byte)
+        variants = []
+        for run in range(RUNS):
+            key = self.before_key(t, run)
+            reads = [
+                read_statement(
+                    f"b{t}.{i}", self.before_observation_key(t, run, i), plan.targets[i].expression
+                )
+                for i in self.before[t][0]
+                if f"b{t}.{i}" not in excluded and f"s{t}.{i}" not in excluded  # not after: not before
+            ]
+            if reads and key not in excluded:
+                text = f"\n{indent}".join(reads) + f"\n{indent}"
+                variants.append(Variant(key, (ByteEdit(action.start_byte, action.start_byte, text),)))
+        return variants
 
     @staticmethod
     def locate(scratch: ScratchClass, line: int) -> str | None:
@@ -178,8 +232,25 @@ class Harness:
                     self._read(plan, t, i, outcome.observations, observation)
             if errors and not observation.values and observation.thrown is None:
                 observation.error = errors[0]
+            self._read_before(t, plan, outcome, observation)
             result[t] = observation
         return result
+
+    def _read_before(
+        self, t: int, plan: ObservationPlan, outcome: ScratchOutcome, into: TestObservation
+    ) -> None:
+        """The values right before the action, where both runs got there and agree."""
+        reads, into.fresh = self.before[t][0], set(self.before[t][1])
+        runs = [outcome.results.get(self.before_key(t, run)) for run in range(RUNS)]
+        if any(r is None or r.status != "passed" for r in runs):
+            return
+        for i in reads:
+            records = [
+                outcome.observations.get(self.before_observation_key(t, run, i)) for run in range(RUNS)
+            ]
+            first = records[0]
+            if first is not None and all(r == first for r in records[1:]):
+                into.before[plan.targets[i].expression] = ObservedValue(first.kind, first.type, first.payload)
 
     def _read(
         self,

@@ -71,6 +71,22 @@ class PrefixAnalysis:
     def last(self) -> Node:
         return self.statements[-1]
 
+    @property
+    def action(self) -> int:
+        """The index of the statement whose effect an oracle checks: the focal call's, else the
+        last. What its running changed is what the developer asserts on (a parsed bean's
+        field, the writer a printer filled), not what the set-up before it left alone."""
+        return self.focal.statement_index if self.focal is not None else len(self.statements) - 1
+
+    def declared_from(self, index: int) -> set[str]:
+        """The locals that the statements from ``index`` on declare: unknown before them."""
+        return {
+            syntax.text(name)
+            for statement in self.statements[index:]
+            for declarator in statement.children_by_field_name("declarator")
+            if (name := declarator.child_by_field_name("name")) is not None
+        }
+
     def exception_types(self) -> list[str]:
         """What the prefix may throw, best evidence first: the focal call's declared and
         documented types; those of the other workspace calls in the statement an exception
