@@ -230,3 +230,27 @@ def test_the_other_workspace_calls_of_the_wrapped_statement_add_their_types(engi
     prefix = prefix_of(engine, source, "pushReversed")
     assert prefix.focal is not None and prefix.focal.name == "push"  # the class under test's call
     assert prefix.exception_types() == ["NullPointerException"]  # documented by TextUtils.reverse
+
+
+@pytest.mark.parametrize(
+    ("body", "action", "declared"),
+    [
+        # the focal call changes the stack; the read after it is no action
+        ('Stack<String> s = new Stack<>(); s.push("x"); boolean e = s.isEmpty();', 1, {"e"}),
+        # the last statement is the asserted value itself (the oracle wraps it)
+        ('Stack<String> s = new Stack<>(); s.push("x"); s.size();', 1, set()),
+        # a value the action returns is declared by it
+        ("Stack<Integer> s = new Stack<>(); s.push(1); int top = s.pop();", 2, {"top"}),
+        # nothing but reads
+        ("new Stack<Integer>().size();", None, set()),
+    ],
+)
+def test_the_action_is_the_last_statement_that_is_no_read(
+    engine: OracleEngine, body: str, action: int | None, declared: set[str]
+) -> None:
+    from .test_targets import analysed
+
+    prefix = analysed(engine, body)
+    assert prefix.action == action
+    if action is not None:
+        assert prefix.declared_from(action) == declared

@@ -38,17 +38,45 @@ def test_figures_and_groups() -> None:
         return Judged("p", "F.java", "T.t", "assertion", False, "", offered, rank, top1_method=method, **kw)
 
     items = [
-        judged(1, top1_status="holds", observed=True),
-        judged(3, top1_status="holds", observed=True),
-        judged(None, method="assertNotNull", top1_status="fails"),
+        judged(1, top1_status="holds", observed=True, template_rank=1),
+        judged(3, top1_status="holds", observed=True, template_rank=1),  # the value was third
+        judged(None, method="assertNotNull", top1_status="fails", template_rank=2),  # no right value
         judged(None, offered=False),
     ]
     f = figures(items)
     assert (f["tests"], f["top1"], f["top5"], f["offered"]) == (4, 0.25, 0.5, 0.75)
+    assert (f["template_top1"], f["template_top5"]) == (0.5, 0.75)
     assert (f["holds"], f["fails"], f["not_null"], f["observed"]) == (2 / 3, 1 / 3, 1 / 3, 0.5)
     run = ProjectRun("p", "1.0", items)
     text = markdown([run], {"ranker": "baseline"})
-    assert "| all | 4 | 25.0% | 50.0% | 75.0% |" in text and "| p 1.0 | 4 |" in text
+    assert "| all | 4 | 25.0% | 50.0% | 50.0% | 75.0% | 75.0% |" in text and "| p 1.0 | 4 |" in text
+    # an evaluation written before the template rank was recorded still reads
+    old = {k: v for k, v in run.to_json().items()}
+    old["judged"] = [{k: v for k, v in j.items() if k != "template_rank"} for j in old["judged"]]
+    assert figures(ProjectRun.from_json(old).judged)["template_top5"] == 0.0
+
+
+def test_the_template_rank_is_the_developers_assertion_on_their_target_whatever_the_value() -> None:
+    from oracular.candidates.grammar import Candidate
+    from oracular.candidates.values import Value
+    from oracular.engine import Suggestion, TestReport
+    from oracular.evaluation.realistic import template_rank
+    from oracular.java.targets import Target
+
+    size = Target("s.size()", "int", "observer")
+
+    def suggestion(rank: int, candidate: Candidate) -> Suggestion:
+        return Suggestion(rank, 0.5, candidate, None, [], None, False, False)  # type: ignore[arg-type]
+
+    report = TestReport(None, None, 0.0, "Exception", False, [  # type: ignore[arg-type]
+        suggestion(1, Candidate("assertion", "assertTrue", Target("s.isEmpty()", "boolean", "observer"))),
+        suggestion(2, Candidate("assertion", "assertEquals", size, Value("3", "int", "observed"))),
+    ])  # fmt: skip
+    truth = GroundTruth("assertEquals", "s.size()", "2", "assertEquals", True, True)
+    assert template_rank(cut("assertion", truth), report, None) == 2  # the value differs: not the oracle
+    other = GroundTruth("assertFalse", "s.isEmpty()", None, "assertFalse", True, True)
+    assert template_rank(cut("assertion", other), report, None) is None
+    assert template_rank(cut("exception", exception="X"), report, 4) == 4
 
 
 def test_the_abstention_curve_answers_the_most_confident_tests_first() -> None:
@@ -80,6 +108,7 @@ def test_eval_realistic_on_the_example(project: Path, tmp_path: Path, capsys) ->
     # c.value() is not computed by the prefix: the corpus would have appended it, a user's test does not
     assert once["appended"] and once["kind"] == "assertion" and once["observed"]
     assert once["rank"] is not None  # assertEquals(1, c.value()) is among the first five, observed
+    assert once["template_rank"] is not None and once["template_rank"] <= once["rank"]
     negative = judged["CounterOracleTest.rejectsNegativeMax"]
     assert negative["kind"] == "exception" and negative["rank"] == 1 and negative["top1_status"] == "holds"
     assert all(j["top1_status"] in ("holds", None) for j in judged.values())  # observed: nothing fails

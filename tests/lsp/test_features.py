@@ -118,7 +118,8 @@ async def test_source_action_adds_every_top_oracle_like_the_cli(
         assert [(a.title, a.kind) for a in actions] == [(ADD_ALL_TITLE, ADD_ALL_KIND)]
         text = apply_workspace_edit(doc, await resolved_edit(shared_client, actions[0]))
     cli_copy = copy_example(tmp_path) / STACK_TEST
-    assert main(["suggest", str(cli_copy), "--write"]) == 0
+    # the workspace is not trusted: the server runs nothing, as the CLI with --no-check
+    assert main(["suggest", str(cli_copy), "--write", "--no-check"]) == 0
     capsys.readouterr()
     assert text == cli_copy.read_text()
 

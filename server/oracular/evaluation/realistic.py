@@ -33,6 +33,7 @@ from tqdm import tqdm
 from oracular.candidates.text import candidate_text, canonical_expression
 from oracular.corpus.devtests import DevTest, cut_file, oracle_free_copy
 from oracular.corpus.fetch import MARKER_NAME
+from oracular.corpus.realistic import is_developers
 from oracular.engine import FileReport, OracleEngine, Suggestion, TestReport
 from oracular.evaluation.ranking import AssertionOutcome, most_confident
 from oracular.java.source import SourceError, SourceText, load_source
@@ -92,9 +93,23 @@ class Judged:
     """What the top-1 did on the correct code: ``holds``, ``fails``, ``does-not-compile``..."""
     top1_score: float | None = None
     """The ranker's score of the top-1 (what an abstention threshold compares)."""
+    template_rank: int | None = None
+    """1-based rank of the first suggestion asserting what the developer asserted, on their
+    target, whatever its value (for exception tests: :attr:`rank`). Tells choosing *what* to
+    assert from finding the value."""
 
     def to_json(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
+
+
+def template_rank(cut: DevTest, report: TestReport, rank: int | None) -> int | None:
+    truth = cut.truth
+    if cut.kind == "exception" or truth is None:
+        return rank if cut.kind == "exception" else None
+    top = report.suggestions[:TOP_K]
+    return next(
+        (s.rank for s in top if s.candidate.kind == "assertion" and is_developers(s.candidate, truth)), None
+    )
 
 
 def judge(project: str, file: str, cut: DevTest, report: TestReport) -> Judged:
@@ -116,6 +131,7 @@ def judge(project: str, file: str, cut: DevTest, report: TestReport) -> Judged:
         expected.source if expected is not None else None,
         observed=report.observed,
         top1_score=top.score if top is not None else None,
+        template_rank=template_rank(cut, report, rank),
     )
 
 
@@ -243,6 +259,8 @@ def figures(judged: Sequence[Judged]) -> dict[str, Any]:
         "tests": n,
         "top1": _ratio(sum(j.rank == 1 for j in judged), n),
         "top5": _ratio(sum(j.rank is not None for j in judged), n),
+        "template_top1": _ratio(sum(j.template_rank == 1 for j in judged), n),
+        "template_top5": _ratio(sum(j.template_rank is not None for j in judged), n),
         "offered": _ratio(len(offered), n),
         "top1_offered": _ratio(sum(j.rank == 1 for j in offered), len(offered)),
         "observed": _ratio(sum(j.observed for j in judged), n),
@@ -271,13 +289,14 @@ def _row(*cells: object) -> str:
     return "| " + " | ".join(str(c) for c in cells) + " |"
 
 
-COLUMNS = ("tests", "top-1", "top-5", "offered", "top-1 when offered", "top-1 holds", "top-1 fails",
-           "assertNotNull top-1")  # fmt: skip
+COLUMNS = ("tests", "top-1", "top-5", "what top-1", "what top-5", "offered", "top-1 when offered",
+           "top-1 holds", "top-1 fails", "assertNotNull top-1")  # fmt: skip
 
 
 def _cells(f: dict[str, Any]) -> list[str]:
-    return [str(f["tests"]), _pct(f["top1"]), _pct(f["top5"]), _pct(f["offered"]), _pct(f["top1_offered"]),
-            _pct(f["holds"]), _pct(f["fails"]), _pct(f["not_null"])]  # fmt: skip
+    return [str(f["tests"]), _pct(f["top1"]), _pct(f["top5"]), _pct(f["template_top1"]),
+            _pct(f["template_top5"]), _pct(f["offered"]), _pct(f["top1_offered"]), _pct(f["holds"]),
+            _pct(f["fails"]), _pct(f["not_null"])]  # fmt: skip
 
 
 def abstention_curve(judged: Sequence[Judged]) -> list[dict[str, float]]:
@@ -322,9 +341,10 @@ def markdown(runs: Sequence[ProjectRun], header: dict[str, Any]) -> str:
     lines += [
         "",
         "Top-1/top-5: the developer's oracle (up to argument order) is the first / among the first five "
-        "suggestions, over all tests. Offered: the engine did not abstain. Holds/fails: the top-1 run on "
-        "the correct code, over the offered tests it could be run for. Observed: the share of tests whose "
-        "prefix ran and whose values were observed.",
+        "suggestions, over all tests. What top-1/top-5: the same for what is asserted (the developer's "
+        "assertion on their target, whatever the value). Offered: the engine did not abstain. "
+        "Holds/fails: the top-1 run on the correct code, over the offered tests it could be run for. "
+        "Observed: the share of tests whose prefix ran and whose values were observed.",
     ]
     lines += abstention_table(judged)
     notes = [(run.name, note) for run in runs for note in run.notes]

@@ -70,7 +70,10 @@ def _before(plan: ObservationPlan) -> tuple[list[int], set[str]]:
     Reads of what changes state (actions), of expected values and of the last statement's own
     value are left out; so are targets naming a local declared from the action on (new ones).
     """
-    declared = plan.prefix.declared_from(plan.prefix.action)
+    action = plan.prefix.action
+    if action is None:
+        return [], set()
+    declared = plan.prefix.declared_from(action)
     reads, fresh = [], set()
     for i, target in enumerate(plan.targets):
         if target.kind in ("action", "value") or (target.kind == "call" and plan.prefix.replace_last):
@@ -175,7 +178,10 @@ class Harness:
 
     def _before_variants(self, t: int, plan: ObservationPlan, excluded: frozenset[str]) -> list[Variant]:
         """The methods that read targets right before the action statement (see the module docstring)."""
-        action = plan.prefix.statements[plan.prefix.action]
+        index = plan.prefix.action
+        if index is None:
+            return []
+        action = plan.prefix.statements[index]
         indent = self.source.line_indent(action.start_byte)
         variants = []
         for run in range(RUNS):

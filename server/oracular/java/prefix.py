@@ -14,7 +14,7 @@ from tree_sitter import Node
 
 from oracular.java import syntax
 from oracular.java.declarations import ClassInfo, MethodInfo, unique_types
-from oracular.java.targets import Target, TargetEnumerator, workspace_observers
+from oracular.java.targets import OBSERVER_NAME, Target, TargetEnumerator, workspace_observers
 from oracular.java.types import ResolvedCall, TypeEnv
 
 MAX_OBSERVERS = 6
@@ -72,11 +72,18 @@ class PrefixAnalysis:
         return self.statements[-1]
 
     @property
-    def action(self) -> int:
+    def action(self) -> int | None:
         """The index of the statement whose effect an oracle checks: the focal call's, else the
-        last. What its running changed is what the developer asserts on (a parsed bean's
-        field, the writer a printer filled), not what the set-up before it left alone."""
-        return self.focal.statement_index if self.focal is not None else len(self.statements) - 1
+        last, but never a read (``s.size();``, ``int n = s.getCount();``: the value asserted,
+        not what changed it). What the action changed is what the developer asserts on (a
+        parsed bean's field, the writer a printer filled), not what the set-up left alone.
+        ``None`` when every statement is a read."""
+        index = self.focal.statement_index if self.focal is not None else len(self.statements) - 1
+        if self.replace_last:
+            index = min(index, len(self.statements) - 2)  # the last statement is the target itself
+        while index >= 0 and _reads(self.statements[index]):
+            index -= 1
+        return index if index >= 0 else None
 
     def declared_from(self, index: int) -> set[str]:
         """The locals that the statements from ``index`` on declare: unknown before them."""
@@ -127,6 +134,25 @@ class PrefixAnalysis:
         if statement is not self.last and statement.type == "local_variable_declaration":
             return self.last
         return statement
+
+
+def _reads(statement: Node) -> bool:
+    """A bare observer call, or a local holding one: ``s.size();``, ``boolean e = s.isEmpty();``."""
+    if statement.type == "expression_statement" and statement.named_children:
+        value: Node | None = statement.named_children[0]
+    elif statement.type == "local_variable_declaration":
+        declarators = statement.children_by_field_name("declarator")
+        value = declarators[0].child_by_field_name("value") if len(declarators) == 1 else None
+    else:
+        return False
+    if value is None or value.type != "method_invocation":
+        return False
+    arguments = value.child_by_field_name("arguments")
+    return (
+        arguments is not None
+        and not arguments.named_children
+        and OBSERVER_NAME.match(syntax.call_name(value)) is not None
+    )
 
 
 def passes_null(statement: Node) -> bool:
