@@ -53,7 +53,7 @@ def test_figures_and_groups() -> None:
     # an evaluation written before the template rank was recorded still reads
     old = {k: v for k, v in run.to_json().items()}
     old["judged"] = [{k: v for k, v in j.items() if k != "template_rank"} for j in old["judged"]]
-    assert figures(ProjectRun.from_json(old).judged)["template_top5"] == 0.0
+    assert figures(ProjectRun.from_json(old).judged)["template_top5"] is None  # unknown, not 0%
 
 
 def test_the_template_rank_is_the_developers_assertion_on_their_target_whatever_the_value() -> None:
