@@ -9,12 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tree_sitter import Node
 
 from oracular.candidates.grammar import MAX_CANDIDATES, Candidate, build_candidates
+from oracular.candidates.habits import weigh_alike
 from oracular.candidates.observed import (
     FileObservation,
     ObservationPlan,
@@ -46,6 +48,7 @@ from oracular.candidates.values import (
 )
 from oracular.java.declarations import ClassInfo, FileDeclarations, MethodInfo, extract, method_info
 from oracular.java.junit import Flavour, TestMethod, file_flavour, find_test_methods
+from oracular.java.neighbours import asserted_paths
 from oracular.java.oracles import HelperScope, OracleEvidence, find_oracle
 from oracular.java.prefix import FocalMethod, PrefixAnalysis, analyse_prefix
 from oracular.java.source import SourceText
@@ -97,6 +100,14 @@ class FileAnalysis:
     source: SourceText
     decls: FileDeclarations
     statuses: list[TestStatus]
+    extra_assertion_methods: frozenset[str] = frozenset()
+
+    @cached_property
+    def asserted(self) -> frozenset[str]:
+        """The member paths this version's tests with an oracle assert on
+        (:mod:`oracular.java.neighbours`): read once, when a test is ranked."""
+        tests = (s.test for s in self.statuses if s.evidence is not None)
+        return asserted_paths(tests, self.extra_assertion_methods)
 
     @property
     def oracle_free(self) -> list[TestStatus]:
@@ -333,7 +344,7 @@ class OracleEngine:
                 if memo is not None:
                     memo.put("oracle", test, evidence)
             statuses.append(TestStatus(test, evidence, False, classes))
-        return FileAnalysis(source, decls, statuses)
+        return FileAnalysis(source, decls, statuses, self.settings.extra_assertion_methods)
 
     # -- suggestions ------------------------------------------------------------------------
     def style_for(
@@ -510,7 +521,7 @@ class OracleEngine:
             found = self.observed_candidates(analysis, prefix, observation)
             candidates = _merge(found, candidates, observation)
         ranking = self.ranker.rank(OracleProblem(test.name, prefix, candidates))
-        scores = ranking.scores
+        scores = weigh_alike(candidates, ranking.scores, analysis.asserted, prefix)
         verdicts = [verdict(c, observation) if observed else None for c in candidates]  # type: ignore[arg-type]
         if observed:
             assert observation is not None
@@ -579,7 +590,9 @@ class OracleEngine:
         self.ranker.preload()  # a model loads in the background while the file is analysed
         analysis = self.analyse(source, memo)
         chosen = [s for s in analysis.oracle_free if line is None or s.test.spans_line(line)]
-        reused = {s.test.line: r for s in chosen if memo is not None and (r := memo.get("report", s.test))}
+        # a report depends on what the other tests assert too (candidates/habits.py)
+        kind = f"report {hash(analysis.asserted)}" if chosen else "report"
+        reused = {s.test.line: r for s in chosen if memo is not None and (r := memo.get(kind, s.test))}
         prefixes = {s.test.line: self.prefix_for(analysis, s) for s in chosen if s.test.line not in reused}
         observation = FileObservation()
         if observer is not None and (plans := self._plans(chosen, prefixes)):
@@ -587,7 +600,7 @@ class OracleEngine:
         report = self._report(analysis, chosen, prefixes, observation, cancelled, reused)
         if memo is not None:
             for status, test in zip(chosen, report.tests, strict=True):
-                memo.put("report", status.test, test)
+                memo.put(kind, status.test, test)
         return report
 
     def memo_context(self) -> tuple:

@@ -72,6 +72,18 @@ class PrefixAnalysis:
         return self.statements[-1]
 
     @property
+    def computes_value(self) -> bool:
+        """The prefix ends by computing a value: a local declared or assigned, or a call whose
+        value the oracle wraps. That value is what such tests assert, far more often than not."""
+        last = self.last
+        if last.type == "local_variable_declaration" or self.replace_last:
+            return True
+        inner = (
+            last.named_children[0] if last.type == "expression_statement" and last.named_children else None
+        )
+        return inner is not None and inner.type == "assignment_expression"
+
+    @property
     def action(self) -> int | None:
         """The index of the statement whose effect an oracle checks: the focal call's, else the
         last, but never a read (``s.size();``, ``int n = s.getCount();``: the value asserted,

@@ -1,0 +1,143 @@
+"""What a file's other tests assert on, and the weight it gives the same reads in an oracle-free test."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from oracular.candidates.grammar import Candidate
+from oracular.candidates.habits import ALIKE_WEIGHT, weigh_alike
+from oracular.candidates.values import Value
+from oracular.engine import OracleEngine
+from oracular.incremental import MethodMemo
+from oracular.java.neighbours import asserted_paths, member_path
+from oracular.java.source import parse_text
+from oracular.java.targets import Target
+
+from .conftest import java
+from .test_targets import analysed
+
+
+@pytest.mark.parametrize(
+    ("expression", "path"),
+    [
+        ("patch.getDeltas().size()", ".getDeltas().size()"),
+        ('options.has( "fox" )', ".has()"),
+        ("testObject.str", ".str"),
+        ("this.bean.getName()", ".getName()"),
+        ("rows.get(i).getOldLine()", ".get().getOldLine()"),
+        ("top", None),  # a plain variable reads no member
+        ("1", None),
+        ('"a".length()', None),
+        ("a.b() + 1", None),
+        ("xs[0].length", None),
+        ("new Foo().bar()", None),
+        ("(char) f.getQuote()", None),
+    ],
+)
+def test_a_member_path_is_what_is_read_off_a_variable_without_arguments(
+    expression: str, path: str | None
+) -> None:
+    assert member_path(expression) == path
+
+
+HABITS_TEST = """
+package org.example.stack;
+import static org.junit.jupiter.api.Assertions.*;
+import static org.assertj.core.api.Assertions.assertThat;
+class HabitsTest {
+    @org.junit.jupiter.api.Test
+    void first() {
+        Stack<Integer> s = new Stack<>();
+        s.push(1);
+        assertEquals(1, s.size());
+    }
+    @org.junit.jupiter.api.Test
+    void second() {
+        Stack<Integer> t = new Stack<>();
+        assertThat(t.isEmpty()).isTrue();
+        helper(t.peek());
+    }
+    @org.junit.jupiter.api.Test
+    void oracleFree() {
+        Stack<Integer> s = new Stack<>();
+        s.push(2);
+        s.push(3);
+    }
+    void helper(int x) {}
+}
+"""
+
+
+def test_the_paths_come_from_the_assertions_of_the_files_tests(engine: OracleEngine) -> None:
+    analysis = engine.analyse(java(HABITS_TEST))
+    # assertEquals's and assertThat's arguments; not a helper's, nor the oracle-free test's
+    assert analysis.asserted == {".size()", ".isEmpty()"}
+    assert asserted_paths([s.test for s in analysis.statuses], frozenset({"helper"})) == {
+        ".size()",
+        ".isEmpty()",
+        ".peek()",
+    }
+
+
+def test_assertions_alike_the_files_are_weighed_up_keeping_the_best_score(engine: OracleEngine) -> None:
+    def on(expression: str, assertion: str = "assertTrue") -> Candidate:
+        return Candidate("assertion", assertion, Target(expression, "boolean", "observer"))
+
+    candidates = [
+        on("s.isEmpty()"),
+        on("s.contains(1)"),
+        Candidate(
+            "assertion", "assertEquals", Target("s.size()", "int", "observer"), Value("2", "int", "literal")
+        ),
+        Candidate("exception", "assertThrows", None, exception="X"),
+    ]
+    scores = [0.3, 0.2, 0.1, 0.4]
+    acts = analysed(engine, "Stack<Integer> s = new Stack<>(); s.push(1);")
+    weighed = weigh_alike(candidates, scores, frozenset({".size()"}), acts)
+    assert weighed[3] == 0.4  # the exception stage's score is its own
+    assert max(weighed[:3]) == pytest.approx(0.3)  # no surer of the test than the ranker was
+    assert weighed[2] / weighed[0] == pytest.approx(ALIKE_WEIGHT / 3)
+    assert weighed[1] / weighed[0] == pytest.approx(2 / 3)
+    assert weigh_alike(candidates, scores, frozenset(), acts) == scores
+    assert weigh_alike(candidates, scores, frozenset({".other()"}), acts) == scores
+    # a prefix that ends by computing a value: that value is the oracle, whatever the file does
+    for body in ("int n = new Stack<Integer>().size();", "Stack<Integer> s = new Stack<>(); s.pop();"):
+        computes = analysed(engine, body)
+        assert computes.computes_value
+        assert weigh_alike(candidates, scores, frozenset({".size()"}), computes) == scores
+    assert not acts.computes_value
+
+
+def test_the_files_habits_order_an_oracle_free_tests_suggestions(engine: OracleEngine) -> None:
+    with_habit = engine.suggest(java(HABITS_TEST))
+    (report,) = with_habit.tests
+    targets = [s.candidate.target.expression for s in report.suggestions if s.candidate.target is not None]
+    without = engine.suggest(
+        java(HABITS_TEST.replace("assertEquals(1, s.size());", "assertEquals(1, s.peek());"))
+    )
+    (plain,) = without.tests
+    plain_targets = [
+        s.candidate.target.expression for s in plain.suggestions if s.candidate.target is not None
+    ]
+    assert targets.index("s.size()") < plain_targets.index("s.size()")
+
+
+def test_a_kept_report_is_not_reused_once_the_other_tests_assert_otherwise(engine: OracleEngine) -> None:
+    memo = MethodMemo()
+    text = java(HABITS_TEST).text
+
+    def misses_after(version: str) -> int:
+        engine.suggest(parse_text(version, Path("Snippet.java")), memo=memo)
+        memo.finish()
+        return memo.misses
+
+    first = misses_after(text)
+    assert misses_after(text) == first  # nothing changed: every verdict and report kept
+    # another expected value: that test's verdict is made again, the oracle-free test's report kept
+    other_value = text.replace("assertEquals(1, s.size());", "assertEquals(2, s.size());")
+    assert misses_after(other_value) == first + 1
+    # another read asserted: the oracle-free test's report is made again too
+    other_read = other_value.replace("assertEquals(2, s.size());", "assertEquals(2, s.peek());")
+    assert misses_after(other_read) == first + 3
