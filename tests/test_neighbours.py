@@ -11,7 +11,7 @@ from oracular.candidates.habits import ALIKE_WEIGHT, weigh_alike
 from oracular.candidates.values import Value
 from oracular.engine import OracleEngine
 from oracular.incremental import MethodMemo
-from oracular.java.neighbours import asserted_paths, member_path
+from oracular.java.neighbours import PathMemo, member_path
 from oracular.java.source import parse_text
 from oracular.java.targets import Target
 
@@ -74,7 +74,8 @@ def test_the_paths_come_from_the_assertions_of_the_files_tests(engine: OracleEng
     analysis = engine.analyse(java(HABITS_TEST))
     # assertEquals's and assertThat's arguments; not a helper's, nor the oracle-free test's
     assert analysis.asserted == {".size()", ".isEmpty()"}
-    assert asserted_paths([s.test for s in analysis.statuses], frozenset({"helper"})) == {
+    tests = [s.test for s in analysis.statuses]
+    assert PathMemo().asserted(analysis.source.data, tests, frozenset({"helper"})) == {
         ".size()",
         ".isEmpty()",
         ".peek()",

@@ -48,7 +48,7 @@ from oracular.candidates.values import (
 )
 from oracular.java.declarations import ClassInfo, FileDeclarations, MethodInfo, extract, method_info
 from oracular.java.junit import Flavour, TestMethod, file_flavour, find_test_methods
-from oracular.java.neighbours import asserted_paths
+from oracular.java.neighbours import PathMemo
 from oracular.java.oracles import HelperScope, OracleEvidence, find_oracle
 from oracular.java.prefix import FocalMethod, PrefixAnalysis, analyse_prefix
 from oracular.java.source import SourceText
@@ -101,13 +101,15 @@ class FileAnalysis:
     decls: FileDeclarations
     statuses: list[TestStatus]
     extra_assertion_methods: frozenset[str] = frozenset()
+    paths: PathMemo = field(default_factory=PathMemo)
+    """The engine's, shared by the versions of a document."""
 
     @cached_property
     def asserted(self) -> frozenset[str]:
         """The member paths this version's tests with an oracle assert on
         (:mod:`oracular.java.neighbours`): read once, when a test is ranked."""
         tests = (s.test for s in self.statuses if s.evidence is not None)
-        return asserted_paths(tests, self.extra_assertion_methods)
+        return self.paths.asserted(self.source.data, tests, self.extra_assertion_methods)
 
     @property
     def oracle_free(self) -> list[TestStatus]:
@@ -269,6 +271,7 @@ class OracleEngine:
         self.project_root = project_root
         self.global_dictionary = global_dictionary
         """``None``: the shipped ``models/global_dictionary.json`` (re-mined with the corpus)."""
+        self._paths = PathMemo()
 
     @property
     def abstention_threshold(self) -> float:
@@ -344,7 +347,7 @@ class OracleEngine:
                 if memo is not None:
                     memo.put("oracle", test, evidence)
             statuses.append(TestStatus(test, evidence, False, classes))
-        return FileAnalysis(source, decls, statuses, self.settings.extra_assertion_methods)
+        return FileAnalysis(source, decls, statuses, self.settings.extra_assertion_methods, self._paths)
 
     # -- suggestions ------------------------------------------------------------------------
     def style_for(

@@ -43,21 +43,46 @@ def member_path(expression: str) -> str | None:
     return path if depth == 0 and _PATH.match(path) else None
 
 
-def asserted_paths(tests: Iterable[TestMethod], extra: frozenset[str] = frozenset()) -> frozenset[str]:
-    """The member paths of the arguments of every assertion call in ``tests``' bodies
-    (``assertEquals(1, p.getDeltas().size())``, AssertJ's ``assertThat(bean.str)``). An
-    oracle-free test has none of its own, so passing all of a file's tests is fine."""
+def _paths_of(test: TestMethod, extra: frozenset[str]) -> frozenset[str]:
+    """The member paths of the arguments of every assertion call in the test's body
+    (``assertEquals(1, p.getDeltas().size())``, AssertJ's ``assertThat(bean.str)``)."""
+    body = test.node.child_by_field_name("body")
+    if body is None:
+        return frozenset()
     found: set[str] = set()
-    for test in tests:
-        body = test.node.child_by_field_name("body")
-        if body is None:
+    for node in syntax.walk_skipping_classes(body):
+        if node.type != "method_invocation" or not is_oracle_call(syntax.call_name(node), extra):
             continue
-        for node in syntax.walk_skipping_classes(body):
-            if node.type != "method_invocation" or not is_oracle_call(syntax.call_name(node), extra):
-                continue
-            arguments = node.child_by_field_name("arguments")
-            for argument in arguments.named_children if arguments is not None else ():
-                path = member_path(syntax.text(argument))
-                if path is not None:
-                    found.add(path)
+        arguments = node.child_by_field_name("arguments")
+        for argument in arguments.named_children if arguments is not None else ():
+            path = member_path(syntax.text(argument))
+            if path is not None:
+                found.add(path)
     return frozenset(found)
+
+
+class PathMemo:
+    """The member paths a file's tests assert on, each method's remembered by its text.
+
+    Why: the paths are read at every version an editor ranks, and an edit changes one method;
+    walking every test body again doubled the time from an edit to its diagnostics on a
+    2,000-line file. At most ``limit`` methods are remembered (then it starts afresh).
+    """
+
+    def __init__(self, limit: int = 5_000) -> None:
+        self.limit = limit
+        self._known: dict[tuple[bytes, frozenset[str]], frozenset[str]] = {}
+
+    def asserted(self, data: bytes, tests: Iterable[TestMethod], extra: frozenset[str]) -> frozenset[str]:
+        """Of ``tests`` of the document whose bytes are ``data``; ``extra``: assertion methods
+        besides the standard ones. An oracle-free test has no paths of its own."""
+        found: set[str] = set()
+        for test in tests:
+            key = (data[test.node.start_byte : test.node.end_byte], extra)
+            paths = self._known.get(key)
+            if paths is None:
+                if len(self._known) >= self.limit:
+                    self._known.clear()
+                paths = self._known[key] = _paths_of(test, extra)
+            found |= paths
+        return frozenset(found)
