@@ -217,7 +217,8 @@ def measure_package(task: RealisticTask) -> tuple[list[dict[str, Any]], Counter[
     for path, cuts in by_file.items():
         wanted = [c for c in cuts if c.kind == "assertion"]
         try:
-            analysed = {c.key: (status, prefix) for _, c, status, prefix in cut_prefixes(engine, path, cuts)}
+            found = cut_prefixes(engine, path, cuts)
+            analysed = {c.key: (status, prefix) for _, c, status, prefix, _ in found}
         except (SourceError, RecursionError, ValueError):
             analysed = {}
         for cut in wanted:

@@ -36,7 +36,7 @@ from oracular.candidates.templates import target_templates, template_text
 from oracular.candidates.text import canonical_expression
 from oracular.corpus.devtests import DevTest, cut_file, find_status, oracle_free_copy
 from oracular.corpus.normalise import GroundTruth
-from oracular.engine import OracleEngine, TestStatus
+from oracular.engine import FileAnalysis, OracleEngine, TestStatus
 from oracular.java import syntax
 from oracular.java.method_text import synthesise_method
 from oracular.java.prefix import PrefixAnalysis
@@ -71,21 +71,22 @@ def is_developers(template: Candidate, truth: GroundTruth) -> bool:
 
 def cut_prefixes(
     engine: OracleEngine, path: Path, cuts: list[DevTest]
-) -> Iterator[tuple[int, DevTest, TestStatus, PrefixAnalysis]]:
+) -> Iterator[tuple[int, DevTest, TestStatus, PrefixAnalysis, FileAnalysis]]:
     """Each of a file's cuts with the analysis of its prefix in the oracle-free copy, as the
-    editor sees it (cuts the copy cannot analyse are left out); the number is the cut's place."""
+    editor sees it (cuts the copy cannot analyse are left out), and the copy's analysis; the
+    number is the cut's place."""
     source = load_source(path, lenient=True)
     copy = engine.analyse(oracle_free_copy(source, engine.analyse(source), cuts))
     for number, cut in enumerate(cuts):
         status = find_status(copy, cut)
         prefix = engine.prefix_for(copy, status) if status is not None else None
         if status is not None and prefix is not None:
-            yield number, cut, status, prefix
+            yield number, cut, status, prefix, copy
 
 
 def _samples(engine: OracleEngine, root: Path, path: Path, cuts: list[DevTest]) -> Iterator[dict[str, Any]]:
     """One exception sample per cut test, and an assertion sample where a template is the developer's."""
-    for number, cut, status, prefix in cut_prefixes(engine, path, cuts):
+    for number, cut, status, prefix, copy in cut_prefixes(engine, path, cuts):
         statements = [syntax.text(s) for s in prefix.statements]
         common = {
             "file": str(path.relative_to(root)),
@@ -94,6 +95,10 @@ def _samples(engine: OracleEngine, root: Path, path: Path, cuts: list[DevTest]) 
             "prefix": synthesise_method(status.test, number, statements),
             "focal": focal_context(prefix.focal),
             "exceptions": prefix.exception_types(),
+            # what the file's other tests assert on, and whether the prefix ends by computing a
+            # value: the template prior's habit features (candidates/template_features.py)
+            "asserted": sorted(copy.asserted),
+            "computes_value": prefix.computes_value,
         }
         throws = cut.kind == "exception"
         yield {**common, "type": "exception", "label": throws, "exception": cut.exception if throws else None}
