@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,8 @@ from oracular.incremental import MethodMemo
 from oracular.java.neighbours import PathMemo, member_path
 from oracular.java.source import parse_text
 from oracular.java.targets import Target
+from oracular.ranking.baseline import BaselineRanker
+from oracular.ranking.problem import OracleProblem, Ranking
 
 from .conftest import java
 from .test_targets import analysed
@@ -142,3 +145,20 @@ def test_a_kept_report_is_not_reused_once_the_other_tests_assert_otherwise(engin
     # another read asserted: the oracle-free test's report is made again too
     other_read = other_value.replace("assertEquals(2, s.size());", "assertEquals(2, s.peek());")
     assert misses_after(other_read) == first + 3
+
+
+def test_a_ranker_that_weighs_the_habits_itself_is_not_weighed_again(engine: OracleEngine) -> None:
+    """A model whose template prior was fitted with the habit features (``Ranking.habits``)."""
+    seen: list[tuple[frozenset[str], list[float]]] = []
+
+    class Habitual(BaselineRanker):
+        def rank(self, problem: OracleProblem) -> Ranking:
+            ranking = super().rank(problem)
+            seen.append((problem.asserted, ranking.scores))
+            return replace(ranking, habits=True)
+
+    engine.ranker = Habitual()
+    (report,) = engine.suggest(java(HABITS_TEST)).tests
+    ((asserted, scores),) = seen
+    assert asserted == {".size()", ".isEmpty()"}  # the engine hands the file's habits over
+    assert sorted(s.score for s in report.suggestions) == pytest.approx(sorted(scores))  # not weighed again

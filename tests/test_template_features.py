@@ -114,6 +114,34 @@ def test_a_live_problem_reads_as_its_training_sample_would(engine: OracleEngine)
         assert context.features(texts, order) == [as_sample[t] for t in texts]
 
 
+def test_what_the_file_asserts_and_the_fixtures() -> None:
+    """args4j: the file's other tests assert ``testObject.str``; this prefix parses and names no
+    ``testObject`` (a fixture its set-up made)."""
+    statements = ["CmdLineParser parser = new CmdLineParser(bean);", 'parser.parseArgument("-str", "x");']
+    templates = [
+        "assertEquals(?, testObject.str)",
+        "assertEquals(?, parser.getArguments().size())",
+        "assertNotNull(bean)",
+    ]
+
+    def named(context: TemplateContext) -> list[dict]:
+        return [dict(zip(FEATURES, row, strict=True)) for row in context.features(templates)]
+
+    after_action = named(
+        TemplateContext(statements, "testStr", frozenset({".str", ".getArguments().size()"}))
+    )
+    assert [r["alike"] for r in after_action] == [1.0, 1.0, 0.0]
+    assert [r["alike_after_action"] for r in after_action] == [1.0, 1.0, 0.0]
+    assert [r["base_unmentioned"] for r in after_action] == [1.0, 0.0, 0.0]  # bean is named (an argument)
+    computed = named(TemplateContext(statements, "testStr", frozenset({".str"}), computes_value=True))
+    assert computed[0]["alike"] == 1.0 and computed[0]["alike_after_action"] == 0.0
+    sample = {"test": "testStr", "asserted": [".str"], "computes_value": True}
+    assert named(TemplateContext.of_sample(sample, statements)) == computed
+    assert named(TemplateContext.of_sample({"test": "testStr"}, statements)) == named(
+        TemplateContext(statements, "testStr")
+    )  # a sample mined before these fields
+
+
 def test_what_the_last_call_is() -> None:
     targets = ["s.size()", "a.length", "s.toString()", "s.hashCode()", "s.peek()"]
     rows = _features([f"assertEquals(?, {target})" for target in targets])

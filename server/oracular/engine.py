@@ -523,8 +523,12 @@ class OracleEngine:
             assert observation is not None
             found = self.observed_candidates(analysis, prefix, observation)
             candidates = _merge(found, candidates, observation)
-        ranking = self.ranker.rank(OracleProblem(test.name, prefix, candidates))
-        scores = weigh_alike(candidates, ranking.scores, analysis.asserted, prefix)
+        ranking = self.ranker.rank(OracleProblem(test.name, prefix, candidates, analysis.asserted))
+        scores = (
+            ranking.scores
+            if ranking.habits
+            else weigh_alike(candidates, ranking.scores, analysis.asserted, prefix)
+        )
         verdicts = [verdict(c, observation) if observed else None for c in candidates]  # type: ignore[arg-type]
         if observed:
             assert observation is not None

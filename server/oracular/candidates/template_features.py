@@ -19,6 +19,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from oracular.java.neighbours import member_path
 from oracular.java.targets import identifier_words, test_name_words
 
 ASSERTIONS = ("assertEquals", "assertTrue", "assertFalse", "assertNull", "assertNotNull", "assertArrayEquals")
@@ -42,6 +43,9 @@ FEATURES = (
     "base_declared_last",  # the last statement declares or assigns the target's variable
     "in_prefix",  # the target's text (a call) already appears in the prefix
     "built_fresh",  # a null check of a variable the prefix built with `new` (cannot fail)
+    "base_unmentioned",  # the target reads off a variable no statement names (a test-class fixture)
+    "alike",  # the target reads a member path the file's other tests assert on (java/neighbours.py)
+    "alike_after_action",  # ... and the prefix ends with an action, not by computing a value
     "position",  # the target's place in the engine's order, 0 (first) to 1 (last)
     "log_position",  # log(1 + place)
 )
@@ -93,13 +97,33 @@ def parse_template(text: str) -> Template | None:
 
 
 class TemplateContext:
-    """What every template of one test shares: the prefix's statements and the test's name."""
+    """What every template of one test shares: the prefix's statements, the test's name, what the
+    file's other tests assert on (``asserted``: member paths) and whether the prefix ends by
+    computing a value (:attr:`~oracular.java.prefix.PrefixAnalysis.computes_value`)."""
 
-    def __init__(self, statements: Sequence[str], test_name: str) -> None:
+    def __init__(
+        self,
+        statements: Sequence[str],
+        test_name: str,
+        asserted: frozenset[str] = frozenset(),
+        computes_value: bool = False,
+    ) -> None:
         self.statements = list(statements)
         self.tested = test_name_words(test_name)
+        self.asserted = asserted
+        self.computes_value = computes_value
         self.prefix_text = "\n".join(self.statements)
         self._facts: dict[str, tuple[int | None, bool, bool]] = {}
+
+    @classmethod
+    def of_sample(cls, sample: dict, statements: Sequence[str]) -> TemplateContext:
+        """The context of a mined sample (JSON); samples mined before the habit fields have none."""
+        return cls(
+            statements,
+            sample["test"],
+            frozenset(sample.get("asserted", ())),
+            sample.get("computes_value", False),
+        )
 
     def _base_facts(self, base: str) -> tuple[int | None, bool, bool]:
         """For the target's variable: statements since it was last mentioned (0: by the last
@@ -146,6 +170,7 @@ class TemplateContext:
         variable = bool(base) and base == target
         distance, declared, fresh = self._base_facts(base) if base else (None, False, False)
         null_check = parsed.assertion in ("assertNull", "assertNotNull")
+        alike = member_path(target) in self.asserted
         values = [
             *(float(parsed.assertion == name) for name in ASSERTIONS),
             overlap / len(words) if words else 0.0,
@@ -165,6 +190,9 @@ class TemplateContext:
             float(declared),
             float(call is not None and target in self.prefix_text),
             float(null_check and variable and fresh),
+            float(not variable and base[:1].islower() and distance is None),
+            float(alike),
+            float(alike and not self.computes_value),
             min(place, last) / last,
             math.log1p(place),
         ]

@@ -70,13 +70,17 @@ def _rank_templates(model: LoadedModel, problem: OracleProblem) -> Ranking:
     exception_logit, logits = model.logits(model.formatter.encode(statements, focal, texts))
     if model.prior.active:
         order, _ = group_by_template(target_templates(problem.prefix.targets))
-        context = TemplateContext(statements, problem.test_name)
+        context = TemplateContext(
+            statements, problem.test_name, problem.asserted, problem.prefix.computes_value
+        )
         logits = model.prior.adjust(logits, texts, flags, context, order)
     prediction = predict(exception_logit, logits, torch.tensor(flags, dtype=torch.bool), model.calibration)
     scores = spread(prediction.scores, group, value_weights(problem))
     index = prediction.exception_index
     exception_type = problem.candidates[first[index]].exception if index is not None else None
-    return Ranking(prediction.exception_probability, exception_type or "Exception", scores)
+    return Ranking(
+        prediction.exception_probability, exception_type or "Exception", scores, model.prior.habits
+    )
 
 
 @dataclass

@@ -40,6 +40,11 @@ class TemplatePrior:
             raise ValueError(f"the model's prior uses unknown template features: {sorted(unknown)}")
 
     @property
+    def habits(self) -> bool:
+        """Fitted with the features of what the file's other tests assert on."""
+        return any(self.weights.get(name, 0.0) for name in ("alike", "alike_after_action"))
+
+    @property
     def active(self) -> bool:
         return bool(self.weights) or self.scale != 1.0 or self.exception_first != 0.0
 

@@ -18,6 +18,8 @@ class OracleProblem:
     test_name: str
     prefix: PrefixAnalysis
     candidates: list[Candidate]
+    asserted: frozenset[str] = frozenset()
+    """What the file's other tests assert on (member paths, :mod:`oracular.java.neighbours`)."""
 
     @property
     def focal(self) -> FocalMethod | None:
@@ -30,6 +32,9 @@ class Ranking:
     exception_type: str
     scores: list[float]
     """One score in [0, 1] per candidate, aligned with ``OracleProblem.candidates``."""
+    habits: bool = False
+    """The scores already weigh what the file's other tests assert on (a model whose template
+    prior was fitted with those features): the engine must not weigh it again."""
 
 
 class Ranker(Protocol):

@@ -135,7 +135,7 @@ def _scored(
 
 def _templates(sample: dict[str, Any], statements: list[str]) -> tuple[list[str], torch.Tensor, list[int]]:
     templates = sample["candidates"]
-    features = TemplateContext(statements, sample["test"]).features(templates)
+    features = TemplateContext.of_sample(sample, statements).features(templates)
     return templates, torch.tensor(features, dtype=torch.float32), sample["labels"]
 
 

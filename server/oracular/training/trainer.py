@@ -145,7 +145,7 @@ def with_prior(scored: Scored, prior: TemplatePrior) -> Scored:
     """An evaluation example's logits (every candidate of its sample) with the template prior added:
     an assertion sample's templates, or an exception sample's types (the first one's bonus)."""
     sample = scored.example.sample
-    context = TemplateContext(sample_statements(sample), sample["test"])
+    context = TemplateContext.of_sample(sample, sample_statements(sample))
     texts = exception_texts(sample) if scored.example.throws is not None else sample["candidates"]
     logits = prior.adjust(scored.logits, texts, scored.example.is_exception, context)
     return Scored(scored.example, scored.exception_logit, logits)
