@@ -19,6 +19,7 @@ from oracular.candidates.observed import (
     settled,
     value_reads,
     verdict,
+    witnessed,
 )
 from oracular.candidates.strength import cannot_fail, implied, offer_order, renders_whole_object
 from oracular.candidates.values import Value
@@ -344,6 +345,21 @@ def test_what_the_action_changed_is_weighed_above_what_it_left_alone() -> None:
     assert weighed[0] == 0.2 and weighed[3] == 0.1 and weighed[4] == 0.4
     assert weighed[1] < 0.2 and weighed[2] < 0.2  # the unchanged fall behind the changed field
     assert settled(candidates, scores, TestObservation(values=after)) == scores  # nothing read before
+
+
+def test_the_exception_the_prefix_was_seen_to_throw_is_a_confident_answer() -> None:
+    candidates = [
+        Candidate("exception", "assertThrows", None, exception="IllegalStateException"),
+        Candidate("exception", "assertThrows", None, exception="IllegalArgumentException"),
+        Candidate("assertion", "assertNotNull", target("x", "Object")),
+    ]
+    thrown = TestObservation(thrown="java.lang.IllegalStateException")
+    verdicts = [verdict(c, thrown) for c in candidates]
+    assert [v.status if v else None for v in verdicts] == [HOLDS, None, None]
+    assert witnessed(candidates, verdicts, [0.15, 0.3, 0.2], thrown) == [0.87, 0.3, 0.2]
+    assert witnessed(candidates, verdicts, [0.95, 0.3, 0.2], thrown) == [0.95, 0.3, 0.2]  # never lowered
+    ran = TestObservation(values={"x": ObservedValue("object", "java.lang.Object", "")}, completed=True)
+    assert witnessed(candidates, [None, None, None], [0.15, 0.3, 0.2], ran) == [0.15, 0.3, 0.2]
 
 
 def test_which_names_a_developer_writes_for_a_value() -> None:

@@ -29,6 +29,7 @@ from oracular.candidates.observed import (
     settled,
     value_reads,
     verdict,
+    witnessed,
 )
 from oracular.candidates.render import ImportLine, RenderedOracle, Renderer, TextEdit
 from oracular.candidates.strength import (
@@ -533,9 +534,8 @@ class OracleEngine:
         if observed:
             assert observation is not None
             restated = write_history(prefix.statements).restated
-            scores = named_first(
-                candidates, verdicts, settled(candidates, scores, observation), observation, restated
-            )
+            scores = settled(candidates, witnessed(candidates, verdicts, scores, observation), observation)
+            scores = named_first(candidates, verdicts, scores, observation, restated)
         vacuous = [cannot_fail(c, prefix) for c in candidates]
         weaker = implied(candidates, verdicts, vacuous)
         renderings = [renders_whole_object(c, prefix) for c in candidates]
