@@ -211,9 +211,11 @@ def test_jdk_observers_of_atomics_streams_and_exceptions(tmp_path: Path) -> None
         {"ParseFailure.java": failure},
         "AtomicInteger n = new AtomicInteger(); n.incrementAndGet();\n"
         "ByteArrayOutputStream out = new ByteArrayOutputStream(); out.write(1);\n"
-        'ParseFailure e = new ParseFailure("bad");',
+        'ParseFailure e = new ParseFailure("bad");\n'
+        'Appendable sink = new StringBuilder(); sink.append("x");',
     )
     found = targets(prefix)
+    assert found["sink.toString()"] == ("String", "observer")  # what a printer was handed, as text
     assert found["n.get()"] == ("int", "observer")
     assert found["out.toByteArray()"] == ("byte[]", "observer")
     assert found["e.getLine()"] == ("int", "observer")  # the workspace's own observer...

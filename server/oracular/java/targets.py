@@ -96,6 +96,9 @@ JDK_TYPES: dict[str, JdkType] = {
     "StringBuffer": _TEXT,
     "CharSequence": _TEXT,
     "StringWriter": JdkType((("toString", "String"),)),
+    # what a printer is handed to write to; in a test, a StringBuilder or StringWriter
+    # (commons-csv's `Appendable out = new StringBuilder(); format.print(in, out, true);`)
+    "Appendable": JdkType((("toString", "String"),)),
     "CharArrayWriter": JdkType((("size", "int"), ("toString", "String"))),
     "ByteArrayOutputStream": JdkType((("size", "int"), ("toString", "String"), ("toByteArray", "byte[]"))),
     "Optional": JdkType((("isPresent", "boolean"), ("get", "E"))),
