@@ -246,7 +246,8 @@ class Harness:
         self, t: int, plan: ObservationPlan, outcome: ScratchOutcome, into: TestObservation
     ) -> None:
         """The values right before the action, where both runs got there and agree."""
-        reads, into.fresh = self.before[t][0], set(self.before[t][1])
+        reads, fresh = self.before[t]
+        into.fresh = set(fresh)
         runs = [outcome.results.get(self.before_key(t, run)) for run in range(RUNS)]
         if any(r is None or r.status != "passed" for r in runs):
             return

@@ -14,6 +14,7 @@ from tree_sitter import Node
 
 from oracular.java import syntax
 from oracular.java.declarations import ClassInfo, MethodInfo, unique_types
+from oracular.java.oracle_statements import statement_call
 from oracular.java.targets import OBSERVER_NAME, Target, TargetEnumerator, workspace_observers
 from oracular.java.types import ResolvedCall, TypeEnv
 
@@ -99,12 +100,7 @@ class PrefixAnalysis:
 
     def declared_from(self, index: int) -> set[str]:
         """The locals that the statements from ``index`` on declare: unknown before them."""
-        return {
-            syntax.text(name)
-            for statement in self.statements[index:]
-            for declarator in statement.children_by_field_name("declarator")
-            if (name := declarator.child_by_field_name("name")) is not None
-        }
+        return {name for statement in self.statements[index:] for name, _ in _declared(statement)}
 
     def exception_types(self) -> list[str]:
         """What the prefix may throw, best evidence first: the focal call's declared and
@@ -150,20 +146,13 @@ class PrefixAnalysis:
 
 def _reads(statement: Node) -> bool:
     """A bare observer call, or a local holding one: ``s.size();``, ``boolean e = s.isEmpty();``."""
-    if statement.type == "expression_statement" and statement.named_children:
-        value: Node | None = statement.named_children[0]
-    elif statement.type == "local_variable_declaration":
-        declarators = statement.children_by_field_name("declarator")
-        value = declarators[0].child_by_field_name("value") if len(declarators) == 1 else None
-    else:
-        return False
-    if value is None or value.type != "method_invocation":
-        return False
-    arguments = value.child_by_field_name("arguments")
+    call = statement_call(statement)
+    arguments = call.child_by_field_name("arguments") if call is not None else None
     return (
-        arguments is not None
+        call is not None
+        and arguments is not None
         and not arguments.named_children
-        and OBSERVER_NAME.match(syntax.call_name(value)) is not None
+        and OBSERVER_NAME.match(syntax.call_name(call)) is not None
     )
 
 
