@@ -6,6 +6,7 @@ rehearsal) must run end to end; that it learns is measured by ``oracular eval`` 
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -13,23 +14,29 @@ import torch
 
 from oracular.cli.main import main
 from oracular.models import store
-from oracular.training.trainer import TrainSettings, seed_everything, train
+from oracular.training import trainer
+from oracular.training.trainer import TrainSettings, rate_factor, seed_everything, train
 
 from .conftest import MinedCorpus, tiny_config
 
 
 def settings(mined: MinedCorpus, out: Path, stage: str = "all", **overrides) -> TrainSettings:
-    return TrainSettings(
-        stage=stage,
-        data=mined.datasets,
-        out=out,
-        device="cpu",
-        max_steps=2,
-        batch_size=4,
-        encoder_config=tiny_config(),
-        progress=False,
-        **overrides,
-    )
+    defaults = {
+        "device": "cpu",
+        "max_steps": 2,
+        "batch_size": 4,
+        "encoder_config": tiny_config(),
+        "progress": False,
+        "checkpoint": out.parent / f"{out.name}-{stage}.ckpt",
+    }
+    return TrainSettings(stage=stage, data=mined.datasets, out=out, **{**defaults, **overrides})
+
+
+def same_weights(a: Path, b: Path) -> None:
+    first, _, _ = store.load(a)
+    second, _, _ = store.load(b)
+    for (name, x), y in zip(first.state_dict().items(), second.state_dict().values(), strict=True):
+        assert torch.equal(x, y), name
 
 
 @pytest.mark.parametrize("architecture", ["cached-context", "cross-encoder"])
@@ -47,10 +54,76 @@ def test_two_steps_train_calibrate_and_save(mined: MinedCorpus, tmp_path: Path, 
 def test_training_is_reproducible(mined: MinedCorpus, tmp_path: Path) -> None:
     train(settings(mined, tmp_path / "a"))
     train(settings(mined, tmp_path / "b"))
-    first, _, _ = store.load(tmp_path / "a")
-    second, _, _ = store.load(tmp_path / "b")
-    for (name, a), b in zip(first.state_dict().items(), second.state_dict().values(), strict=True):
-        assert torch.equal(a, b), name
+    same_weights(tmp_path / "a", tmp_path / "b")
+
+
+def test_a_run_cut_short_resumes_from_its_checkpoint_as_the_same_run(
+    mined: MinedCorpus, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two epochs of 3 + 2 batches; the cut falls after step 6, inside the second epoch."""
+    whole = settings(mined, tmp_path / "whole", max_steps=None, epochs=2, checkpoint_every=1)
+    train(whole)
+    assert not whole.checkpoint.exists(), "a finished run removes its checkpoint"
+
+    cut = settings(mined, tmp_path / "cut", max_steps=None, epochs=2, checkpoint_every=1)
+    real_loss, calls = trainer.batch_loss, []
+
+    def dies_on_the_seventh_step(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 7:
+            raise KeyboardInterrupt  # the session stops
+        return real_loss(*args, **kwargs)
+
+    monkeypatch.setattr(trainer, "batch_loss", dies_on_the_seventh_step)
+    with pytest.raises(KeyboardInterrupt):
+        train(cut)
+    assert cut.checkpoint.exists() and not (tmp_path / "cut" / "model.safetensors").exists()
+    monkeypatch.setattr(trainer, "batch_loss", real_loss)
+    result = train(cut)
+    assert result.steps == 10
+    assert "resuming from" in (tmp_path / "cut" / "train.log").read_text()
+    same_weights(tmp_path / "whole", tmp_path / "cut")
+
+
+def test_another_runs_checkpoint_is_not_resumed(mined: MinedCorpus, tmp_path: Path) -> None:
+    stale = settings(mined, tmp_path / "model", seed=1, checkpoint_every=1)
+    trainer.Checkpoint(stale).save(*_fresh_network_and_optimiser(stale), trainer.Position(step=1))
+    train(settings(mined, tmp_path / "model", checkpoint_every=1))
+    train(settings(mined, tmp_path / "fresh"))
+    same_weights(tmp_path / "model", tmp_path / "fresh")
+    assert "another run's checkpoint" in (tmp_path / "model" / "train.log").read_text()
+
+
+def _fresh_network_and_optimiser(run: TrainSettings):
+    network, _, _ = trainer.initial_network(run)
+    return network, trainer._optimiser(network, run)
+
+
+def test_encoding_workers_change_nothing_but_speed(mined: MinedCorpus, tmp_path: Path) -> None:
+    train(settings(mined, tmp_path / "inline", workers=0, max_steps=3))
+    train(settings(mined, tmp_path / "workers", workers=2, max_steps=3))
+    same_weights(tmp_path / "inline", tmp_path / "workers")
+
+
+def test_the_time_budget_ends_the_run_and_the_learning_rate_with_it(
+    mined: MinedCorpus, tmp_path: Path
+) -> None:
+    budget = settings(mined, tmp_path / "model", time_budget=1e-9, max_steps=None, epochs=3)
+    assert train(budget).steps == 1, "the budget was spent by the first step"
+    assert "time budget" in (tmp_path / "model" / "train.log").read_text()
+    # 10 steps, 1 of warm-up, then linear decay to zero by the last step...
+    stepwise = dataclasses.replace(budget, time_budget=None)
+    assert rate_factor(stepwise, 0, 10, 0.0) == 1.0
+    assert rate_factor(stepwise, 5, 10, 1e6) == pytest.approx(1 - 4 / 9)
+    # ...or by the budget's end: the run is as far along as the further of steps and seconds.
+    timed = dataclasses.replace(budget, time_budget=100.0)
+    assert rate_factor(timed, 5, 10, 75.0) == pytest.approx(0.25 / 0.94)  # time runs out first
+    assert rate_factor(timed, 5, 10, 10.0) == pytest.approx(0.5 / 0.94)  # steps run out first
+    assert rate_factor(timed, 5, 10, 150.0) == 0.0
+    # A budget far shorter than the steps warms up in its first 6% of time.
+    long = dataclasses.replace(timed, warmup=0.06)
+    assert rate_factor(long, 10, 10_000, 3.0) == pytest.approx(0.5)
+    assert rate_factor(long, 10, 10_000, 50.0) == pytest.approx(0.5 / 0.94)
 
 
 def test_a_second_stage_continues_and_rehearses_the_first(mined: MinedCorpus, tmp_path: Path) -> None:

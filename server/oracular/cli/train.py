@@ -102,6 +102,31 @@ def register(commands: argparse._SubParsersAction) -> None:
         help="auto: bfloat16 autocast on a GPU that supports it, float32 on a CPU",
     )
     parser.add_argument("--train-embeddings", action="store_true", help="also fine-tune word embeddings")
+    parser.add_argument(
+        "--time-budget",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="train for at most this long (the learning rate decays to zero by then); for a lent GPU",
+    )
+    parser.add_argument(
+        "--checkpoint",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="the run's checkpoint, resumed from when the same command runs again "
+        "(default: under the cache, named for --out and the stage)",
+    )
+    parser.add_argument(
+        "--checkpoint-every", type=int, default=200, metavar="N", help="steps between checkpoints (0: none)"
+    )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        metavar="N",
+        help="processes encoding batches ahead of the step (default: none on a CPU, up to 8 beside a GPU)",
+    )
     parser.add_argument("--seed", type=int, default=13)
     parser.add_argument(
         "--l2", type=float, default=1e-3, metavar="L", help="prior: L2 penalty on the feature weights"
@@ -166,6 +191,10 @@ def run(args: argparse.Namespace) -> int:
             templates=args.templates,
         ),
         init=args.init,
+        time_budget=args.time_budget,
+        checkpoint=args.checkpoint,
+        checkpoint_every=args.checkpoint_every,
+        workers=args.workers,
         progress=not args.quiet,
     )
     try:

@@ -13,14 +13,20 @@ After training, everything that turns raw outputs into decisions is fitted on de
 the exception threshold, the assertion temperature, the abstention threshold for a stated
 precision) and saved with the weights, with the dev figures for the model card.
 
-Reproducible: data subsets, shuffling, candidate sampling and initialisation all follow ``seed``.
+Reproducible: data subsets, shuffling, candidate sampling and initialisation all follow ``seed``;
+each epoch's batch order and each batch's sampled candidates are seeded by (seed, epoch, batch),
+so a run cut short resumes from its last checkpoint exactly where it stopped (:class:`Checkpoint`).
+A GPU waits on the tokenizer unless batches are encoded ahead, in worker processes (``workers``).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import hashlib
+import json
 import logging
 import math
+import os
 import platform
 import random
 import time
@@ -36,6 +42,7 @@ from torch import Tensor
 from tqdm import tqdm
 from transformers import BertConfig
 
+from oracular.cache import default_cache_dir
 from oracular.candidates.template_features import TemplateContext
 from oracular.evaluation.ranking import (
     ExceptionOutcome,
@@ -123,6 +130,17 @@ class TrainSettings:
     progress: bool = True
     init: Path | None = None
     """A trained model to start from when ``out`` holds none (fine-tuning), instead of MiniLM."""
+    time_budget: float | None = None
+    """Seconds of training at most (resumed runs count their earlier seconds): the learning rate
+    decays by steps or by time, whichever runs out first, so a run stopped by its budget ends
+    decayed, as a full one does. For a lent GPU whose minutes are counted."""
+    checkpoint: Path | None = None
+    """Where the run's checkpoint goes (default: under the cache, named for ``out`` and ``stage``)."""
+    checkpoint_every: int = 200
+    """Steps between checkpoints; 0: none."""
+    workers: int | None = None
+    """Processes encoding batches ahead of the training step (``None``: none on a CPU, where they
+    would compete with the step for cores, up to 8 beside a GPU)."""
 
 
 @dataclass
@@ -236,6 +254,69 @@ def _train_examples(
     if kind == "exception":
         return [exception_example(s, formatter) for s in samples]
     return [assertion_example(s, formatter, settings.train_candidates, rng) for s in samples]
+
+
+def _batch_rng(seed: int, epoch: int, index: int) -> random.Random:
+    """The randomness of one batch (its sampled wrong candidates): the same in a resumed run."""
+    return random.Random(f"{seed}:{epoch}:{index}")
+
+
+class _EncodedBatches(torch.utils.data.Dataset):
+    """An epoch's batches from ``start`` on, encoded on demand (in a worker process, if any)."""
+
+    def __init__(
+        self,
+        batches: list[tuple[str, list[dict[str, Any]]]],
+        start: int,
+        epoch: int,
+        formatter: InputFormatter,
+        settings: TrainSettings,
+    ) -> None:
+        self.batches, self.start, self.epoch = batches, start, epoch
+        self.formatter, self.settings = formatter, settings
+
+    def __len__(self) -> int:
+        return len(self.batches) - self.start
+
+    def __getitem__(self, offset: int) -> tuple[int, str, list[Example]]:
+        index = self.start + offset
+        kind, chunk = self.batches[index]
+        rng = _batch_rng(self.settings.seed, self.epoch, index)
+        return index, kind, _train_examples(kind, chunk, self.formatter, self.settings, rng)
+
+
+def _as_is(item: Any) -> Any:
+    """The loader's collate function: batches are already made (a module function: picklable)."""
+    return item
+
+
+def encoding_workers(settings: TrainSettings, device: str) -> int:
+    if settings.workers is not None:
+        return settings.workers
+    return 0 if device == "cpu" else max(0, min(8, (os.cpu_count() or 1) - 2))
+
+
+def _encoded(
+    batches: list[tuple[str, list[dict[str, Any]]]],
+    start: int,
+    epoch: int,
+    formatter: InputFormatter,
+    settings: TrainSettings,
+    workers: int,
+) -> Iterator[tuple[int, str, list[Example]]]:
+    """An epoch's encoded batches in order, ``workers`` processes encoding ahead of the step."""
+    dataset = _EncodedBatches(batches, start, epoch, formatter, settings)
+    if workers:
+        os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")  # the workers are the parallelism
+    yield from torch.utils.data.DataLoader(
+        dataset,
+        batch_size=None,
+        shuffle=False,
+        num_workers=workers,
+        collate_fn=_as_is,
+        prefetch_factor=4 if workers else None,
+        generator=torch.Generator().manual_seed(epoch),  # leaves the global RNG (dropout) alone
+    )
 
 
 def _exception_flags(examples: Sequence[Example], count: int) -> Tensor:
@@ -439,28 +520,139 @@ def _training_data(session: _Session, rng: random.Random) -> dict[str, list[dict
     return data
 
 
-def _optimiser(
-    network: OracleNetwork, settings: TrainSettings, total_steps: int
-) -> tuple[torch.optim.Optimizer, torch.optim.lr_scheduler.LambdaLR]:
-    """AdamW (heads learn faster than the pretrained encoder), linear warm-up then linear decay."""
+def _optimiser(network: OracleNetwork, settings: TrainSettings) -> torch.optim.Optimizer:
+    """AdamW; the heads learn faster than the pretrained encoder (their rates: :func:`_set_rates`)."""
     network.bert.embeddings.word_embeddings.weight.requires_grad_(settings.train_embeddings)
     encoder = [p for p in network.bert.parameters() if p.requires_grad]
     heads = [*network.exception_head.parameters(), *network.candidate_head.parameters()]
-    optimiser = torch.optim.AdamW(
-        [{"params": encoder, "lr": settings.lr}, {"params": heads, "lr": settings.head_lr}], weight_decay=0.01
+    return torch.optim.AdamW(
+        [
+            {"params": encoder, "lr": settings.lr, "base_lr": settings.lr},
+            {"params": heads, "lr": settings.head_lr, "base_lr": settings.head_lr},
+        ],
+        weight_decay=0.01,
     )
-    warmup = max(1, int(settings.warmup * total_steps))
 
-    def factor(step: int) -> float:
+
+def rate_factor(settings: TrainSettings, step: int, total: int, seconds: float) -> float:
+    """Linear warm-up over the first ``warmup`` of the run, then linear decay to zero at its end.
+
+    Without a time budget the run is its steps. With one, it is as far along as the further of
+    its steps and its seconds, so warm-up and decay fit the budget when the steps would not.
+    """
+    warmup = max(1, int(settings.warmup * total))
+    if not settings.time_budget:
         if step < warmup:
             return (step + 1) / warmup
-        return max(0.0, (total_steps - step) / max(1, total_steps - warmup))
+        return max(0.0, (total - step) / max(1, total - warmup))
+    progress = max(step / total, seconds / settings.time_budget)
+    if progress < settings.warmup and step < warmup:
+        return min(1.0, max((step + 1) / warmup, progress / settings.warmup))
+    return max(0.0, min(1.0, (1.0 - progress) / (1.0 - settings.warmup)))
 
-    return optimiser, torch.optim.lr_scheduler.LambdaLR(optimiser, factor)
+
+def _set_rates(optimiser: torch.optim.Optimizer, factor: float) -> None:
+    for group in optimiser.param_groups:
+        group["lr"] = group["base_lr"] * factor
 
 
-def _fit(session: _Session, data: dict[str, list[dict[str, Any]]], rng: random.Random) -> int:
-    """The training loop over homogeneous batches of each kind, shuffled together; returns the steps."""
+@dataclass
+class Position:
+    """Where a run stands: the next batch to train on and the training seconds so far."""
+
+    step: int = 0
+    epoch: int = 1
+    index: int = 0
+    seconds: float = 0.0
+
+
+class Checkpoint:
+    """A run's weights, optimiser state and :class:`Position`, saved every ``checkpoint_every``
+    steps, so a run cut short (a lent GPU's minutes end, a session stops) continues where it
+    stopped when the same command runs again. Another run's checkpoint (other settings) is
+    ignored and overwritten; a finished run removes its checkpoint once the model is saved."""
+
+    def __init__(self, settings: TrainSettings) -> None:
+        self.settings = settings
+        self.path = settings.checkpoint or self.default_path(settings)
+        self.fingerprint = self._fingerprint(settings)
+
+    @staticmethod
+    def default_path(settings: TrainSettings) -> Path:
+        name = hashlib.sha1(str(settings.out.resolve()).encode()).hexdigest()[:12]
+        return default_cache_dir() / "checkpoints" / f"{settings.stage}-{name}.pt"
+
+    @staticmethod
+    def _fingerprint(settings: TrainSettings) -> str:
+        """The settings that decide the run's batches and rates: a checkpoint of other ones is
+        another run's. The progress bar, the worker count and the checkpoint cadence do not."""
+        kept = {
+            k: str(v)
+            for k, v in asdict(settings).items()
+            if k
+            not in ("progress", "workers", "checkpoint", "checkpoint_every", "dev_limit", "target_precision")
+        }
+        return hashlib.sha1(json.dumps(kept, sort_keys=True).encode()).hexdigest()
+
+    def restore(self, network: OracleNetwork, optimiser: torch.optim.Optimizer) -> Position:
+        if not self.path.is_file():
+            return Position()
+        state = torch.load(self.path, map_location="cpu", weights_only=False)
+        if state.get("fingerprint") != self.fingerprint:
+            logger.warning("%s holds another run's checkpoint (other settings): starting afresh", self.path)
+            return Position()
+        network.load_state_dict(state["network"])
+        optimiser.load_state_dict(state["optimiser"])
+        torch.random.set_rng_state(state["rng"])
+        if state.get("cuda_rng") is not None and torch.cuda.is_available():
+            torch.cuda.set_rng_state_all(state["cuda_rng"])
+        position = Position(**state["position"])
+        logger.info(
+            "resuming from %s: step %d, epoch %d, batch %d, %.0f s trained",
+            self.path,
+            position.step,
+            position.epoch,
+            position.index,
+            position.seconds,
+        )
+        return position
+
+    def save(self, network: OracleNetwork, optimiser: torch.optim.Optimizer, position: Position) -> None:
+        """Written aside, then moved over the last one: a run killed while saving keeps the last."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        partial = self.path.with_suffix(".partial")
+        state = {
+            "fingerprint": self.fingerprint,
+            "network": network.state_dict(),
+            "optimiser": optimiser.state_dict(),
+            "position": asdict(position),
+            "rng": torch.random.get_rng_state(),  # dropout's, so a resumed run is the same run
+            "cuda_rng": torch.cuda.get_rng_state_all() if torch.cuda.is_initialized() else None,
+        }
+        torch.save(state, partial)
+        os.replace(partial, self.path)
+
+    def remove(self) -> None:
+        self.path.unlink(missing_ok=True)
+
+
+def _epoch_batches(
+    data: dict[str, list[dict[str, Any]]], settings: TrainSettings, epoch: int
+) -> list[tuple[str, list[dict[str, Any]]]]:
+    """One epoch's homogeneous batches of each kind, shuffled together, seeded by the epoch."""
+    rng = random.Random(f"{settings.seed}:epoch:{epoch}")
+    batches = [
+        (kind, chunk)
+        for kind, samples in data.items()
+        for chunk in _bucketed(samples, settings.batch_size, rng, _sample_cost)
+    ]
+    rng.shuffle(batches)
+    return batches
+
+
+def _fit(session: _Session, data: dict[str, list[dict[str, Any]]], checkpoint: Checkpoint) -> int:
+    """The training loop; returns the steps. Ends at the last step, or when the time budget is
+    spent; checkpoints on the way."""
     network, formatter, settings = session.network, session.formatter, session.settings
     device, dtype = session.device, session.dtype
     exceptions = data.get("exception", [])
@@ -471,34 +663,59 @@ def _fit(session: _Session, data: dict[str, list[dict[str, Any]]], rng: random.R
     total = per_epoch * settings.epochs
     if settings.max_steps is not None:
         total = min(total, settings.max_steps)
-    optimiser, schedule = _optimiser(network, settings, total)
-    step = 0
+    optimiser = _optimiser(network, settings)
+    position = checkpoint.restore(network, optimiser)
+    workers = encoding_workers(settings, device)
     network.train()
-    with tqdm(total=total, desc=f"train {settings.stage}", unit="step", disable=not settings.progress) as bar:
-        for epoch in range(1, settings.epochs + 1):
-            batches = [
-                (kind, chunk)
-                for kind, samples in data.items()
-                for chunk in _bucketed(samples, settings.batch_size, rng, _sample_cost)
-            ]
-            rng.shuffle(batches)
-            for kind, chunk in batches:
-                if step >= total:
-                    return step
-                examples = _train_examples(kind, chunk, formatter, settings, rng)
+    started = time.monotonic() - position.seconds
+
+    def out_of_time() -> bool:
+        return settings.time_budget is not None and position.seconds >= settings.time_budget
+
+    bar = tqdm(
+        total=total,
+        initial=position.step,
+        desc=f"train {settings.stage}",
+        unit="step",
+        disable=not settings.progress,
+    )
+    with bar:
+        for epoch in range(position.epoch, settings.epochs + 1):
+            if position.step >= total or out_of_time():
+                break
+            batches = _epoch_batches(data, settings, epoch)
+            start = position.index if epoch == position.epoch else 0
+            for index, _kind, examples in _encoded(batches, start, epoch, formatter, settings, workers):
+                _set_rates(optimiser, rate_factor(settings, position.step, total, position.seconds))
                 with torch.autocast(device, dtype=dtype or torch.bfloat16, enabled=dtype is not None):
                     loss = batch_loss(network, examples, formatter.pad_id, pos_weight, device)
                 optimiser.zero_grad(set_to_none=True)
                 loss.backward()
                 torch.nn.utils.clip_grad_norm_(network.parameters(), 1.0)
                 optimiser.step()
-                schedule.step()
-                step += 1
+                position = Position(position.step + 1, epoch, index + 1, time.monotonic() - started)
                 bar.update()
                 bar.set_postfix(loss=f"{loss.item():.3f}", epoch=epoch)
-                if step % 50 == 0:
-                    logger.info("step %d/%d epoch %d loss %.4f", step, total, epoch, loss.item())
-    return step
+                if position.step % 50 == 0:
+                    logger.info(
+                        "step %d/%d epoch %d loss %.4f (%.0f s)",
+                        position.step,
+                        total,
+                        epoch,
+                        loss.item(),
+                        position.seconds,
+                    )
+                if settings.checkpoint_every and position.step % settings.checkpoint_every == 0:
+                    checkpoint.save(network, optimiser, position)
+                if position.step >= total or out_of_time():
+                    break
+            else:
+                position = Position(position.step, epoch + 1, 0, position.seconds)
+    if out_of_time():
+        logger.info(
+            "time budget of %.0f s spent after %d of %d steps", settings.time_budget, position.step, total
+        )
+    return position.step
 
 
 def _calibrate_on_dev(session: _Session) -> tuple[Calibration, dict[str, Any]]:
@@ -575,10 +792,11 @@ def train(settings: TrainSettings) -> TrainResult:
     start = time.monotonic()
     with _log_to(settings.out / "train.log"):
         session = _start(settings)
-        rng = random.Random(settings.seed)
-        data = _training_data(session, rng)
-        steps = _fit(session, data, rng) if data else 0
+        data = _training_data(session, random.Random(settings.seed))
+        checkpoint = Checkpoint(settings)
+        steps = _fit(session, data, checkpoint) if data else 0
         calibration, dev = _calibrate_on_dev(session)
         result = TrainResult(settings.out, steps, time.monotonic() - start, calibration, dev)
         _save(session, result, {kind: len(samples) for kind, samples in data.items()})
+        checkpoint.remove()
         return result

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# One lent GPU session, as one command: the CUDA checks, then full-scale training under a deadline.
+#
+# Why one script: a lent GPU's minutes are counted from its start, and each start costs minutes,
+# so everything that needs the GPU runs in one call, each step bounded, the training last with
+# whatever time is left (`oracular train --time-budget`: its learning rate decays to zero by
+# then, so a run stopped by the clock is a finished run). Nothing here is needed without a GPU.
+#
+# Inputs (run from the repository root):
+#   DATA      a tar.xz of a realistic datasets folder (train/ and dev/ JSONL), default .gpu/data.tar.xz
+#   .whl/     wheels of the packages the GPU machine lacks (tree-sitter, pygls, ...), if any
+#   OUT       where the results go (default gpu-out): the weights in 15 MB parts (the machine
+#             returns files of at most 16 MiB), and reports.tar.gz (logs, benchmark JSON, config)
+#   DEADLINE  seconds from the start by which everything must be written (default 560)
+# Put the weights back together with: cat OUT/weights.part.* > model.safetensors
+set -uo pipefail
+OUT=${OUT:-gpu-out}
+DATA=${DATA:-.gpu/data.tar.xz}
+DEADLINE=${DEADLINE:-560}
+REPORTS=/tmp/gpu-reports
+mkdir -p "$OUT" "$REPORTS" /tmp/gpu-data
+export PYTHONUNBUFFERED=1 PYTHONPATH="$PWD/server${PYTHONPATH:+:$PYTHONPATH}"
+unset ORACULAR_RANKER
+if compgen -G ".whl/*.whl" >/dev/null; then
+    python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
+        --target /tmp/site .whl/*.whl || exit 1
+    export PYTHONPATH="$PYTHONPATH:/tmp/site"
+fi
+tar -xJf "$DATA" -C /tmp/gpu-data || exit 1
+
+step() {  # step NAME SECONDS COMMAND...: bounded, its output kept in the reports
+    local name=$1 limit=$2
+    shift 2
+    echo "== $name (at ${SECONDS}s, limit ${limit}s)"
+    timeout "$limit" "$@" >"$REPORTS/$name.txt" 2>&1
+    echo "   exit $? after ${SECONDS}s"
+    tail -n 25 "$REPORTS/$name.txt"
+}
+
+step gpu 30 bash -c 'nvidia-smi; python3 -c "import torch; print(torch.__version__, torch.cuda.get_device_name())"'
+step cuda-tests 120 python3 -m pytest -q -p no:cacheprovider \
+    tests/models/test_shipped.py tests/models/test_ranker.py tests/lsp/test_settings.py -k "cuda or device or gpu"
+step suggest-cuda 60 bash -c 'time python3 -m oracular suggest examples/stack --no-check --top 3'
+step model-bench-cuda 90 python3 bench/model_bench.py --device cuda --data /tmp/gpu-data --repeat 200 \
+    --cross-tests 5 --json "$REPORTS/model_bench_cuda.json"
+step lsp-bench-cuda 90 python3 bench/lsp_bench.py --file examples/stack/src/test/java/org/example/stack/StackTest.java \
+    --opens 10 --requests 50 --edits 20 --settings '{"device": "cuda"}' --json "$REPORTS/lsp_bench_cuda.json"
+
+# Training: whatever is left, less the data loading, the dev calibration and the saving.
+budget=$((DEADLINE - SECONDS - ${RESERVE:-110}))
+echo "== train (at ${SECONDS}s, budget ${budget}s)"
+timeout $((DEADLINE - SECONDS - 10)) python3 -m oracular train all --data /tmp/gpu-data --init models/oracles \
+    --out /tmp/gpu-model --templates --device ${DEVICE:-cuda} --epochs ${EPOCHS:-10} --batch-size ${BATCH:-32} \
+    --train-candidates ${CANDIDATES:-16} --dev-limit 1000 --time-budget "$budget" \
+    --checkpoint /tmp/gpu-checkpoint.pt --checkpoint-every 1000 ${WORKERS:+--workers $WORKERS} -q >"$REPORTS/train.txt" 2>&1
+echo "   exit $? after ${SECONDS}s"
+tail -n 30 "$REPORTS/train.txt"
+cp /tmp/gpu-model/train.log /tmp/gpu-model/config.json "$REPORTS/" 2>/dev/null
+tail -n 12 "$REPORTS/train.log" 2>/dev/null
+if [ -f /tmp/gpu-model/model.safetensors ]; then
+    split -b 15M -d /tmp/gpu-model/model.safetensors "$OUT/weights.part."
+    sha256sum /tmp/gpu-model/model.safetensors | tee "$REPORTS/weights.sha256"
+fi
+tar -czf "$OUT/reports.tar.gz" -C "$REPORTS" .
+ls -la "$OUT"
+echo "done at ${SECONDS}s"
