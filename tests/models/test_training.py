@@ -13,7 +13,8 @@ import pytest
 import torch
 
 from oracular.cli.main import main
-from oracular.models import store
+from oracular.models import backbone, store
+from oracular.models.backbone import BackboneMissing
 from oracular.training import trainer
 from oracular.training.trainer import TrainSettings, rate_factor, seed_everything, train
 
@@ -171,3 +172,20 @@ def test_seeding_is_global() -> None:
     a = torch.rand(3)
     seed_everything(3)
     assert torch.equal(a, torch.rand(3))
+
+
+def test_fine_tuning_needs_no_backbone_package(
+    mined: MinedCorpus, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A GPU machine has the model to fine-tune but not always the MiniLM package: the tokenizer
+    files come with the model started from."""
+    train(settings(mined, tmp_path / "first"))
+
+    def missing(*_args, **_kwargs):
+        raise BackboneMissing("not installed here")
+
+    monkeypatch.setattr(backbone, "backbone_dir", missing)
+    train(settings(mined, tmp_path / "tuned", init=tmp_path / "first"))
+    for name in ("tokenizer.json", "vocab.txt"):
+        assert (tmp_path / "tuned" / name).read_bytes() == (tmp_path / "first" / name).read_bytes()
+    store.load(tmp_path / "tuned")

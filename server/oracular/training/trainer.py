@@ -199,12 +199,18 @@ def _log_to(path: Path) -> Iterator[None]:
         handler.close()
 
 
+def start_folder(settings: TrainSettings) -> Path | None:
+    """The trained model a run starts from: ``--out``'s own, else ``--init``'s; ``None``: MiniLM.
+    Its tokenizer files go with the new weights, so fine-tuning needs no backbone package."""
+    return settings.out if weights_present(settings.out) else settings.init
+
+
 def initial_network(settings: TrainSettings) -> tuple[OracleNetwork, store.ModelConfig, Any]:
     """Continue the model in ``--out`` (else ``--init``'s), else start from pretrained MiniLM (or a
     random test encoder). A continued model keeps its input settings, except whether candidates
     are templates, which follows the data it is now trained on; re-calibrating trains on nothing,
     so the model keeps that too."""
-    start = settings.out if weights_present(settings.out) else settings.init
+    start = start_folder(settings)
     if start is not None:
         network, config, tokenizer = store.load(start)
         if STAGES.get(settings.stage) and config.inputs.templates != settings.inputs.templates:
@@ -475,6 +481,8 @@ class _Session:
     trained: set[str]
     """The stages named now (none for ``calibrate``)."""
     rehearsed: set[str]
+    tokenizer_source: Path | None
+    """Where the tokenizer files come from (:func:`start_folder`; ``None``: the backbone)."""
 
 
 def _start(settings: TrainSettings) -> _Session:
@@ -492,6 +500,7 @@ def _start(settings: TrainSettings) -> _Session:
         logger.warning("the template prior was fitted on the old ranker: dropped (refit it: train prior)")
         config.prior = TemplatePrior()
     rehearsed = set(config.stages) - named if named else set()
+    source = start_folder(settings)
     logger.info(
         "training %s on %s (device %s, %s, seed %d); rehearsing %s",
         sorted(named),
@@ -501,7 +510,7 @@ def _start(settings: TrainSettings) -> _Session:
         settings.seed,
         sorted(rehearsed) or "nothing",
     )
-    return _Session(settings, network, config, formatter, device, dtype, named, rehearsed)
+    return _Session(settings, network, config, formatter, device, dtype, named, rehearsed, source)
 
 
 def _training_data(session: _Session, rng: random.Random) -> dict[str, list[dict[str, Any]]]:
@@ -773,7 +782,7 @@ def _save(session: _Session, result: TrainResult, train_samples: dict[str, int])
         "dev": result.dev,
     }
     session.network.cpu()
-    store.save(settings.out, session.network, config)
+    store.save(settings.out, session.network, config, session.tokenizer_source)
     if set(config.stages) != {"exception", "ranker"}:
         logger.warning("%s holds a model with only %s trained", settings.out, config.stages)
     logger.info(
