@@ -247,6 +247,35 @@ def test_oracles_that_cannot_fail(engine: OracleEngine) -> None:
     assert not cannot_fail(Candidate("exception", "assertThrows", exception="Exception"), prefix)
 
 
+def test_the_length_of_an_array_the_prefix_created_cannot_fail(engine: OracleEngine) -> None:
+    """args4j's tests hand the parser an array they built; its length is the test's own input."""
+    prefix = analysed(
+        engine,
+        """
+        String[] args = {"-flag", "false"};
+        int[] sizes = new int[3];
+        String[] parts = "a,b".split(",");
+        String[] later = {"x"};
+        later = "a,b".split(",");
+        String[] made = "a".split(",");
+        made = new String[] {"-a"};
+        Stack<String> s = new Stack<>();
+        s.push(args[0]);
+        args[0] = "-other";
+        """,
+    )
+
+    def length(array: str) -> Candidate:
+        target = Target(f"{array}.length", "int", "observer", array, "length")
+        return Candidate("assertion", "assertEquals", target, Value("2", "int", "literal"))
+
+    assert cannot_fail(length("args"), prefix), "an element written: the length stays"
+    assert cannot_fail(length("sizes"), prefix)
+    assert not cannot_fail(length("parts"), prefix), "the code under test made it"
+    assert not cannot_fail(length("later"), prefix), "reassigned to what the code made"
+    assert cannot_fail(length("made"), prefix), "reassigned to an array the test made"
+
+
 def test_the_offered_order() -> None:
     holds, fails = Verdict(HOLDS, "1"), Verdict(FAILS, "1")
     verdicts = [fails, None, holds, fails, holds, holds]

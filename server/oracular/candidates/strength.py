@@ -16,7 +16,8 @@ the code as it is and whether it would catch a change. So the offered order is:
 4. oracles nobody could judge (no observation, or a value only running it would tell), by score;
 5. oracles that fail now and were guesses;
 6. oracles that cannot fail: ``assertNotNull`` on a ``new`` object, a value compared with itself,
-   an assertion on a local that only restates its literal initialiser, a literal asserted.
+   an assertion on a local that only restates its literal initialiser, the length of an array
+   the prefix created, a literal asserted.
 """
 
 from __future__ import annotations
@@ -45,6 +46,12 @@ def cannot_fail(candidate: Candidate, prefix: PrefixAnalysis) -> bool:
         return True
     history = write_history(prefix.statements)
     if target.kind == "variable" and expression in history.restated:
+        return True
+    if (
+        target.method == "length"
+        and expression == f"{target.receiver}.length"
+        and target.receiver in history.sized
+    ):
         return True
     if candidate.assertion == "assertNotNull":
         return expression.startswith("new ") or (target.kind == "variable" and expression in history.fresh)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from tree_sitter import Node
 
@@ -196,6 +196,14 @@ class WriteHistory:
     """Locals initialised with a literal and never written again: asserting on them restates input."""
     fresh: set[str]
     """Locals holding a ``new`` object (never reassigned): asserting they are not null cannot fail."""
+    sized: set[str] = field(default_factory=set)
+    """Variables last assigned an array the prefix created (``{"-a", "b"}``, ``new int[3]``): an
+    array's length never changes, so asserting ``x.length`` restates the test's own input
+    (args4j's ``args = new String[] {"-flag", "false"}``, then ``parser.parseArgument(args)``)."""
+
+
+def _is_array_creation(node: Node | None) -> bool:
+    return node is not None and node.type in ("array_initializer", "array_creation_expression")
 
 
 def write_history(statements: list[Node]) -> WriteHistory:
@@ -208,6 +216,9 @@ def write_history(statements: list[Node]) -> WriteHistory:
                 history.last[name] = index
                 history.restated.discard(name)
                 history.fresh.discard(name)
+                history.sized.discard(name)
+                if _is_array_creation(value):
+                    history.sized.add(name)
                 if _is_literal(value):
                     history.restated.add(name)
                 elif value is not None and value.type == "object_creation_expression":
@@ -221,6 +232,10 @@ def write_history(statements: list[Node]) -> WriteHistory:
                 history.restated.discard(name)
                 if node.type != "method_invocation":
                     history.fresh.discard(name)
+                if node.child_by_field_name("left") == written:  # the variable itself, not x[0]
+                    history.sized.discard(name)
+                    if _is_array_creation(node.child_by_field_name("right")):
+                        history.sized.add(name)
     return history
 
 
