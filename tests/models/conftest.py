@@ -22,9 +22,10 @@ from oracular.corpus.mine import mine_corpus
 from oracular.engine import OracleEngine
 from oracular.java.source import load_source
 from oracular.models import store
-from oracular.models.backbone import load_tokenizer
+from oracular.models.backbone import BackboneMissing, load_tokenizer
 from oracular.models.calibration import Calibration
 from oracular.models.inputs import InputFormatter, InputSettings
+from oracular.models.layout import default_model_dir
 from oracular.models.network import OracleNetwork
 from oracular.ranking.problem import OracleProblem
 
@@ -78,7 +79,14 @@ def engine_problems(engine: OracleEngine, path: Path) -> list[OracleProblem]:
 
 @pytest.fixture(scope="session")
 def tokenizer() -> Tokenizer:
-    return load_tokenizer()
+    """The backbone's tokenizer, else the same files beside the shipped weights: a lent GPU
+    machine has no network to install the backbone package, and its CUDA tests need a tokenizer."""
+    try:
+        return load_tokenizer()
+    except BackboneMissing:
+        if not (default_model_dir() / "tokenizer.json").is_file():
+            raise
+        return load_tokenizer(default_model_dir())
 
 
 @pytest.fixture
