@@ -12,6 +12,10 @@
 #   OUT       where the results go (default gpu-out): the weights in 15 MB parts (the machine
 #             returns files of at most 16 MiB), and reports.tar.gz (logs, benchmark JSON, config)
 #   DEADLINE  seconds from the start by which everything must be written (default 560)
+#   RESERVE   seconds of DEADLINE kept for loading the data, calibrating and saving (default 110)
+#   BATCH, EPOCHS, CANDIDATES, WORKERS   the training's --batch-size (32), --epochs (10: the
+#             clock ends the run first), --train-candidates (16) and --workers (train's default)
+#   DEVICE    cuda (default); cpu runs the same script on a machine without a GPU, to try it
 # Put the weights back together with: cat OUT/weights.part.* > model.safetensors
 set -uo pipefail
 OUT=${OUT:-gpu-out}

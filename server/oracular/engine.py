@@ -53,7 +53,6 @@ from oracular.java.neighbours import PathMemo
 from oracular.java.oracles import HelperScope, OracleEvidence, find_oracle
 from oracular.java.prefix import FocalMethod, PrefixAnalysis, analyse_prefix
 from oracular.java.source import SourceText
-from oracular.java.targets import write_history
 from oracular.java.types import TypeEnv, split_generic, substitute
 from oracular.java.workspace import WorkspaceIndex
 from oracular.ranking.baseline import BaselineRanker
@@ -533,7 +532,7 @@ class OracleEngine:
         verdicts = [verdict(c, observation) if observed else None for c in candidates]  # type: ignore[arg-type]
         if observed:
             assert observation is not None
-            restated = write_history(prefix.statements).restated
+            restated = prefix.history.restated
             scores = settled(candidates, witnessed(candidates, verdicts, scores, observation), observation)
             scores = named_first(candidates, verdicts, scores, observation, restated)
         vacuous = [cannot_fail(c, prefix) for c in candidates]

@@ -27,7 +27,6 @@ from collections.abc import Sequence
 from oracular.candidates.grammar import Candidate
 from oracular.candidates.observed import FAILS, HOLDS, Verdict
 from oracular.java.prefix import PrefixAnalysis
-from oracular.java.targets import write_history
 
 POSSIBLE_BUG_SCORE = 0.5
 """A failing first choice scored at least this is shown as a possible bug (``docs/execution.md``)."""
@@ -44,14 +43,10 @@ def cannot_fail(candidate: Candidate, prefix: PrefixAnalysis) -> bool:
         return True
     if candidate.expected is not None and candidate.expected.text == expression:
         return True
-    history = write_history(prefix.statements)
+    history = prefix.history
     if target.kind == "variable" and expression in history.restated:
         return True
-    if (
-        target.method == "length"
-        and expression == f"{target.receiver}.length"
-        and target.receiver in history.sized
-    ):
+    if expression == f"{target.receiver}.length" and target.receiver in history.sized:
         return True
     if candidate.assertion == "assertNotNull":
         return expression.startswith("new ") or (target.kind == "variable" and expression in history.fresh)

@@ -9,13 +9,21 @@ last, else the value of the last non-void call, else the observers (``size()``, 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from tree_sitter import Node
 
 from oracular.java import syntax
 from oracular.java.declarations import ClassInfo, MethodInfo, unique_types
 from oracular.java.oracle_statements import statement_call
-from oracular.java.targets import OBSERVER_NAME, Target, TargetEnumerator, workspace_observers
+from oracular.java.targets import (
+    OBSERVER_NAME,
+    Target,
+    TargetEnumerator,
+    WriteHistory,
+    workspace_observers,
+    write_history,
+)
 from oracular.java.types import ResolvedCall, TypeEnv
 
 MAX_OBSERVERS = 6
@@ -71,6 +79,11 @@ class PrefixAnalysis:
     @property
     def last(self) -> Node:
         return self.statements[-1]
+
+    @cached_property
+    def history(self) -> WriteHistory:
+        """What the prefix did to each local, walked once: every candidate's strength reads it."""
+        return write_history(self.statements)
 
     @property
     def computes_value(self) -> bool:

@@ -582,7 +582,6 @@ class Checkpoint:
     ignored and overwritten; a finished run removes its checkpoint once the model is saved."""
 
     def __init__(self, settings: TrainSettings) -> None:
-        self.settings = settings
         self.path = settings.checkpoint or self.default_path(settings)
         self.fingerprint = self._fingerprint(settings)
 
