@@ -276,3 +276,47 @@ def test_fixtures_the_prefix_never_names_are_observed_through_the_bound_type(tmp
     assert {"testObject.str", "testObject.getCount()"} <= set(found)
     assert found.index("testObject.str") > found.index("parser")  # after what the prefix names
     assert "testObject" not in found  # a fixture is no target itself: it is not null by set-up
+
+
+def test_fields_the_prefix_hands_to_the_unit_are_targets(tmp_path: Path) -> None:
+    """The unit writes a test-class field it is handed like a local: args4j's ``new
+    CmdLineParser(this)`` fills the test's own fields, xmlunit's ``engine.compare(..., listener)``
+    and its helper ``listenToDifferences(control, test)`` fill ``listener``."""
+    from oracular.cli.common import engine_for
+
+    files = {
+        "Parser.java": "package org.example.app;\npublic class Parser {\n"
+        " public Parser(Object bean) {}\n public void parse(String... args) {}\n"
+        " public void fill(Listener l) {}\n}\n",
+        "Listener.java": "package org.example.app;\npublic class Listener {\n public String seen;\n}\n",
+        "BeanTest.java": "package org.example.app;\nclass BeanTest {\n"
+        ' static final String NAME = "n";\n int count;\n Listener listener = new Listener();\n'
+        " Listener unused = new Listener();\n StringBuilder log = new StringBuilder();\n String text = \"t\";\n"
+        " void listen() { new Parser(null).fill(listener); }\n"
+        " @org.junit.jupiter.api.Test\n void byThis() {\n"
+        '  Parser p = new Parser(this);\n  p.parse("-count", "2");\n }\n'
+        " @org.junit.jupiter.api.Test\n void byArgument() {\n"
+        "  Parser p = new Parser(null);\n  p.fill(listener);\n  p.parse(text);\n }\n"
+        " @org.junit.jupiter.api.Test\n void byHelper() {\n  int count = 1;\n  listen();\n }\n"
+        " @org.junit.jupiter.api.Test\n void byNothing() {\n  Parser p = new Parser(NAME);\n"
+        "  p.parse(NAME);\n }\n}\n",
+    }
+    for name, text in files.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    test = tmp_path / "BeanTest.java"
+    engine = engine_for([test])
+    analysis = engine.analyse(load_source(test))
+    found = {}
+    for status in analysis.statuses:
+        prefix = engine.prefix_for(analysis, status)
+        assert prefix is not None
+        found[status.test.name] = [t.expression for t in prefix.targets]
+    assert {"count", "listener", "listener.seen", "log", "log.length()"} <= set(found["byThis"])
+    assert "NAME" not in found["byThis"]  # a constant: no `this` can change it
+    assert found["byThis"].index("p") < found["byThis"].index("count")  # p is written after
+    assert {"listener", "listener.seen"} <= set(found["byArgument"])
+    assert not {"count", "log", "text"} & set(found["byArgument"])  # text: a value, not changed
+    assert "listener.seen" in found["byHelper"]  # the helper hands it on
+    assert "unused" not in found["byHelper"]
+    assert "count" not in found["byHelper"]  # the local shadows the field
+    assert not {"NAME", "count", "listener"} & set(found["byNothing"])

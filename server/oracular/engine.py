@@ -371,6 +371,9 @@ class OracleEngine:
         for cls in reversed(status.classes):
             mapping = bindings.get(cls.qualified_name, {})
             env.fields.update({name: substitute(f.type, mapping) for name, f in cls.fields.items()})
+            env.instance_fields.update(name for name, f in cls.fields.items() if "static" not in f.modifiers)
+            for method in cls.methods:
+                env.helpers[method.name] = env.helpers.get(method.name, frozenset()) | method.handed
         return env
 
     def _type_bindings(self, classes: list[ClassInfo]) -> dict[str, dict[str, str]]:

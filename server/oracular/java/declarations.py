@@ -56,6 +56,9 @@ class MethodInfo:
     name or a ``new`` expression (for helper and tester-object oracle resolution)."""
     throws_assertion_error: bool
     type_params: tuple[str, ...] = ()
+    handed: frozenset[str] = frozenset()
+    """Plain names the body assigns, calls methods on or passes as arguments: the fields a void
+    helper of a test class can change (xmlunit's ``listenToDifferences`` fills ``listener``)."""
 
     @property
     def is_constructor(self) -> bool:
@@ -163,7 +166,7 @@ def _throws(method: Node) -> tuple[str, ...]:
     return ()
 
 
-BodyFacts = tuple[tuple[str, ...], frozenset[str], bool]
+BodyFacts = tuple[tuple[str, ...], frozenset[str], bool, frozenset[str]]
 BODY_FACTS_KEPT = 4096
 """Bodies whose facts are remembered by text: an editor re-extracts every method of a file after
 each edit, and nearly all of them are unchanged (a body's facts depend on its text alone)."""
@@ -173,7 +176,7 @@ _body_facts: dict[bytes, BodyFacts] = {}
 def body_facts(body: Node | None) -> BodyFacts:
     """Exceptions thrown by ``throw new X``, names called, and whether it throws an AssertionError."""
     if body is None:
-        return (), frozenset(), False
+        return (), frozenset(), False, frozenset()
     key = body.text or b""
     found = _body_facts.get(key)
     if found is None:
@@ -186,13 +189,23 @@ def body_facts(body: Node | None) -> BodyFacts:
 def _walk_body(body: Node) -> BodyFacts:
     thrown: list[str] = []
     called: set[str] = set()
+    handed: set[str] = set()
     assertion_error = False
     for node in syntax.walk_skipping_classes(body):
-        if node.type == "method_invocation":
+        if node.type == "argument_list":
+            handed.update(syntax.text(a) for a in node.named_children if a.type == "identifier")
+        elif node.type == "assignment_expression":
+            left = node.child_by_field_name("left")
+            if left is not None and left.type == "field_access" and syntax.text(left).startswith("this."):
+                left = left.child_by_field_name("field")
+            if left is not None and left.type == "identifier":
+                handed.add(syntax.text(left))
+        elif node.type == "method_invocation":
             name = syntax.call_name(node)
             called.add(name)
             receiver = node.child_by_field_name("object")
             if receiver is not None and receiver.type == "identifier":
+                handed.add(syntax.text(receiver))
                 called.add(f"{syntax.text(receiver)}.{name}")  # Helpers.check(...), tester.test()
             elif receiver is not None and receiver.type == "object_creation_expression":
                 called.add(f"{syntax.text(receiver.child_by_field_name('type'))}.{name}")
@@ -204,12 +217,12 @@ def _walk_body(body: Node) -> BodyFacts:
                     assertion_error = True
                 elif exc not in thrown:
                     thrown.append(exc)
-    return tuple(thrown), frozenset(called), assertion_error
+    return tuple(thrown), frozenset(called), assertion_error, frozenset(handed)
 
 
 def method_info(node: Node) -> MethodInfo:
     doc = syntax.preceding_javadoc(node)
-    thrown, called, assertion_error = body_facts(node.child_by_field_name("body"))
+    thrown, called, assertion_error, handed = body_facts(node.child_by_field_name("body"))
     is_ctor = node.type in ("constructor_declaration", "compact_constructor_declaration")
     return MethodInfo(
         name=syntax.text(node.child_by_field_name("name")),
@@ -224,6 +237,7 @@ def method_info(node: Node) -> MethodInfo:
         called=called,
         throws_assertion_error=assertion_error,
         type_params=_type_params(node),
+        handed=handed,
     )
 
 

@@ -239,10 +239,43 @@ def write_history(statements: list[Node]) -> WriteHistory:
     return history
 
 
+def handed_fields(statements: list[Node], env: TypeEnv) -> dict[str, int]:
+    """Test-class fields the prefix hands to the code under test, with the index of the last
+    statement that did: those passed as an argument (xmlunit's ``engine.compareText(control,
+    test, listener)`` fills the test's ``listener``), those a helper of the test class writes or
+    hands on (``listenToDifferences(control, test)``), and every instance field where ``this`` is
+    passed (args4j's ``new CmdLineParser(this)``). The unit writes them as it would a local."""
+    fields = [name for name in env.fields if name in env.instance_fields and name not in env.locals]
+    changeable = {
+        name
+        for name in fields
+        if not is_primitive(unboxed(env.fields[name])) and env.fields[name] != "String"
+    }
+    """What a callee can change through the argument: not a value (``longText`` handed to a
+    printer is the test's input still)."""
+    handed: dict[str, int] = {}
+    for index, statement in enumerate(statements):
+        for node in syntax.walk_skipping_classes(statement):
+            if node.type == "method_invocation":
+                receiver = node.child_by_field_name("object")
+                if receiver is None or receiver.type == "this":
+                    helper = env.helpers.get(syntax.call_name(node), frozenset())
+                    handed.update(dict.fromkeys((name for name in fields if name in helper), index))
+            elif node.type == "argument_list":
+                for argument in node.named_children:
+                    if argument.type == "this":
+                        handed.update(dict.fromkeys(fields, index))
+                    elif argument.type == "identifier" and syntax.text(argument) in changeable:
+                        handed[syntax.text(argument)] = index
+    return handed
+
+
 def prefix_bases(statements: list[Node], env: TypeEnv, focal_receiver: str | None) -> list[Base]:
     """The variables worth observing, the most recently written first (restated inputs left out)."""
     history = write_history(statements)
     last = dict(history.last)
+    for name, index in handed_fields(statements, env).items():
+        last[name] = max(index, last.get(name, index))
     if focal_receiver and focal_receiver not in last and env.variable_type(focal_receiver):
         last[focal_receiver] = len(statements)
     bases = []

@@ -176,6 +176,12 @@ class TypeEnv:
     imports: list[Import] = field(default_factory=list)
     locals: dict[str, str] = field(default_factory=dict)
     fields: dict[str, str] = field(default_factory=dict)
+    instance_fields: set[str] = field(default_factory=set)
+    """The test class's non-static fields: what the code under test can set once the prefix
+    hands it ``this`` (args4j's ``new CmdLineParser(this)`` fills the test's ``@Option`` fields)."""
+    helpers: dict[str, frozenset[str]] = field(default_factory=dict)
+    """The test class's methods by name -> the names their bodies write or hand on
+    (:attr:`~oracular.java.declarations.MethodInfo.handed`)."""
 
     def resolve_class(self, type_text: str | None) -> ClassInfo | None:
         if not type_text or is_primitive(type_text):
