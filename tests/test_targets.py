@@ -5,7 +5,7 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
-from oracular.engine import OracleEngine
+from oracular.engine import FileAnalysis, OracleEngine
 from oracular.java.declarations import extract
 from oracular.java.junit import find_test_methods
 from oracular.java.prefix import PrefixAnalysis, analyse_prefix
@@ -244,11 +244,20 @@ def test_the_test_name_says_which_observers_and_actions_come_first(tmp_path: Pat
     assert named["f.missCount()"] == ("int", "action")
 
 
+def analysed_workspace(root: Path, files: dict[str, str]) -> tuple[OracleEngine, FileAnalysis]:
+    """``files`` written to ``root`` and ``BeanTest.java`` among them analysed, as the editor would."""
+    from oracular.cli.common import engine_for
+
+    for name, text in files.items():
+        (root / name).write_text(text, encoding="utf-8")
+    test = root / "BeanTest.java"
+    engine = engine_for([test])
+    return engine, engine.analyse(load_source(test))
+
+
 def test_fixtures_the_prefix_never_names_are_observed_through_the_bound_type(tmp_path: Path) -> None:
     """args4j: the test acts on ``parser`` and asserts on ``testObject.str``, a field its generic
     base class declares as ``T`` and ``setUp`` hands to the parser."""
-    from oracular.cli.common import engine_for
-
     files = {
         "Bean.java": "package org.example.app;\npublic class Bean {\n"
         " public String str;\n public int getCount() { return 0; }\n}\n",
@@ -262,11 +271,7 @@ def test_fixtures_the_prefix_never_names_are_observed_through_the_bound_type(tmp
         " Bean create() { return new Bean(); }\n"
         ' @org.junit.jupiter.api.Test\n void testStr() {\n  parser.parse("-str", "x");\n }\n}\n',
     }
-    for name, text in files.items():
-        (tmp_path / name).write_text(text, encoding="utf-8")
-    test = tmp_path / "BeanTest.java"
-    engine = engine_for([test])
-    analysis = engine.analyse(load_source(test))
+    engine, analysis = analysed_workspace(tmp_path, files)
     (status,) = analysis.statuses
     env = engine.env_for(analysis, status)
     assert env.fields["testObject"] == "Bean"  # T, bound by `extends BaseTest<Bean>`
@@ -282,8 +287,6 @@ def test_fields_the_prefix_hands_to_the_unit_are_targets(tmp_path: Path) -> None
     """The unit writes a test-class field it is handed like a local: args4j's ``new
     CmdLineParser(this)`` fills the test's own fields, xmlunit's ``engine.compare(..., listener)``
     and its helper ``listenToDifferences(control, test)`` fill ``listener``."""
-    from oracular.cli.common import engine_for
-
     files = {
         "Parser.java": "package org.example.app;\npublic class Parser {\n"
         " public Parser(Object bean) {}\n public void parse(String... args) {}\n"
@@ -291,7 +294,7 @@ def test_fields_the_prefix_hands_to_the_unit_are_targets(tmp_path: Path) -> None
         "Listener.java": "package org.example.app;\npublic class Listener {\n public String seen;\n}\n",
         "BeanTest.java": "package org.example.app;\nclass BeanTest {\n"
         ' static final String NAME = "n";\n int count;\n Listener listener = new Listener();\n'
-        " Listener unused = new Listener();\n StringBuilder log = new StringBuilder();\n String text = \"t\";\n"
+        ' Listener unused = new Listener();\n StringBuilder log = new StringBuilder();\n String text = "t";\n'
         " void listen() { new Parser(null).fill(listener); }\n"
         " @org.junit.jupiter.api.Test\n void byThis() {\n"
         '  Parser p = new Parser(this);\n  p.parse("-count", "2");\n }\n'
@@ -301,11 +304,7 @@ def test_fields_the_prefix_hands_to_the_unit_are_targets(tmp_path: Path) -> None
         " @org.junit.jupiter.api.Test\n void byNothing() {\n  Parser p = new Parser(NAME);\n"
         "  p.parse(NAME);\n }\n}\n",
     }
-    for name, text in files.items():
-        (tmp_path / name).write_text(text, encoding="utf-8")
-    test = tmp_path / "BeanTest.java"
-    engine = engine_for([test])
-    analysis = engine.analyse(load_source(test))
+    engine, analysis = analysed_workspace(tmp_path, files)
     found = {}
     for status in analysis.statuses:
         prefix = engine.prefix_for(analysis, status)
