@@ -319,3 +319,28 @@ def test_fields_the_prefix_hands_to_the_unit_are_targets(tmp_path: Path) -> None
     assert "unused" not in found["byHelper"]
     assert "count" not in found["byHelper"]  # the local shadows the field
     assert not {"NAME", "count", "listener"} & set(found["byNothing"])
+
+
+def test_queries_take_the_first_name_the_set_up_registers(tmp_path: Path) -> None:
+    """joptsimple: ``@Before`` registers ``parser.accepts("fox")``, the test parses ``"-fox"`` and
+    asserts ``options.has("fox")``: a name the prefix never spells."""
+    files = {
+        "Parser.java": "package org.example.app;\npublic class Parser {\n"
+        " public void accepts(String name) {}\n public Options parse(String... args) { return null; }\n}\n",
+        "Options.java": "package org.example.app;\npublic class Options {\n"
+        " public boolean has(String name) { return false; }\n public int count(int at) { return 0; }\n}\n",
+        "BeanTest.java": "package org.example.app;\nclass BeanTest {\n Parser parser = new Parser();\n"
+        ' @org.junit.Before\n public void register() {\n'
+        '  parser.accepts("fox");\n  parser.accepts("f");\n }\n'
+        ' @org.junit.jupiter.api.Test\n void parses() {\n  Options options = parser.parse("-fox");\n }\n}\n',
+    }
+    engine, analysis = analysed_workspace(tmp_path, files)
+    (status,) = analysis.statuses
+    assert engine.env_for(analysis, status).set_up_literals == ['"fox"', '"f"']
+    prefix = engine.prefix_for(analysis, status)
+    assert prefix is not None
+    found = [t.expression for t in prefix.targets]
+    assert 'options.has("-fox")' in found  # the prefix's own value first
+    assert 'options.has("fox")' in found
+    assert 'options.has("f")' not in found  # one set-up name per query
+    assert "options.count(0)" in found and 'options.count("fox")' not in found  # typed

@@ -374,6 +374,8 @@ class OracleEngine:
             env.instance_fields.update(name for name, f in cls.fields.items() if "static" not in f.modifiers)
             for method in cls.methods:
                 env.helpers[method.name] = env.helpers.get(method.name, frozenset()) | method.handed
+        literals = (text for cls in status.classes for m in cls.methods for text in m.set_up_literals)
+        env.set_up_literals = list(dict.fromkeys(literals))
         return env
 
     def _type_bindings(self, classes: list[ClassInfo]) -> dict[str, dict[str, str]]:

@@ -56,6 +56,9 @@ class MethodInfo:
     name or a ``new`` expression (for helper and tester-object oracle resolution)."""
     throws_assertion_error: bool
     type_params: tuple[str, ...] = ()
+    set_up_literals: tuple[str, ...] = ()
+    """A per-test set-up's string literals passed as arguments, in order: the names the fixture
+    registers (joptsimple's ``parser.accepts("f")``), which tests then query (``options.has("f")``)."""
     handed: frozenset[str] = frozenset()
     """Plain names the body assigns, calls methods on or passes as arguments: the fields a void
     helper of a test class can change (xmlunit's ``listenToDifferences`` fills ``listener``)."""
@@ -220,16 +223,37 @@ def _walk_body(body: Node) -> BodyFacts:
     return tuple(thrown), frozenset(called), assertion_error, frozenset(handed)
 
 
+PER_TEST_SET_UP = frozenset({"Before", "BeforeEach", "BeforeMethod"})
+"""What marks a method run before each test (JUnit 4, JUnit 5, TestNG); JUnit 3 names it ``setUp``."""
+
+
+def is_per_test_set_up(name: str, annotations: set[str] | tuple[str, ...]) -> bool:
+    return name == "setUp" or not PER_TEST_SET_UP.isdisjoint(annotations)
+
+
+def _argument_literals(body: Node | None) -> tuple[str, ...]:
+    found: dict[str, None] = {}
+    for node in syntax.walk_skipping_classes(body) if body is not None else ():
+        if node.type == "argument_list":
+            found.update(
+                dict.fromkeys(syntax.text(a) for a in node.named_children if a.type == "string_literal")
+            )
+    return tuple(found)
+
+
 def method_info(node: Node) -> MethodInfo:
     doc = syntax.preceding_javadoc(node)
-    thrown, called, assertion_error, handed = body_facts(node.child_by_field_name("body"))
+    body = node.child_by_field_name("body")
+    thrown, called, assertion_error, handed = body_facts(body)
     is_ctor = node.type in ("constructor_declaration", "compact_constructor_declaration")
+    name = syntax.text(node.child_by_field_name("name"))
+    annotations = tuple(syntax.annotation_name(a) for a in syntax.annotations(node))
     return MethodInfo(
-        name=syntax.text(node.child_by_field_name("name")),
+        name=name,
         params=_params(node),
         return_type=None if is_ctor else syntax.text(node.child_by_field_name("type")),
         modifiers=syntax.modifiers(node),
-        annotations=tuple(syntax.annotation_name(a) for a in syntax.annotations(node)),
+        annotations=annotations,
         throws=_throws(node),
         javadoc=parse_javadoc(doc) if doc else None,
         thrown_in_body=thrown,
@@ -237,6 +261,7 @@ def method_info(node: Node) -> MethodInfo:
         called=called,
         throws_assertion_error=assertion_error,
         type_params=_type_params(node),
+        set_up_literals=_argument_literals(body) if is_per_test_set_up(name, annotations) else (),
         handed=handed,
     )
 

@@ -453,9 +453,12 @@ class TargetEnumerator:
                 if param_type is not None:
                     methods.append((name, param_type, _resolve_jdk(returns, bindings)))
         for name, param_type, returns in methods:
-            for argument in self._arguments(param_type, receiver):
+            # the most recent fitting value only, and the first name the set-up registered
+            arguments = [next(self._arguments(param_type, receiver), None)]
+            if unboxed(param_type) in ("String", "Object", "java.lang.Object", "CharSequence"):
+                arguments += self.env.set_up_literals[:1]
+            for argument in dict.fromkeys(a for a in arguments if a is not None):
                 found.append(Target(f"{receiver}.{name}({argument})", returns, "query", receiver, name))
-                break  # the most recent fitting value only: one query per method
         return found[:MAX_ARGUMENT_CALLS_PER_BASE]
 
     # -- static calls ------------------------------------------------------------------------

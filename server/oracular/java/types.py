@@ -179,6 +179,8 @@ class TypeEnv:
     instance_fields: set[str] = field(default_factory=set)
     """The test class's non-static fields: what the code under test can set once the prefix
     hands it ``this`` (args4j's ``new CmdLineParser(this)`` fills the test's ``@Option`` fields)."""
+    set_up_literals: list[str] = field(default_factory=list)
+    """The string literals the test class's per-test set-up passes on, its own set-up's first."""
     helpers: dict[str, frozenset[str]] = field(default_factory=dict)
     """The test class's methods by name -> the names their bodies write or hand on
     (:attr:`~oracular.java.declarations.MethodInfo.handed`)."""

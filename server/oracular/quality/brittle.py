@@ -30,7 +30,7 @@ from functools import lru_cache
 from tree_sitter import Node
 
 from oracular.java import syntax
-from oracular.java.declarations import ClassInfo
+from oracular.java.declarations import ClassInfo, is_per_test_set_up
 from oracular.quality.context import (
     FileContext,
     ParsedFile,
@@ -62,7 +62,6 @@ RANDOM_NEW = frozenset({"Random", "SecureRandom"})
 """Unseeded (no-argument) instances are random sources; ``new Random(42)`` is under control."""
 _SETS = re.compile(r"^(set[A-Z]?\w*|clear)$")
 ONE_TIME_SETUP = frozenset({"BeforeClass", "BeforeAll", "BeforeSuite", "BeforeTest", "BeforeGroups"})
-PER_TEST_SETUP = frozenset({"Before", "BeforeEach", "BeforeMethod"})
 
 
 def _arity(node: Node) -> int:
@@ -119,7 +118,7 @@ def reassigned_statics(root: Node) -> set[str]:
         if annotations & ONE_TIME_SETUP:
             continue
         name = syntax.text(owner.child_by_field_name("name"))
-        if owner.type == "method_declaration" and (annotations & PER_TEST_SETUP or name == "setUp"):
+        if owner.type == "method_declaration" and is_per_test_set_up(name, annotations):
             reset.add(syntax.text(target))
         else:
             assigned.add(syntax.text(target))
