@@ -6,7 +6,11 @@ realistic datasets (``oracular corpus realistic``), whose exception samples stor
 candidate types the engine offered (``exceptions``) and the type the developer expected; give
 two folders mined before and after a change to the candidates to compare them on the same tests.
 
-    .venv/bin/python scripts/exception_coverage.py DATA [DATA ...] [--split dev] [--top 8]
+    .venv/bin/python scripts/exception_coverage.py DATA [DATA ...] [--split dev] [--top 8] [--model [DIR]]
+
+``--model`` also ranks each folder's throwing samples with a model (default: the shipped one) and
+reports its type accuracy over all of them, as ``oracular train prior`` measures it: with and
+without the bonus the model's prior gives the engine's first type.
 """
 
 from __future__ import annotations
@@ -45,6 +49,7 @@ def main() -> None:
     parser.add_argument("data", type=Path, nargs="+", help="realistic datasets folders")
     parser.add_argument("--split", default="dev", choices=("dev", "train"))
     parser.add_argument("--top", type=int, default=8, help="most often missed types to list")
+    parser.add_argument("--model", type=Path, nargs="?", const=Path(), default=None, help="type accuracy too")
     args = parser.parse_args()
     runs = {folder: coverage(folder / args.split / "exception.jsonl") for folder in args.data}
     common = set.intersection(*(set(offered) for offered, _, _ in runs.values()))
@@ -54,6 +59,29 @@ def main() -> None:
         share = sum(offered[key] for key in common) / max(1, len(common))
         top = ", ".join(f"{name} {count}" for name, count in missed.most_common(args.top))
         print(f"| {folder} | {100 * share:.1f}% | {empty} | {top} |")
+    if args.model is not None:
+        print()
+        type_accuracy(args.model if args.model != Path() else None, args.data, args.split)
+
+
+def type_accuracy(model_dir: Path | None, folders: list[Path], split: str) -> None:
+    from oracular.models.inference import load_model
+    from oracular.models.layout import default_model_dir
+    from oracular.training.data import dataset_path, read_samples
+    from oracular.training.prior import exception_type_accuracy, exception_type_samples
+
+    model = load_model(model_dir or default_model_dir(), "cpu")
+    bonus = model.prior.exception_first
+    print(f"| folder | throwing samples | type accuracy | with the first type's bonus ({bonus:+.1f}) |")
+    print("|---|---:|---:|---:|")
+    for folder in folders:
+        samples = read_samples(dataset_path(folder, split, "exception"), None, 13)
+        scored = exception_type_samples(model, samples, progress=False)
+        plain, first = exception_type_accuracy(scored), exception_type_accuracy(scored, bonus)
+        print(
+            f"| {folder} | {plain['samples']} | {100 * plain['type_accuracy_all']:.1f}% "
+            f"| {100 * first['type_accuracy_all']:.1f}% |"
+        )
 
 
 if __name__ == "__main__":

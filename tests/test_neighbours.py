@@ -12,7 +12,7 @@ from oracular.candidates.habits import ALIKE_WEIGHT, weigh_alike
 from oracular.candidates.values import Value
 from oracular.engine import OracleEngine
 from oracular.incremental import MethodMemo
-from oracular.java.neighbours import PathMemo, member_path
+from oracular.java.neighbours import PathMemo, expected_types, member_path
 from oracular.java.source import parse_text
 from oracular.java.targets import Target
 from oracular.ranking.baseline import BaselineRanker
@@ -162,3 +162,49 @@ def test_a_ranker_that_weighs_the_habits_itself_is_not_weighed_again(engine: Ora
     ((asserted, scores),) = seen
     assert asserted == {".size()", ".isEmpty()"}  # the engine hands the file's habits over
     assert sorted(s.score for s in report.suggestions) == pytest.approx(sorted(scores))  # not weighed again
+
+
+def test_the_expected_types_come_from_every_way_a_test_says_it_throws(engine: OracleEngine) -> None:
+    analysis = engine.analyse(
+        java(
+            """
+            package org.example.stack;
+            import static org.junit.jupiter.api.Assertions.*;
+            import static org.assertj.core.api.Assertions.*;
+            class ThrowsTest {
+                @org.junit.Test(expected = java.util.EmptyStackException.class)
+                public void annotated() { new Stack<Integer>().pop(); }
+                @org.junit.jupiter.api.Test
+                void lambda() { assertThrows(IllegalArgumentException.class, () -> new Stack<>(-1)); }
+                @org.junit.jupiter.api.Test
+                void caught() {
+                    try { new Stack<>(-2); fail("negative"); }
+                    catch (IllegalArgumentException | IllegalStateException e) { }
+                }
+                @org.junit.jupiter.api.Test
+                void assertj() { assertThatNullPointerException().isThrownBy(() -> TextUtils.reverse(null)); }
+                @org.junit.jupiter.api.Test
+                void notExpected() {
+                    try { assertEquals(String.class, new Stack<Integer>().getClass()); }
+                    catch (UnsupportedOperationException e) { }
+                }
+                @org.junit.jupiter.api.Test
+                void oracleFree() { new Stack<>(-3); }
+            }
+            """
+        )
+    )
+    by_test = {s.test.name: expected_types(s.test) for s in analysis.statuses}
+    assert by_test["annotated"] == ("EmptyStackException",)
+    assert by_test["lambda"] == ("IllegalArgumentException",)
+    assert by_test["caught"] == ("IllegalArgumentException", "IllegalStateException")
+    assert by_test["assertj"] == ("NullPointerException",)
+    assert by_test["notExpected"] == ()  # a catch without a fail; a class literal of no throwable
+    # the most often expected first, by the tests that have an oracle
+    assert analysis.expected_exceptions[0] == "IllegalArgumentException"
+    assert set(analysis.expected_exceptions) == {
+        "EmptyStackException",
+        "IllegalArgumentException",
+        "IllegalStateException",
+        "NullPointerException",
+    }

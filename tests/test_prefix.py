@@ -1,12 +1,21 @@
 """Type inference, target selection and focal-method choice over real prefixes."""
 
+from pathlib import Path
+
 import pytest
 
 from oracular.engine import OracleEngine
 from oracular.java import syntax
 from oracular.java.declarations import extract
 from oracular.java.junit import find_test_methods
-from oracular.java.prefix import NULL_ARGUMENT_TYPES, FocalMethod, analyse_prefix, focal_name_for, passes_null
+from oracular.java.prefix import (
+    NULL_ARGUMENT_TYPES,
+    FocalMethod,
+    analyse_prefix,
+    by_habit,
+    focal_name_for,
+    passes_null,
+)
 from oracular.java.types import TypeEnv, split_generic, substitute
 
 from .conftest import fixture_source, java
@@ -254,3 +263,54 @@ def test_the_action_is_the_last_statement_that_is_no_read(
     assert prefix.action == action
     if action is not None:
         assert prefix.declared_from(action) == declared
+
+
+def test_exception_types_add_the_thrown_types_ancestors_and_the_files_habit_first(tmp_path: Path) -> None:
+    """commons-math3: ``checkPositive`` throws ``NotPositiveException``, its tests expect
+    ``MathIllegalArgumentException``; the file's other tests say which."""
+    from .test_targets import analysed_workspace
+
+    files = {
+        "WrongInputException.java": "package org.example.app;\n"
+        "public class WrongInputException extends IllegalArgumentException {}\n",
+        "NotPositiveException.java": "package org.example.app;\n"
+        "public class NotPositiveException extends WrongInputException {}\n",
+        "Failure.java": "package org.example.app;\npublic class Failure extends RuntimeException {}\n",
+        "Unit.java": "package org.example.app;\npublic class Unit {\n"
+        " public void set(int x) { if (x < 0) throw new NotPositiveException(); }\n"
+        " public void run() { throw new Failure(); }\n}\n",
+        "BeanTest.java": "package org.example.app;\nimport static org.junit.jupiter.api.Assertions.*;\n"
+        "class BeanTest {\n"
+        " @org.junit.jupiter.api.Test\n void negative() {\n"
+        "  assertThrows(WrongInputException.class, () -> new Unit().set(-1));\n }\n"
+        " @org.junit.jupiter.api.Test\n void cutSet() {\n  Unit u = new Unit();\n  u.set(-2);\n }\n"
+        " @org.junit.jupiter.api.Test\n void cutRun() {\n  Unit u = new Unit();\n  u.run();\n }\n}\n",
+    }
+    engine, analysis = analysed_workspace(tmp_path, files)
+    assert analysis.expected_exceptions == ("WrongInputException",)
+    prefixes = {s.test.name: engine.prefix_for(analysis, s) for s in analysis.statuses}
+    # the thrown type's ancestors after it, to the JDK type; the file's habit first
+    ancestors = ["WrongInputException", "IllegalArgumentException"]
+    assert prefixes["cutSet"].exception_types() == [
+        "WrongInputException",
+        "NotPositiveException",
+        ancestors[1],
+    ]
+    prefixes["cutSet"].file_expects = ()
+    assert prefixes["cutSet"].exception_types() == ["NotPositiveException", *ancestors]
+    # RuntimeException is too broad to offer; the habit is offered though the code never throws it
+    assert prefixes["cutRun"].exception_types() == ["WrongInputException", "Failure"]
+
+
+@pytest.mark.parametrize(
+    ("types", "habits", "ordered"),
+    [
+        (["a.B", "C"], (), ["a.B", "C"]),
+        (["a.B", "C"], ("X", "C"), ["C", "a.B"]),  # the most expected of those offered
+        (["a.B", "C"], ("B",), ["a.B", "C"]),  # as qualified as the code has it
+        (["a.B", "C"], ("X",), ["X", "a.B", "C"]),  # none offered: the file's own
+        ([], ("X", "Y"), ["X"]),
+    ],
+)
+def test_the_files_habit_comes_first(types: list[str], habits: tuple[str, ...], ordered: list[str]) -> None:
+    assert by_habit(types, habits) == ordered

@@ -111,6 +111,12 @@ class FileAnalysis:
         tests = (s.test for s in self.statuses if s.evidence is not None)
         return self.paths.asserted(self.source.data, tests, self.extra_assertion_methods)
 
+    @cached_property
+    def expected_exceptions(self) -> tuple[str, ...]:
+        """The exception types this version's tests with an oracle expect, the most often first."""
+        tests = (s.test for s in self.statuses if s.evidence is not None)
+        return self.paths.expected(self.source.data, tests, self.extra_assertion_methods)
+
     @property
     def oracle_free(self) -> list[TestStatus]:
         return [s for s in self.statuses if s.oracle_free]
@@ -406,7 +412,12 @@ class OracleEngine:
         so that datasets are built by exactly the analysis the editor runs.
         """
         env = self.env_for(analysis, status)
-        return analyse_prefix(method if method is not None else status.test.node, env, status.test.class_name)
+        prefix = analyse_prefix(
+            method if method is not None else status.test.node, env, status.test.class_name
+        )
+        if prefix is not None:
+            prefix.file_expects = analysis.expected_exceptions
+        return prefix
 
     def values_for(
         self,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -12,7 +13,7 @@ from oracular.candidates.values import Value
 from oracular.cli.main import main
 from oracular.corpus.lists import CorpusLists
 from oracular.corpus.normalise import GroundTruth
-from oracular.corpus.realistic import RealisticTask, is_developers, mine_realistic
+from oracular.corpus.realistic import RealisticTask, is_developers, mine_realistic, mine_realistic_package
 from oracular.java.targets import Target
 from oracular.models.backbone import load_tokenizer
 from oracular.models.inputs import InputFormatter, InputSettings
@@ -101,3 +102,22 @@ def test_the_command_writes_both_splits(tmp_path: Path, capsys: pytest.CaptureFi
     printed = capsys.readouterr().out
     assert "train: " in printed and "dev: " in printed
     assert (out / "train" / "assertion.jsonl").stat().st_size > 0
+
+
+def test_one_cut_keeps_the_files_other_tests_as_the_editor_sees_them(tmp_path: Path) -> None:
+    """Cut together, a file's tests lose the oracles their neighbours' habits are read from."""
+    cache, _ = make_cache(tmp_path)
+    task = RealisticTask("alpha", "train", cache / "src" / "alpha", 100, 13, one_cut=True)
+    alone, _ = mine_realistic_package(task)
+    together, _ = mine_realistic_package(replace(task, one_cut=False))
+
+    def exception_samples(samples: list[dict]) -> dict[str, dict]:
+        return {s["test"]: s for s in samples if s["type"] == "exception"}
+
+    assert exception_samples(alone).keys() == exception_samples(together).keys()
+    cut = exception_samples(alone)["CounterTest.incrementsByOne"]
+    assert {".value()", ".isZero()"} <= set(cut["asserted"])
+    # increment() throws nothing; rejectsNegativeStep, kept as written, expects this
+    assert cut["exceptions"] == ["IllegalArgumentException"]
+    assert exception_samples(together)["CounterTest.incrementsByOne"]["exceptions"] == []
+    assert ".isZero()" not in exception_samples(together)["CounterTest.incrementsByOne"]["asserted"]

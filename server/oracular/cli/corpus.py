@@ -76,6 +76,12 @@ def register(commands: argparse._SubParsersAction) -> None:
     cut.add_argument(
         "--jobs", type=int, default=os.cpu_count() or 2, help="worker processes (default: all cores)"
     )
+    cut.add_argument(
+        "--one-cut",
+        action="store_true",
+        help="cut each test in a copy of its own file, the other tests kept as written, as in the editor "
+        "(slower: one analysis per test, not per file)",
+    )
     cut.set_defaults(run=run_realistic)
 
     report = jobs.add_parser("report", help="write the corpus report (Markdown) from the mined statistics")
@@ -184,7 +190,7 @@ def run_realistic(args: argparse.Namespace) -> int:
         return 2
     sources = _cache(args) / "src"
     tasks = [
-        RealisticTask(name, split, sources / name, args.max_tests, args.seed)
+        RealisticTask(name, split, sources / name, args.max_tests, args.seed, args.one_cut)
         for split, names in (("train", lists.train), ("dev", lists.dev))
         for name in names
         if (sources / name).is_dir()

@@ -55,6 +55,10 @@ class RealisticTask:
     root: Path
     max_tests: int
     seed: int
+    one_cut: bool = False
+    """Cut each test in a copy of its file of its own, the file's other tests left as written (the
+    editor's view: their habits, :mod:`oracular.java.neighbours`, all there); by default a file's
+    chosen tests are cut together, one analysis per file."""
 
 
 def is_developers(template: Candidate, truth: GroundTruth) -> bool:
@@ -70,23 +74,27 @@ def is_developers(template: Candidate, truth: GroundTruth) -> bool:
 
 
 def cut_prefixes(
-    engine: OracleEngine, path: Path, cuts: list[DevTest]
+    engine: OracleEngine, path: Path, cuts: list[DevTest], one_cut: bool = False
 ) -> Iterator[tuple[int, DevTest, TestStatus, PrefixAnalysis, FileAnalysis]]:
     """Each of a file's cuts with the analysis of its prefix in the oracle-free copy, as the
     editor sees it (cuts the copy cannot analyse are left out), and the copy's analysis; the
-    number is the cut's place."""
+    number is the cut's place. ``one_cut``: a copy per cut (:attr:`RealisticTask.one_cut`)."""
     source = load_source(path, lenient=True)
-    copy = engine.analyse(oracle_free_copy(source, engine.analyse(source), cuts))
+    analysis = engine.analyse(source)
+    shared = None if one_cut else engine.analyse(oracle_free_copy(source, analysis, cuts))
     for number, cut in enumerate(cuts):
+        copy = shared or engine.analyse(oracle_free_copy(source, analysis, [cut]))
         status = find_status(copy, cut)
         prefix = engine.prefix_for(copy, status) if status is not None else None
         if status is not None and prefix is not None:
             yield number, cut, status, prefix, copy
 
 
-def _samples(engine: OracleEngine, root: Path, path: Path, cuts: list[DevTest]) -> Iterator[dict[str, Any]]:
+def _samples(
+    engine: OracleEngine, root: Path, path: Path, cuts: list[DevTest], one_cut: bool
+) -> Iterator[dict[str, Any]]:
     """One exception sample per cut test, and an assertion sample where a template is the developer's."""
-    for number, cut, status, prefix, copy in cut_prefixes(engine, path, cuts):
+    for number, cut, status, prefix, copy in cut_prefixes(engine, path, cuts, one_cut):
         statements = [syntax.text(s) for s in prefix.statements]
         common = {
             "file": str(path.relative_to(root)),
@@ -148,7 +156,7 @@ def mine_realistic_package(task: RealisticTask) -> tuple[list[dict[str, Any]], C
     samples = []
     for path, file_cuts in by_file.items():
         try:
-            for sample in _samples(engine, task.root, path, file_cuts):
+            for sample in _samples(engine, task.root, path, file_cuts, task.one_cut):
                 samples.append({"package": task.package, "split": task.split, **sample})
                 counts[f"{sample['type']}_samples"] += 1
         except (SourceError, RecursionError, ValueError):

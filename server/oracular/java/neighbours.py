@@ -1,19 +1,24 @@
-"""What the file's other tests assert on, as member paths: ``.getDeltas().size()``, ``.str``, ``.has()``.
+"""What the file's other tests assert on, as member paths (``.getDeltas().size()``, ``.str``,
+``.has()``), and which exception types they expect.
 
 Why: the tests of one file check the same unit the same way. Where its other tests assert
 ``options.has(...)``, ``diff.similar()`` or a bean's field, an oracle-free test beside them most
 likely wants the same read, and the ranker, which sees one test at a time, cannot know it. A path
 keeps the members read after the base variable, without their arguments, so that it matches a
-target of another test whatever its variable and arguments are called.
+target of another test whatever its variable and arguments are called. Likewise a file whose
+tests expect ``MathIllegalArgumentException`` where the code throws its subclasses names that
+type again.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections import Counter
+from collections.abc import Iterable, Iterator
 
 from oracular.java import syntax
 from oracular.java.junit import TestMethod
+from oracular.java.oracle_statements import ASSERTJ_THROWN, ends_with_fail
 from oracular.java.oracles import is_oracle_call
 
 _BASE = re.compile(r"\s*(?:this\s*\.\s*)?[A-Za-z_$][\w$]*")
@@ -61,28 +66,67 @@ def _paths_of(test: TestMethod, extra: frozenset[str]) -> frozenset[str]:
     return frozenset(found)
 
 
-class PathMemo:
-    """The member paths a file's tests assert on, each method's remembered by its text.
+def _simple(name: str) -> str:
+    return name.strip().removesuffix(".class").rsplit(".", 1)[-1]
 
-    Why: the paths are read at every version an editor ranks, and an edit changes one method;
+
+def expected_types(test: TestMethod) -> tuple[str, ...]:
+    """The exception types (simple names) a test expects: ``@Test(expected = X.class)``, a class
+    literal named like a throwable (``...Exception``, ``...Error``) in its body
+    (``assertThrows(X.class, ...)``, a rule's ``thrown.expect(X.class)``), the type a
+    try/``fail``/catch catches, AssertJ's ``assertThatX()``. Each once, in order."""
+    found: dict[str, None] = {}
+    if test.expected_exception:
+        found.update(dict.fromkeys(_simple(e) for e in test.expected_exception.split(",")))
+    body = test.node.child_by_field_name("body")
+    for node in syntax.walk_skipping_classes(body) if body is not None else ():
+        if node.type == "class_literal":
+            name = _simple(syntax.text(node))
+            if name.endswith(("Exception", "Error")):
+                found[name] = None
+        elif node.type == "try_statement":
+            block = node.child_by_field_name("body")
+            if block is not None and ends_with_fail(syntax.statements(block)):
+                for clause in (c for c in node.named_children if c.type == "catch_clause"):
+                    caught = next((n for n in syntax.walk(clause) if n.type == "catch_type"), None)
+                    found.update(dict.fromkeys(_simple(t) for t in syntax.text(caught).split("|") if caught))
+        elif node.type == "method_invocation" and syntax.call_name(node) in ASSERTJ_THROWN:
+            found[ASSERTJ_THROWN[syntax.call_name(node)]] = None
+    return tuple(found)
+
+
+Habits = tuple[frozenset[str], tuple[str, ...]]
+"""One test's member paths asserted on and exception types expected."""
+
+
+class PathMemo:
+    """What a file's tests assert on and expect, each method's remembered by its text.
+
+    Why: these are read at every version an editor ranks, and an edit changes one method;
     walking every test body again doubled the time from an edit to its diagnostics on a
     2,000-line file. At most ``limit`` methods are remembered (then it starts afresh).
     """
 
     def __init__(self, limit: int = 5_000) -> None:
         self.limit = limit
-        self._known: dict[tuple[bytes, frozenset[str]], frozenset[str]] = {}
+        self._known: dict[tuple[bytes, frozenset[str]], Habits] = {}
+
+    def _habits(self, data: bytes, tests: Iterable[TestMethod], extra: frozenset[str]) -> Iterator[Habits]:
+        for test in tests:
+            key = (data[test.node.start_byte : test.node.end_byte], extra)
+            habits = self._known.get(key)
+            if habits is None:
+                if len(self._known) >= self.limit:
+                    self._known.clear()
+                habits = self._known[key] = (_paths_of(test, extra), expected_types(test))
+            yield habits
 
     def asserted(self, data: bytes, tests: Iterable[TestMethod], extra: frozenset[str]) -> frozenset[str]:
         """Of ``tests`` of the document whose bytes are ``data``; ``extra``: assertion methods
         besides the standard ones. An oracle-free test has no paths of its own."""
-        found: set[str] = set()
-        for test in tests:
-            key = (data[test.node.start_byte : test.node.end_byte], extra)
-            paths = self._known.get(key)
-            if paths is None:
-                if len(self._known) >= self.limit:
-                    self._known.clear()
-                paths = self._known[key] = _paths_of(test, extra)
-            found |= paths
-        return frozenset(found)
+        return frozenset(path for paths, _ in self._habits(data, tests, extra) for path in paths)
+
+    def expected(self, data: bytes, tests: Iterable[TestMethod], extra: frozenset[str]) -> tuple[str, ...]:
+        """The exception types ``tests`` expect, the most often expected (by tests) first."""
+        counts = Counter(t for _, types in self._habits(data, tests, extra) for t in types)
+        return tuple(t for t, _ in counts.most_common())
