@@ -11,8 +11,20 @@ import pytest
 from oracular.cli.main import main
 from oracular.corpus.devtests import DevTest
 from oracular.corpus.normalise import GroundTruth
-from oracular.evaluation.realistic import Judged, ProjectRun, abstention_curve, answer_keys, figures, markdown
+from oracular.engine import FileReport, OracleEngine
+from oracular.evaluation.realistic import (
+    Judged,
+    ProjectRun,
+    abstention_curve,
+    answer_keys,
+    evaluate_project,
+    figures,
+    markdown,
+)
 from oracular.java.junit import Flavour
+from oracular.java.source import SourceText
+from oracular.java.workspace import WorkspaceIndex
+from oracular.ranking.baseline import BaselineRanker
 
 from ..execution.conftest import TEST_PACKAGE, require_toolchain
 from ..execution.test_bug_finding import DEVELOPER_TESTS
@@ -121,3 +133,29 @@ def test_an_unknown_project_is_named_and_nothing_runs(mode: str, tmp_path: Path,
     assert main(["eval", mode, "no-such-project", "--cache", str(tmp_path), "-q"]) == 2
     err = capsys.readouterr().err
     assert "no-such-project: neither a folder nor a package in" in err
+
+
+@pytest.mark.parametrize("one_cut", [False, True])
+def test_one_cut_answers_each_test_beside_the_files_other_oracles(project: Path, one_cut: bool) -> None:
+    """Cut together, the three tests of a file are answered in one copy with no oracle left; one
+    cut at a time, each is answered beside the two others as written, as in the editor."""
+    (project / TEST_PACKAGE / "CounterOracleTest.java").write_text(DEVELOPER_TESTS, encoding="utf-8")
+    seen: list[str] = []
+
+    def suggest(engine: OracleEngine, source: SourceText) -> FileReport:
+        if source.path.name == "CounterOracleTest.java":
+            seen.append(source.text)
+        return engine.suggest(source)
+
+    def engine_for(index: WorkspaceIndex, root: Path) -> OracleEngine:
+        return OracleEngine(index, BaselineRanker(), project_root=root)
+
+    run = evaluate_project(project, engine_for, suggest, 100, 13, progress=False, one_cut=one_cut)
+    counter = {j.test for j in run.judged if j.test.startswith("CounterOracleTest.")}
+    assert counter == {"CounterOracleTest.incrementOnce", "CounterOracleTest.reachesMax",
+                       "CounterOracleTest.rejectsNegativeMax"}  # fmt: skip
+    oracles = [
+        sum(text.count(f"{name}(") for name in ("assertEquals", "assertTrue", "assertThrows"))
+        for text in seen
+    ]
+    assert oracles == ([2, 2, 2] if one_cut else [0])

@@ -67,6 +67,12 @@ def add_realistic_arguments(parser: argparse.ArgumentParser) -> None:
         help="static ranking only: do not run the prefixes to observe values (nor the top-1 oracles)",
     )
     group.add_argument(
+        "--one-cut",
+        action="store_true",
+        help="cut each test in a copy of its own file, the file's other tests as written (the editor's view; "
+        "one suggestion run per test, not per file)",
+    )
+    group.add_argument(
         "--check-timeout", type=float, default=5.0, metavar="S", help="time limit per run test (default 5)"
     )
     group.add_argument(

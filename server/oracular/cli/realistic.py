@@ -56,6 +56,9 @@ def run_realistic(args: argparse.Namespace) -> int:
         "ranker": ranker.name,
         "mode": "static (no values observed)" if args.no_observe else "observed values where the code runs",
         "tests per project": f"at most {args.max_tests} (seed {args.seed})",
+        "cut": "each test in a copy of its own file, the others as written"
+        if args.one_cut
+        else "a file's chosen tests together",
     }
     emit(markdown(runs, header), args.output, "evaluation")
     if args.json is not None:
@@ -89,7 +92,9 @@ def _evaluate(
         checking = cached_checks(checking, runs)
     progress = not args.quiet
     try:
-        return evaluate_project(root, engine_for, suggest, args.max_tests, args.seed, checking, progress)
+        return evaluate_project(
+            root, engine_for, suggest, args.max_tests, args.seed, checking, progress, args.one_cut
+        )
     finally:
         if checker is not None:
             checker.close()

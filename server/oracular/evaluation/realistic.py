@@ -179,8 +179,13 @@ def evaluate_project(
     seed: int,
     check_top: TopChecker | None = None,
     progress: bool = True,
+    one_cut: bool = False,
 ) -> ProjectRun:
-    """Cut ``max_tests`` (seeded) of the project's tests, answer them, and judge the answers."""
+    """Cut ``max_tests`` (seeded) of the project's tests, answer them, and judge the answers.
+
+    A file's chosen tests are cut together, in one copy; ``one_cut``: each in a copy of its own,
+    the file's other tests as written, as a user's oracle-free test sits among tests with oracles
+    (their habits, :mod:`oracular.java.neighbours`, all there; one suggestion run per test)."""
     start = time.monotonic()
     root = root.resolve()
     run = ProjectRun(root.name, _version(root))
@@ -206,8 +211,9 @@ def evaluate_project(
         by_file.setdefault(path, []).append(cut)
     bar = tqdm(total=len(chosen), desc=f"{root.name}", unit="test", disable=not progress)
     for path, file_cuts in sorted(by_file.items()):
-        run.judged += _evaluate_file(root, path, file_cuts, engine, suggest, check_top, run)
-        bar.update(len(file_cuts))
+        for together in [[cut] for cut in file_cuts] if one_cut else [file_cuts]:
+            run.judged += _evaluate_file(root, path, together, engine, suggest, check_top, run)
+            bar.update(len(together))
     bar.close()
     run.counts["tests_judged"] = len(run.judged)
     run.elapsed_s = time.monotonic() - start
