@@ -145,6 +145,12 @@ def test_a_kept_report_is_not_reused_once_the_other_tests_assert_otherwise(engin
     # another read asserted: the oracle-free test's report is made again too
     other_read = other_value.replace("assertEquals(2, s.size());", "assertEquals(2, s.peek());")
     assert misses_after(other_read) == first + 3
+    # the same reads, but what the file expects thrown changes: the oracle-free test's first type
+    throws = "\n        assertThrows(IllegalStateException.class, () -> s.pop());"
+    expects = other_read.replace("assertEquals(2, s.peek());", "assertEquals(2, s.peek());" + throws)
+    assert misses_after(expects) == first + 5
+    other_type = expects.replace("IllegalStateException", "UnsupportedOperationException")
+    assert misses_after(other_type) == first + 7
 
 
 def test_a_ranker_that_weighs_the_habits_itself_is_not_weighed_again(engine: OracleEngine) -> None:

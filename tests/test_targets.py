@@ -330,7 +330,7 @@ def test_queries_take_the_first_name_the_set_up_registers(tmp_path: Path) -> Non
         "Options.java": "package org.example.app;\npublic class Options {\n"
         " public boolean has(String name) { return false; }\n public int count(int at) { return 0; }\n}\n",
         "BeanTest.java": "package org.example.app;\nclass BeanTest {\n Parser parser = new Parser();\n"
-        ' @org.junit.Before\n public void register() {\n'
+        " @org.junit.Before\n public void register() {\n"
         '  parser.accepts("fox");\n  parser.accepts("f");\n }\n'
         ' @org.junit.jupiter.api.Test\n void parses() {\n  Options options = parser.parse("-fox");\n }\n}\n',
     }
@@ -344,3 +344,16 @@ def test_queries_take_the_first_name_the_set_up_registers(tmp_path: Path) -> Non
     assert 'options.has("fox")' in found
     assert 'options.has("f")' not in found  # one set-up name per query
     assert "options.count(0)" in found and 'options.count("fox")' not in found  # typed
+
+
+def test_a_query_takes_a_name_before_a_literal_that_reads_as_data(engine: OracleEngine) -> None:
+    prefix = analysed(
+        engine,
+        r"""
+        String[] rows = "a,b\n1,2".split("\n");
+        Map<String, Integer> m = new HashMap<>(Collections.singletonMap("key", rows.length));
+        """,
+    )
+    found = targets(prefix)
+    assert 'm.get("key")' in found  # commons-csv's record.get("X") after withHeader("X", ...)
+    assert not any(expression.startswith('m.get("a,b') for expression in found)

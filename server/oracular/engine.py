@@ -612,8 +612,9 @@ class OracleEngine:
         self.ranker.preload()  # a model loads in the background while the file is analysed
         analysis = self.analyse(source, memo)
         chosen = [s for s in analysis.oracle_free if line is None or s.test.spans_line(line)]
-        # a report depends on what the other tests assert too (candidates/habits.py)
-        kind = f"report {hash(analysis.asserted)}" if chosen else "report"
+        # a report depends on what the other tests assert and expect too (java/neighbours.py)
+        habits = hash((analysis.asserted, analysis.expected_exceptions))
+        kind = f"report {habits}" if chosen else "report"
         reused = {s.test.line: r for s in chosen if memo is not None and (r := memo.get(kind, s.test))}
         prefixes = {s.test.line: self.prefix_for(analysis, s) for s in chosen if s.test.line not in reused}
         observation = FileObservation()

@@ -427,11 +427,13 @@ class TargetEnumerator:
     # -- calls with arguments ----------------------------------------------------------------
     def _arguments(self, param_type: str, receiver: str, small_literals: bool = True) -> Iterator[str]:
         """Values to pass: ``0`` for an ``int`` (an index: ``get(0)``), then prefix values that fit,
-        those the prefix passed to the same receiver first (``m.put(key, v)``, then ``m.get(key)``)."""
+        those the prefix passed to the same receiver first (``m.put(key, v)``, then ``m.get(key)``),
+        string literals that read as data last: a key is a name, so after commons-csv's
+        ``new StringReader("a,b,c\n1,2,3")`` and ``withHeader("X", "Y")``, ``record.get("X")``."""
         if small_literals and param_type == "int":
             yield "0"
         passed = self.passed.get(receiver, [])
-        for value in sorted(self.values, key=lambda v: v.text not in passed):
+        for value in sorted(self.values, key=lambda v: (v.text not in passed, _is_data(v.text))):
             if value.text != receiver and _accepts(param_type, value.type):
                 yield value.text
 
@@ -571,6 +573,14 @@ def _topics(statements: list[Node]) -> dict[str, set[str]]:
                     identifier_words(syntax.call_name(node))
                 )
     return topics
+
+
+_NAME_LITERAL = re.compile(r'^"[A-Za-z_$][\w$.]{0,40}"$')
+
+
+def _is_data(text: str) -> bool:
+    """A string literal that is no name (``"a,b,c\n1,2,3"``, ``"-fox"``, ``""``)."""
+    return text.startswith('"') and _NAME_LITERAL.match(text) is None
 
 
 def _arguments_by_receiver(statements: list[Node]) -> dict[str, list[str]]:
