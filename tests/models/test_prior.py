@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 import torch
 
-from oracular.candidates.template_features import FEATURES, TemplateContext
+from oracular.candidates.template_features import FEATURES, TemplateContext, named_failure
 from oracular.cli.main import main
 from oracular.engine import OracleEngine
 from oracular.java.workspace import WorkspaceIndex
@@ -30,7 +30,7 @@ from oracular.training.prior import (
     LogitCache,
     TemplateSample,
     exception_type_accuracy,
-    fit_exception_first,
+    fit_exception_bonuses,
     fit_prior,
     template_accuracy,
     template_samples,
@@ -72,6 +72,7 @@ def test_the_prior_travels_in_the_config_and_only_when_there_is_one(
         "scale": 1.0,
         "weights": {"name_mentions": 3.0, "built_fresh": -2.0},
         "exception_first": 0.0,
+        "exception_named": 0.0,
     }
     assert config["metadata"]["prior"] == {"train_samples": 3}
     assert store.load_config(prior_dir).prior == NAMED
@@ -107,6 +108,14 @@ def test_the_prior_moves_assertion_logits_and_only_the_first_exception_type() ->
     assert first.adjust(logits, templates, flags, context).tolist() == pytest.approx([-1.0, 4.0, 1.2, 0.5])
     assert TemplatePrior().adjust(logits, templates, flags, context) is logits
     assert TemplatePrior(exception_first=0.7).active
+    # each exception type by the share of its words the test's name says
+    named = TemplatePrior(exception_named=2.0)
+    assert named.active
+    stack = TemplateContext([], "testEmptyStackPop")
+    assert named.adjust(logits, templates, flags, stack).tolist() == pytest.approx([1.0, 1.0, 2.5, 0.5])
+    assert named_failure("assertThrows(java.util.EmptyStackException.class)", {"stack"}) == 0.5
+    assert named_failure("assertThrows(IllegalArgumentException.class)", {"illegal", "argument"}) == 0.0
+    assert named_failure("assertEquals(?, s.size())", {"size"}) == 0.0
 
 
 def test_with_a_prior_the_live_ranking_reads_the_test_name(
@@ -157,25 +166,32 @@ def test_fitting_finds_how_much_the_first_exception_type_is_worth() -> None:
     samples = []
     for _ in range(300):
         size = rng.randint(2, 4)
-        first = torch.zeros((size, 1))
-        first[0] = 1.0
+        features = torch.zeros((size, 2))
+        features[0, 0] = 1.0
         label = 0 if rng.random() < 0.7 else rng.randrange(1, size)
-        samples.append(TemplateSample(first, torch.randn(size), [label]))
-    unoffered = TemplateSample(torch.ones((1, 1)), torch.zeros(1), [])
-    bonus = fit_exception_first([*samples, unoffered])
-    assert bonus > 1.0
+        samples.append(TemplateSample(features, torch.randn(size), [label]))
+    unoffered = TemplateSample(torch.tensor([[1.0, 0.0]]), torch.zeros(1), [])
+    bonus, named = fit_exception_bonuses([*samples, unoffered])
+    assert bonus > 1.0 and named == 0.0  # no test names the type here: no weight for it
     before, after = exception_type_accuracy(samples), exception_type_accuracy(samples, bonus)
     assert after["type_accuracy_all"] > before["type_accuracy_all"] + 0.15
     assert exception_type_accuracy([unoffered], bonus)["type_accuracy_all"] == 0.0
-    assert fit_exception_first([unoffered]) == 0.0  # nothing to gain: the smallest bonus
+    assert fit_exception_bonuses([unoffered]) == (0.0, 0.0)  # nothing to gain: the smallest bonuses
     # where the type head is right and the order is not, no bonus
     head_knows = [
         TemplateSample(s.features, torch.eye(len(s.logits))[s.labels[0]], s.labels) for s in samples
     ]
-    assert fit_exception_first(head_knows) == 0.0
-    prior = TemplatePrior(1.0, {}, bonus)
+    assert fit_exception_bonuses(head_knows) == (0.0, 0.0)
+    # the thrown type is the one the test's name says, wherever it stands
+    for s in samples[:150]:
+        s.features[s.labels[0], 1] = 1.0
+    bonus, named = fit_exception_bonuses(samples)
+    assert named > 0.0
+    assert exception_type_accuracy(samples, bonus, named)["type_accuracy_all"] > after["type_accuracy_all"]
+    prior = TemplatePrior(1.0, {}, bonus, named)
     assert TemplatePrior.from_json(prior.to_json()) == prior
     assert TemplatePrior.from_json({"scale": 1.0, "weights": {}}).exception_first == 0.0  # version 2.1's
+    assert TemplatePrior.from_json({"scale": 1.0, "weights": {}}).exception_named == 0.0
 
 
 class _Unscored:

@@ -96,6 +96,20 @@ def parse_template(text: str) -> Template | None:
     return Template(match.group(1), arguments[-1]) if arguments else None
 
 
+_THROWN = re.compile(r"^assertThrows\(([\w.$]+)\.class")
+_FAILURE_GLUE = frozenset({"exception", "error", "illegal", "argument"})
+
+
+def named_failure(text: str, tested: set[str]) -> float:
+    """The share of an exception candidate's type words (``DimensionMismatchException``:
+    dimension, mismatch) that the test's name says (``testDimensionMismatch``); 0 for any
+    other text. Tests are often named for the failure they expect, and among commons-math3's
+    five candidate types the type head cannot tell which argument is the wrong one."""
+    match = _THROWN.match(text)
+    words = identifier_words(match.group(1).rsplit(".", 1)[-1]) - _FAILURE_GLUE if match else set()
+    return len(words & tested) / len(words) if words else 0.0
+
+
 class TemplateContext:
     """What every template of one test shares: the prefix's statements, the test's name, what the
     file's other tests assert on (``asserted``: member paths) and whether the prefix ends by

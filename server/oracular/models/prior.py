@@ -8,6 +8,8 @@ prefix just built cannot fail). A template's logit becomes ``scale * logit + w .
 before the calibration's temperature. Among the exception candidates only the first (the engine's
 best evidence: the type observed thrown, else the focal method's documented one) gets a bonus,
 ``exception_first``: the network's type head names the thrown type less often than that order.
+Every exception candidate gets ``exception_named`` times the share of its type's words that the
+test's name says (:func:`~oracular.candidates.template_features.named_failure`).
 
 Stored in ``config.json`` (``prior``) with the weights it was fitted for; a model without one
 ranks with its logits unchanged.
@@ -22,7 +24,7 @@ from typing import Any
 import torch
 from torch import Tensor
 
-from oracular.candidates.template_features import FEATURES, TemplateContext
+from oracular.candidates.template_features import FEATURES, TemplateContext, named_failure
 
 
 @dataclass
@@ -33,6 +35,8 @@ class TemplatePrior:
     """Per feature name (:data:`FEATURES`); a name the code no longer computes is an error."""
     exception_first: float = 0.0
     """Added to the logit of the first exception candidate."""
+    exception_named: float = 0.0
+    """Times :func:`named_failure`, added to each exception candidate's logit."""
 
     def __post_init__(self) -> None:
         unknown = set(self.weights) - set(FEATURES)
@@ -46,7 +50,12 @@ class TemplatePrior:
 
     @property
     def active(self) -> bool:
-        return bool(self.weights) or self.scale != 1.0 or self.exception_first != 0.0
+        return (
+            bool(self.weights)
+            or self.scale != 1.0
+            or self.exception_first != 0.0
+            or self.exception_named != 0.0
+        )
 
     def vector(self) -> Tensor:
         return torch.tensor([self.weights.get(name, 0.0) for name in FEATURES])
@@ -59,8 +68,8 @@ class TemplatePrior:
         context: TemplateContext,
         order: Sequence[str] | None = None,
     ) -> Tensor:
-        """The assertion templates' logits with the prior added; the first exception candidate's
-        with ``exception_first``.
+        """The assertion templates' logits with the prior added; the exception candidates' with
+        ``exception_named`` by their type's name, the first's with ``exception_first`` too.
 
         ``order``: the engine's static templates (see :meth:`TemplateContext.features`)."""
         if not self.active:
@@ -71,6 +80,9 @@ class TemplatePrior:
         kept = logits.float().clone()
         if exceptions.any():
             kept[int(exceptions.nonzero()[0])] += self.exception_first
+        if self.exception_named:
+            for i in exceptions.nonzero().flatten().tolist():
+                kept[i] += self.exception_named * named_failure(templates[i], context.tested)
         return torch.where(exceptions, kept, adjusted)
 
     def to_json(self) -> dict[str, Any]:
