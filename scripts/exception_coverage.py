@@ -10,7 +10,7 @@ two folders mined before and after a change to the candidates to compare them on
 
 ``--model`` also ranks each folder's throwing samples with a model (default: the shipped one) and
 reports its type accuracy over all of them, as ``oracular train prior`` measures it: with and
-without the bonus the model's prior gives the engine's first type.
+without the bonuses the model's prior gives the engine's first type and a type the test's name says.
 """
 
 from __future__ import annotations
@@ -71,13 +71,16 @@ def type_accuracy(model_dir: Path | None, folders: list[Path], split: str) -> No
     from oracular.training.prior import exception_type_accuracy, exception_type_samples
 
     model = load_model(model_dir or default_model_dir(), "cpu")
-    bonus = model.prior.exception_first
-    print(f"| folder | throwing samples | type accuracy | with the first type's bonus ({bonus:+.1f}) |")
+    bonus, named = model.prior.exception_first, model.prior.exception_named
+    print(
+        "| folder | throwing samples | type accuracy "
+        f"| with the prior's bonuses (first {bonus:+.1f}, named {named:+.1f}) |"
+    )
     print("|---|---:|---:|---:|")
     for folder in folders:
         samples = read_samples(dataset_path(folder, split, "exception"), None, 13)
         scored = exception_type_samples(model, samples, progress=False)
-        plain, first = exception_type_accuracy(scored), exception_type_accuracy(scored, bonus)
+        plain, first = exception_type_accuracy(scored), exception_type_accuracy(scored, bonus, named)
         print(
             f"| {folder} | {plain['samples']} | {100 * plain['type_accuracy_all']:.1f}% "
             f"| {100 * first['type_accuracy_all']:.1f}% |"
