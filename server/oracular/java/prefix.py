@@ -74,8 +74,8 @@ def exception_ancestors(types: list[str], env: TypeEnv) -> list[str]:
     """The superclasses of the workspace's exception types in ``types``, nearest first, up to the
     JDK class their hierarchy extends. A test often expects a broader type than the code throws:
     commons-math3's tests expect ``MathIllegalArgumentException`` where ``checkPositive`` throws
-    its ``NotPositiveException``; 83 of its 8 dev projects' 987 throwing samples expect such an
-    ancestor of an offered type, none of them offered before."""
+    its ``NotPositiveException``. Of the 987 throwing realistic samples of 8 dev projects, 83
+    expected such an ancestor of an offered type, which was not offered itself."""
     found: list[str] = []
     for name in types:
         cls = env.resolve_class(name)
@@ -94,8 +94,9 @@ def by_habit(types: list[str], file_expects: tuple[str, ...]) -> list[str]:
     among ``types``, else the one they expect most often at all.
 
     The code says what may be thrown, the file how its tests name it (a broader type, the one a
-    helper throws). On the throwing samples of 8 dev projects the shipped model named the type
-    for 39.6%; first place, which the engine's prior favours, given this way, 53.0%."""
+    helper throws). With the ancestors above, this took the type named by version 3 from 39.6%
+    to 51.7% of the 987 throwing samples of 8 dev projects, each cut alone in its file
+    (``docs/eval.md``); the engine's prior favours the first type."""
     simple = [t.rsplit(".", 1)[-1] for t in types]
     first = next((t for t in file_expects if t in simple), file_expects[0] if file_expects else None)
     if first is None:
