@@ -412,12 +412,8 @@ class OracleEngine:
         so that datasets are built by exactly the analysis the editor runs.
         """
         env = self.env_for(analysis, status)
-        prefix = analyse_prefix(
-            method if method is not None else status.test.node, env, status.test.class_name
-        )
-        if prefix is not None:
-            prefix.file_expects = analysis.expected_exceptions
-        return prefix
+        method = method if method is not None else status.test.node
+        return analyse_prefix(method, env, status.test.class_name, analysis.expected_exceptions)
 
     def values_for(
         self,

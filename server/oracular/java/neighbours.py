@@ -18,7 +18,7 @@ from collections.abc import Iterable, Iterator
 
 from oracular.java import syntax
 from oracular.java.junit import TestMethod
-from oracular.java.oracle_statements import ASSERTJ_THROWN, ends_with_fail
+from oracular.java.oracle_statements import expected_exception_types
 from oracular.java.oracles import is_oracle_call
 
 _BASE = re.compile(r"\s*(?:this\s*\.\s*)?[A-Za-z_$][\w$]*")
@@ -66,33 +66,13 @@ def _paths_of(test: TestMethod, extra: frozenset[str]) -> frozenset[str]:
     return frozenset(found)
 
 
-def _simple(name: str) -> str:
-    return name.strip().removesuffix(".class").rsplit(".", 1)[-1]
-
-
 def expected_types(test: TestMethod) -> tuple[str, ...]:
-    """The exception types (simple names) a test expects: ``@Test(expected = X.class)``, a class
-    literal named like a throwable (``...Exception``, ``...Error``) in its body
-    (``assertThrows(X.class, ...)``, a rule's ``thrown.expect(X.class)``), the type a
-    try/``fail``/catch catches, AssertJ's ``assertThatX()``. Each once, in order."""
-    found: dict[str, None] = {}
-    if test.expected_exception:
-        found.update(dict.fromkeys(_simple(e) for e in test.expected_exception.split(",")))
+    """The exception types (simple names) a test's oracles expect
+    (:func:`~oracular.java.oracle_statements.expected_exception_types`: a catch counts only in a
+    try/``fail``/catch)."""
     body = test.node.child_by_field_name("body")
-    for node in syntax.walk_skipping_classes(body) if body is not None else ():
-        if node.type == "class_literal":
-            name = _simple(syntax.text(node))
-            if name.endswith(("Exception", "Error")):
-                found[name] = None
-        elif node.type == "try_statement":
-            block = node.child_by_field_name("body")
-            if block is not None and ends_with_fail(syntax.statements(block)):
-                for clause in (c for c in node.named_children if c.type == "catch_clause"):
-                    caught = next((n for n in syntax.walk(clause) if n.type == "catch_type"), None)
-                    found.update(dict.fromkeys(_simple(t) for t in syntax.text(caught).split("|") if caught))
-        elif node.type == "method_invocation" and syntax.call_name(node) in ASSERTJ_THROWN:
-            found[ASSERTJ_THROWN[syntax.call_name(node)]] = None
-    return tuple(found)
+    nodes = syntax.walk_skipping_classes(body) if body is not None else ()
+    return tuple(expected_exception_types(test, nodes, any_catch=False))
 
 
 Habits = tuple[frozenset[str], tuple[str, ...]]

@@ -8,10 +8,16 @@ the corpus and the editor never disagree on what a ``fail`` is.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
 from tree_sitter import Node
 
 from oracular.java import syntax
 from oracular.java.oracles import is_oracle_call
+
+if TYPE_CHECKING:
+    from oracular.java.junit import TestMethod
 
 FAIL_NAMES = frozenset({"fail", "failBecauseExceptionWasNotThrown", "shouldHaveThrown"})
 ASSERTJ_THROWN = {
@@ -83,3 +89,38 @@ def ends_with_fail(statements: list[Node]) -> bool:
     last = statements[-1]
     call = statement_call(last)
     return is_fail(call if call is not None else last)
+
+
+def caught_types(catch: Node) -> list[str]:
+    """The simple names a ``catch`` clause catches (``catch (A | b.B e)``: ``A``, ``B``)."""
+    param = next((c for c in catch.named_children if c.type == "catch_formal_parameter"), None)
+    caught = next((c for c in param.named_children if c.type == "catch_type"), None) if param else None
+    return [syntax.text(t).rsplit(".", 1)[-1] for t in caught.named_children] if caught is not None else []
+
+
+def _after_fail(catch: Node) -> bool:
+    """A ``catch`` of a try/``fail``/catch: its ``try`` block ends with a fail line."""
+    block = catch.parent.child_by_field_name("body") if catch.parent is not None else None
+    return block is not None and ends_with_fail(syntax.statements(block))
+
+
+def expected_exception_types(test: TestMethod, nodes: Iterable[Node], any_catch: bool) -> list[str]:
+    """The simple names of the exception types ``test`` says it expects, each once, in order:
+    ``@Test(expected = X.class)``, a class literal among ``nodes`` named like a throwable
+    (``assertThrows(X.class, ...)``, a rule's ``thrown.expect(X.class)``), AssertJ's
+    ``assertThatX()``, and what a ``catch`` catches: that of a try/``fail``/catch only, or with
+    ``any_catch`` every one (a generous reading, for checks that must not miss a stated type)."""
+    found: dict[str, None] = {}
+    if test.expected_exception:
+        stated = (e.strip().removesuffix(".class") for e in test.expected_exception.split(","))
+        found.update(dict.fromkeys(e.rsplit(".", 1)[-1] for e in stated))
+    for node in nodes:
+        if node.type == "class_literal":
+            name = syntax.text(node).removesuffix(".class").rsplit(".", 1)[-1]
+            if name.endswith(("Exception", "Error")):
+                found[name] = None
+        elif node.type == "catch_clause" and (any_catch or _after_fail(node)):
+            found.update(dict.fromkeys(caught_types(node)))
+        elif node.type == "method_invocation" and syntax.call_name(node) in ASSERTJ_THROWN:
+            found[ASSERTJ_THROWN[syntax.call_name(node)]] = None
+    return list(found)

@@ -397,8 +397,11 @@ def body_scope(method: Node, env: TypeEnv) -> tuple[list[Node], set[str]] | None
     return statements, collect_locals(method, env)
 
 
-def analyse_prefix(method: Node, env: TypeEnv, test_class: str) -> PrefixAnalysis | None:
-    """Analyse an oracle-free test body; ``None`` when it has no statements to build on."""
+def analyse_prefix(
+    method: Node, env: TypeEnv, test_class: str, file_expects: tuple[str, ...] = ()
+) -> PrefixAnalysis | None:
+    """Analyse an oracle-free test body; ``None`` when it has no statements to build on.
+    ``file_expects``: :attr:`PrefixAnalysis.file_expects`."""
     scope = body_scope(method, env)
     if scope is None:
         return None
@@ -408,4 +411,4 @@ def analyse_prefix(method: Node, env: TypeEnv, test_class: str) -> PrefixAnalysi
     name = syntax.text(method.child_by_field_name("name"))
     enumerator = TargetEnumerator(statements, env, focal.receiver if focal else None, name)
     targets = enumerator.enumerate(primary, focal.cls if focal else None)
-    return PrefixAnalysis(statements, targets, focal, env, replace_last, reassigned)
+    return PrefixAnalysis(statements, targets, focal, env, replace_last, reassigned, file_expects)

@@ -29,7 +29,7 @@ from tree_sitter import Node
 from oracular.candidates.grammar import Candidate
 from oracular.candidates.render import TextEdit, indent_unit
 from oracular.java import syntax
-from oracular.java.oracle_statements import contains_fail, is_fail
+from oracular.java.oracle_statements import caught_types, contains_fail, is_fail
 from oracular.java.prefix import Target
 from oracular.quality.context import FileContext, TestContext, name_of, within
 from oracular.quality.finding import Finding, Fix, Severity
@@ -60,12 +60,6 @@ def _documented_tolerance(try_node: Node) -> bool:
         n.type in ("line_comment", "block_comment") and _TOLERANCE_NOTE.search(syntax.text(n))
         for n in syntax.walk_skipping_classes(try_node)
     )
-
-
-def caught_types(catch: Node) -> list[str]:
-    param = next((c for c in catch.named_children if c.type == "catch_formal_parameter"), None)
-    caught = next((c for c in param.named_children if c.type == "catch_type"), None) if param else None
-    return [syntax.text(t).rsplit(".", 1)[-1] for t in caught.named_children] if caught is not None else []
 
 
 def _calls(block: Node) -> list[Node]:

@@ -38,12 +38,11 @@ from oracular.engine import TestStatus
 from oracular.java import syntax
 from oracular.java.declarations import ClassInfo, MethodInfo
 from oracular.java.method_text import parse_method, synthesise_method
-from oracular.java.oracle_statements import ASSERTJ_THROWN
+from oracular.java.oracle_statements import expected_exception_types
 from oracular.java.prefix import focal_name_for
 from oracular.java.types import base_name, is_numeric, is_primitive
 from oracular.quality.context import FileContext, TestContext, parsed_file, within
 from oracular.quality.finding import Finding, Fix, Severity
-from oracular.quality.swallowed_exception import caught_types
 
 CODE = "untested-precondition"
 ON_BY_DEFAULT = True
@@ -365,22 +364,7 @@ def test_nodes(
 
 def expected_exceptions(ctx: TestContext, nodes: list[Node]) -> set[str]:
     """Exception names a test expects, generously: any way of saying "this throws X" counts."""
-    found = set()
-    if ctx.test.expected_exception:
-        found |= {
-            e.strip().removesuffix(".class").rsplit(".", 1)[-1]
-            for e in ctx.test.expected_exception.split(",")
-        }
-    for node in nodes:
-        if node.type == "class_literal":
-            name = syntax.text(node).removesuffix(".class").rsplit(".", 1)[-1]
-            if name.endswith(("Exception", "Error")):
-                found.add(name)
-        elif node.type == "catch_clause":
-            found |= set(caught_types(node))
-        elif node.type == "method_invocation" and syntax.call_name(node) in ASSERTJ_THROWN:
-            found.add(ASSERTJ_THROWN[syntax.call_name(node)])
-    return found
+    return set(expected_exception_types(ctx.test, nodes, any_catch=True))
 
 
 def _covers(file: FileContext, expected: frozenset[str], precondition: Precondition) -> bool:
