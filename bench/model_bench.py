@@ -55,7 +55,7 @@ from oracular.models.backbone import load_tokenizer, pretrained_config
 from oracular.models.calibration import Calibration
 from oracular.models.devices import select_device
 from oracular.models.inference import CPU_THREADS, LoadedModel
-from oracular.models.inputs import InputFormatter, InputSettings
+from oracular.models.inputs import Encoded, InputFormatter, InputSettings
 from oracular.models.layout import default_model_dir, weights_present
 from oracular.models.network import OracleNetwork
 from oracular.models.prior import TemplatePrior
@@ -68,8 +68,13 @@ EXAMPLE = REPO / "examples" / "stack"
 CANDIDATES = 64
 CROSS_LENGTH = 200
 
-Test = tuple[list[str], dict | None, list[str], list[bool]]
-"""Statements, focal context, candidate texts, which candidates are exceptions."""
+Test = tuple[list[str], dict | None, list[str], list[bool], str]
+"""Statements, focal context, candidate texts, which candidates are exceptions, the test's name."""
+
+
+def encode(model: LoadedModel, test: Test) -> Encoded:
+    statements, focal, candidates, _, name = test
+    return model.formatter.encode(statements, focal, candidates, name)
 
 
 def rss_mb() -> float:
@@ -116,7 +121,8 @@ def synthetic_test(rng: random.Random) -> Test:
         )
         candidates.append(f"assertEquals({value}, ledger.{rng.choice(['size', 'total', 'count'])}())")
     candidates += ["assertThrows(IllegalArgumentException.class)", "assertThrows(ClosedException.class)"]
-    return statements, focal, candidates, [False] * (CANDIDATES - 2) + [True, True]
+    flags = [False] * (CANDIDATES - 2) + [True, True]
+    return statements, focal, candidates, flags, "recordingPastTheLimitRejectsTheEntryAndKeepsTheBalance"
 
 
 def dev_tests(data: Path, count: int) -> list[Test]:
@@ -129,6 +135,7 @@ def dev_tests(data: Path, count: int) -> list[Test]:
             s["focal"],
             s["candidates"],
             [src == "exception" for src in s["candidate_sources"]],
+            s["test"],
         )
         for s in read_samples(path, count, seed=0)
     ]
@@ -188,7 +195,7 @@ def time_calls(call: Callable[[Any], object], inputs: Sequence[Any], warmup: int
 
 
 def input_sizes(model: LoadedModel, tests: Sequence[Test]) -> dict[str, float]:
-    encoded = [model.formatter.encode(*t[:3]) for t in tests]
+    encoded = [encode(model, t) for t in tests]
     return {
         "candidates_p50": statistics.median(len(e.candidates) for e in encoded),
         "candidates_max": max(len(e.candidates) for e in encoded),
@@ -253,7 +260,7 @@ def main() -> None:
     report["rss_after_load_mb"] = round(rss_mb(), 1)
 
     def run(test: Test) -> None:
-        model.predict(model.formatter.encode(*test[:3]), test[3])
+        model.predict(encode(model, test), test[3])
 
     scenarios = {
         "dev": dev_tests(args.data or default_cache_dir() / DATASETS_DIR, args.repeat),
@@ -275,7 +282,7 @@ def main() -> None:
             continue
         lengths = []
         for test in tests[: args.cross_tests]:
-            encoded = model.formatter.encode(*test[:3])
+            encoded = encode(model, test)
             lengths.append([min(CROSS_LENGTH, len(encoded.context) + len(c)) for c in encoded.candidates])
         cross = cross_encoder(device, lengths)
         ours = percentiles(time_calls(run, tests[: args.cross_tests], 0, device))

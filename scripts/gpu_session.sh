@@ -9,14 +9,19 @@
 # Inputs (run from the repository root):
 #   DATA      a tar.xz of a realistic datasets folder (train/ and dev/ JSONL), default .gpu/data.tar.xz
 #   .whl/     wheels of the packages the GPU machine lacks (tree-sitter, pygls, ...), if any
-#   OUT       where the results go (default gpu-out): the weights in 15 MB parts (the machine
-#             returns files of at most 16 MiB), and reports.tar.gz (logs, benchmark JSON, config)
+#   OUT       where the results go (default gpu-out): each run's weights in parts of 16 MB (the
+#             machine returns at most 8 files of at most 16 MiB), and reports.tar.gz (logs,
+#             benchmark JSON, configs)
 #   DEADLINE  seconds from the start by which everything must be written (default 560)
 #   RESERVE   seconds of DEADLINE kept for loading the data, calibrating and saving (default 110)
+#   CHECKS    1 (default): the CUDA checks first; 0: training only (checks already done)
+#   RUNS      training runs side by side, sharing the GPU and the cores, as NAME=FLAGS separated
+#             by ';' (default "model=": one run, no extra flags); e.g. "plain=;named=--test-name"
 #   BATCH, EPOCHS, CANDIDATES, WORKERS   the training's --batch-size (32), --epochs (10: the
-#             clock ends the run first), --train-candidates (16) and --workers (train's default)
+#             clock ends the run first), --train-candidates (16) and --workers per run (train's
+#             default)
 #   DEVICE    cuda (default); cpu runs the same script on a machine without a GPU, to try it
-# Put the weights back together with: cat OUT/weights.part.* > model.safetensors
+# Put a run's weights back together with: cat OUT/NAME.part.* > model.safetensors
 set -uo pipefail
 OUT=${OUT:-gpu-out}
 DATA=${DATA:-.gpu/data.tar.xz}
@@ -41,30 +46,47 @@ step() {  # step NAME SECONDS COMMAND...: bounded, its output kept in the report
     tail -n 25 "$REPORTS/$name.txt"
 }
 
-step gpu 30 bash -c 'nvidia-smi; python3 -c "import torch; print(torch.__version__, torch.cuda.get_device_name())"'
-step cuda-tests 120 python3 -m pytest -q -p no:cacheprovider \
-    tests/models/test_shipped.py tests/models/test_ranker.py tests/lsp/test_settings.py -k "cuda or device or gpu"
-step suggest-cuda 60 bash -c 'time python3 -m oracular suggest examples/stack --no-check --top 3'
-step model-bench-cuda 90 python3 bench/model_bench.py --device cuda --data /tmp/gpu-data --repeat 200 \
-    --cross-tests 5 --json "$REPORTS/model_bench_cuda.json"
-step lsp-bench-cuda 90 python3 bench/lsp_bench.py --file examples/stack/src/test/java/org/example/stack/StackTest.java \
-    --opens 10 --requests 50 --edits 20 --settings '{"device": "cuda"}' --json "$REPORTS/lsp_bench_cuda.json"
+if [ "${CHECKS:-1}" = 1 ]; then
+    step gpu 30 bash -c 'nvidia-smi; python3 -c "import torch; print(torch.__version__, torch.cuda.get_device_name())"'
+    step cuda-tests 120 python3 -m pytest -q -p no:cacheprovider \
+        tests/models/test_shipped.py tests/models/test_ranker.py tests/lsp/test_settings.py -k "cuda or device or gpu"
+    step suggest-cuda 60 bash -c 'time python3 -m oracular suggest examples/stack --no-check --top 3'
+    step model-bench-cuda 90 python3 bench/model_bench.py --device cuda --data /tmp/gpu-data --repeat 200 \
+        --cross-tests 5 --json "$REPORTS/model_bench_cuda.json"
+    step lsp-bench-cuda 90 python3 bench/lsp_bench.py --file examples/stack/src/test/java/org/example/stack/StackTest.java \
+        --opens 10 --requests 50 --edits 20 --settings '{"device": "cuda"}' --json "$REPORTS/lsp_bench_cuda.json"
+fi
 
 # Training: whatever is left, less the data loading, the dev calibration and the saving.
 budget=$((DEADLINE - SECONDS - ${RESERVE:-110}))
-echo "== train (at ${SECONDS}s, budget ${budget}s)"
-timeout $((DEADLINE - SECONDS - 10)) python3 -m oracular train all --data /tmp/gpu-data --init models/oracles \
-    --out /tmp/gpu-model --templates --device ${DEVICE:-cuda} --epochs ${EPOCHS:-10} --batch-size ${BATCH:-32} \
-    --train-candidates ${CANDIDATES:-16} --dev-limit 1000 --time-budget "$budget" \
-    --checkpoint /tmp/gpu-checkpoint.pt --checkpoint-every 1000 ${WORKERS:+--workers $WORKERS} -q >"$REPORTS/train.txt" 2>&1
-echo "   exit $? after ${SECONDS}s"
-tail -n 30 "$REPORTS/train.txt"
-cp /tmp/gpu-model/train.log /tmp/gpu-model/config.json "$REPORTS/" 2>/dev/null
-tail -n 12 "$REPORTS/train.log" 2>/dev/null
-if [ -f /tmp/gpu-model/model.safetensors ]; then
-    split -b 15M -d /tmp/gpu-model/model.safetensors "$OUT/weights.part."
-    sha256sum /tmp/gpu-model/model.safetensors | tee "$REPORTS/weights.sha256"
-fi
+train() {  # train NAME FLAGS...: one run, its model in /tmp/gpu-NAME
+    local name=$1
+    shift
+    timeout $((DEADLINE - SECONDS - 10)) python3 -m oracular train all --data /tmp/gpu-data --init models/oracles \
+        --out "/tmp/gpu-$name" --templates --device ${DEVICE:-cuda} --epochs ${EPOCHS:-10} --batch-size ${BATCH:-32} \
+        --train-candidates ${CANDIDATES:-16} --dev-limit 1000 --time-budget "$budget" \
+        --checkpoint "/tmp/gpu-$name.pt" --checkpoint-every 1000 ${WORKERS:+--workers $WORKERS} -q "$@" \
+        >"$REPORTS/train-$name.txt" 2>&1
+    echo "== train $name: exit $? after ${SECONDS}s"
+}
+IFS=';' read -ra runs <<<"${RUNS:-model=}"
+for run in "${runs[@]}"; do
+    echo "== train ${run%%=*} (at ${SECONDS}s, budget ${budget}s, flags: ${run#*=})"
+    # shellcheck disable=SC2086  # the flags are words
+    train "${run%%=*}" ${run#*=} &
+done
+wait
+for run in "${runs[@]}"; do
+    name=${run%%=*}
+    tail -n 15 "$REPORTS/train-$name.txt"
+    cp "/tmp/gpu-$name/train.log" "$REPORTS/$name.train.log" 2>/dev/null
+    cp "/tmp/gpu-$name/config.json" "$REPORTS/$name.config.json" 2>/dev/null
+    tail -n 12 "$REPORTS/$name.train.log" 2>/dev/null
+    if [ -f "/tmp/gpu-$name/model.safetensors" ]; then
+        split -b 16000000 -d "/tmp/gpu-$name/model.safetensors" "$OUT/$name.part."
+        sha256sum "/tmp/gpu-$name/model.safetensors" | tee "$REPORTS/$name.sha256"
+    fi
+done
 tar -czf "$OUT/reports.tar.gz" -C "$REPORTS" .
 ls -la "$OUT"
 echo "done at ${SECONDS}s"

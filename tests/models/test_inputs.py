@@ -102,3 +102,32 @@ def test_short_budgets_still_fit(tokenizer: Tokenizer) -> None:
     settings = replace(InputSettings(), max_context=24, max_focal=8)
     encoded = InputFormatter(tokenizer, settings).encode(STACK_STATEMENTS, STACK_FOCAL, [])
     assert len(encoded.context) == 24 and encoded.candidates == []
+
+
+def test_the_test_name_is_a_segment_of_its_own_when_the_setting_asks(tokenizer: Tokenizer) -> None:
+    named = InputFormatter(tokenizer, replace(InputSettings(), test_name=True))
+    encoded = named.encode(STACK_STATEMENTS, STACK_FOCAL, STACK_CANDIDATES, "StackTest.popThrowsOnEmpty")
+    context = tokens(named, encoded.context)
+    assert context[:6] == ["[CLS]", "pop", "throws", "on", "empty", "[SEP]"]
+    assert context.count("[SEP]") == 3
+    # Models up to version 3 never saw names: their inputs stay as they were trained on.
+    unnamed = InputFormatter(tokenizer, InputSettings())
+    assert unnamed.encode(STACK_STATEMENTS, STACK_FOCAL, [], "popThrowsOnEmpty").context == (
+        unnamed.encode(STACK_STATEMENTS, STACK_FOCAL, []).context
+    )
+    # No name (a problem built without one): no empty segment.
+    assert (
+        named.encode(STACK_STATEMENTS, STACK_FOCAL, []).context
+        == unnamed.encode(STACK_STATEMENTS, STACK_FOCAL, []).context
+    )
+
+
+def test_a_long_prefix_never_pushes_the_name_out(tokenizer: Tokenizer) -> None:
+    settings = replace(InputSettings(), test_name=True, max_name=4)
+    formatter = InputFormatter(tokenizer, settings)
+    statements = [f"s.push({i});" for i in range(200)] + ["s.pop();"]
+    encoded = formatter.encode(statements, STACK_FOCAL, [], "popOnAStackOfTwoHundredItemsKeepsTheRest")
+    context = tokens(formatter, encoded.context)
+    assert len(encoded.context) == settings.max_context
+    assert context[:6] == ["[CLS]", "pop", "on", "a", "stack", "[SEP]"]
+    assert context[context.index("[SEP]", 6) - 4 : context.index("[SEP]", 6)] == ["pop", "(", ")", ";"]

@@ -139,9 +139,9 @@ def test_a_template_model_scores_each_template_once_and_shares_it_among_its_valu
     read: list[list[str]] = []
     encode = model.formatter.encode
 
-    def recording(statements: list[str], focal: dict | None, texts: list[str]) -> Encoded:
+    def recording(statements: list[str], focal: dict | None, texts: list[str], name: str) -> Encoded:
         read.append(list(texts))
-        return encode(statements, focal, texts)
+        return encode(statements, focal, texts, name)
 
     monkeypatch.setattr(model.formatter, "encode", recording)
     problem = max(problems, key=lambda p: len(p.candidates))

@@ -15,6 +15,7 @@ import torch
 from oracular.cli.main import main
 from oracular.models import backbone, store
 from oracular.models.backbone import BackboneMissing
+from oracular.models.inputs import InputSettings
 from oracular.training import trainer
 from oracular.training.trainer import TrainSettings, rate_factor, seed_everything, train
 
@@ -136,6 +137,16 @@ def test_a_second_stage_continues_and_rehearses_the_first(mined: MinedCorpus, tm
     assert config.stages == ["exception", "ranker"]
     assert config.metadata["last_ranker_run"]["train_samples"] == {"exception": 6, "assertion": 5}
     assert "rehearsing ['exception']" in (out / "train.log").read_text()
+
+
+def test_a_continued_model_learns_to_read_the_test_name(mined: MinedCorpus, tmp_path: Path) -> None:
+    out = tmp_path / "model"
+    train(settings(mined, tmp_path / "v3"))
+    assert not store.load_config(tmp_path / "v3").inputs.test_name
+    named = dataclasses.replace(InputSettings(), test_name=True)
+    train(settings(mined, out, init=tmp_path / "v3", inputs=named))
+    assert store.load_config(out).inputs.test_name
+    assert "input setting test_name is True now" in (out / "train.log").read_text()
 
 
 def test_calibrate_refits_on_dev_without_training(mined: MinedCorpus, tmp_path: Path) -> None:

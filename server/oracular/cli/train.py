@@ -75,6 +75,11 @@ def register(commands: argparse._SubParsersAction) -> None:
         help="candidates are templates with a value slot (data from 'oracular corpus realistic'): models v2",
     )
     parser.add_argument(
+        "--test-name",
+        action="store_true",
+        help="the context starts with the test's name (models v4); a continued model takes it on",
+    )
+    parser.add_argument(
         "--init",
         type=Path,
         default=None,
@@ -189,6 +194,7 @@ def run(args: argparse.Namespace) -> int:
             split_identifiers=not args.no_split_identifiers,
             max_context=args.max_context,
             templates=args.templates,
+            test_name=args.test_name,
         ),
         init=args.init,
         time_budget=args.time_budget,

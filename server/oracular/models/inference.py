@@ -67,7 +67,8 @@ def _rank_templates(model: LoadedModel, problem: OracleProblem) -> Ranking:
     texts, group = group_by_template(problem.candidates)
     first = {g: i for i, g in reversed(list(enumerate(group)))}
     flags = [problem.candidates[first[g]].kind == "exception" for g in range(len(texts))]
-    exception_logit, logits = model.logits(model.formatter.encode(statements, focal, texts))
+    encoded = model.formatter.encode(statements, focal, texts, problem.test_name)
+    exception_logit, logits = model.logits(encoded)
     if model.prior.active:
         order, _ = group_by_template(target_templates(problem.prefix.targets))
         context = TemplateContext(
@@ -147,7 +148,7 @@ class LoadedModel(Ranker):
             return _rank_templates(self, problem)
         statements, focal, texts = problem_inputs(problem)
         prediction = self.predict(
-            self.formatter.encode(statements, focal, texts),
+            self.formatter.encode(statements, focal, texts, problem.test_name),
             [c.kind == "exception" for c in problem.candidates],
         )
         index = prediction.exception_index

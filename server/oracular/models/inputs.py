@@ -7,9 +7,11 @@ context (:func:`focal_context`) and the candidates' canonical texts
 (:func:`oracular.candidates.text.candidate_text`), and formatted here by the same code.
 
 Choices, each for a reason:
-- The test's name is not part of the input. Mining renames every test ``testN`` so that a name
-  cannot leak its oracle (``testPopThrowsOnEmpty``); the editor's tests keep their developer
-  names, so the only consistent choice is to leave names out.
+- The test's name is a setting (``test_name``, off for models up to version 3). Mining writes
+  every cut test as ``testN``, but the sample keeps the developer's name, and the editor has it
+  too: ``testPopThrowsOnEmpty`` is written before the oracle and says what it will check. With the
+  setting on, the name's words come first, in their own segment, so that truncating a long prefix
+  never drops them. Generated tests (``test0``) carry no such words and lose nothing.
 - MiniLM's WordPiece vocabulary is uncased English and splits ``assertEquals`` into
   ``assert ##e ##qual ##s``. Identifiers are split into words first (``assert equals``,
   ``max value``). It is a setting, recorded with the weights, so its effect can be measured on dev.
@@ -44,6 +46,9 @@ class InputSettings:
     max_focal: int = 96
     max_candidate: int = 32
     """Candidate tokens including the closing ``[SEP]``."""
+    test_name: bool = False
+    """The context starts with the test's name, split into words: ``[CLS] name [SEP] prefix ...``."""
+    max_name: int = 16
     templates: bool = False
     """Candidates are read as templates, their expected value a slot (``assertEquals(?, s.size())``,
     :mod:`oracular.candidates.templates`): the model ranks what to assert, and each value's share of
@@ -74,6 +79,11 @@ def split_identifiers(text: str) -> str:
 
 def prefix_text(statements: Sequence[str]) -> str:
     return "\n".join(statements)
+
+
+def name_text(test_name: str) -> str:
+    """A test's own name, without its class (samples name tests ``Class.method``)."""
+    return test_name.rsplit(".", 1)[-1]
 
 
 def focal_context(focal: FocalMethod | None) -> dict[str, Any] | None:
@@ -129,17 +139,24 @@ class InputFormatter:
         return [e.ids for e in self.tokenizer.encode_batch(list(texts), add_special_tokens=False)]
 
     def encode(
-        self, statements: Sequence[str], focal: dict[str, Any] | None, candidates: Sequence[str]
+        self,
+        statements: Sequence[str],
+        focal: dict[str, Any] | None,
+        candidates: Sequence[str],
+        test_name: str = "",
     ) -> Encoded:
-        """``[CLS] prefix-tail [SEP] focal-head [SEP]`` and ``candidate [SEP]`` for each candidate."""
+        """``[CLS] prefix-tail [SEP] focal-head [SEP]`` and ``candidate [SEP]`` for each candidate;
+        with ``test_name`` set, ``[CLS] name [SEP]`` comes before the prefix."""
         s = self.settings
-        prefix_ids, focal_ids, *candidate_ids = self._ids(
-            [prefix_text(statements), focal_text(focal), *candidates]
+        named = s.test_name and bool(test_name)
+        name_ids, prefix_ids, focal_ids, *candidate_ids = self._ids(
+            [name_text(test_name) if named else "", prefix_text(statements), focal_text(focal), *candidates]
         )
+        head = [*name_ids[: s.max_name], self.sep_id] if named else []
         focal_ids = focal_ids[: s.max_focal]
-        budget = s.max_context - 3 - len(focal_ids)
+        budget = s.max_context - 3 - len(head) - len(focal_ids)
         prefix_ids = prefix_ids[-budget:] if budget > 0 else []
-        context = [self.cls_id, *prefix_ids, self.sep_id, *focal_ids, self.sep_id]
+        context = [self.cls_id, *head, *prefix_ids, self.sep_id, *focal_ids, self.sep_id]
         return Encoded(context, [self._candidate(ids) for ids in candidate_ids])
 
     def _candidate(self, ids: list[int]) -> list[int]:

@@ -97,7 +97,7 @@ def exception_labels(sample: dict[str, Any]) -> list[int]:
 def exception_example(sample: dict[str, Any], formatter: InputFormatter) -> Example:
     """Context plus the engine's exception candidates; the label is the thrown type, if listed."""
     texts = exception_texts(sample)
-    encoded = formatter.encode(sample_statements(sample), sample.get("focal"), texts)
+    encoded = formatter.encode(sample_statements(sample), sample.get("focal"), texts, sample["test"])
     return Example(encoded, [True] * len(texts), exception_labels(sample), bool(sample["label"]), sample)
 
 
@@ -124,6 +124,8 @@ def assertion_example(
             negatives = (rng or random.Random(0)).sample(negatives, room)
         keep = sorted(labels | set(negatives))
     position = {old: new for new, old in enumerate(keep)}
-    encoded = formatter.encode(sample_statements(sample), sample.get("focal"), [texts[i] for i in keep])
+    encoded = formatter.encode(
+        sample_statements(sample), sample.get("focal"), [texts[i] for i in keep], sample["test"]
+    )
     labels_kept = [position[i] for i in sample["labels"] if i in position]
     return Example(encoded, [is_exception[i] for i in keep], labels_kept, None, sample)

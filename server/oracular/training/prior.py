@@ -79,8 +79,8 @@ class LogitCache:
         return cls(folder / f"{digest.hexdigest()[:20]}.pt")
 
     @staticmethod
-    def key(statements: Sequence[str], focal: dict | None, templates: Sequence[str]) -> str:
-        text = json.dumps([list(statements), focal, list(templates)], sort_keys=True)
+    def key(statements: Sequence[str], focal: dict | None, templates: Sequence[str], test_name: str) -> str:
+        text = json.dumps([list(statements), focal, list(templates), test_name], sort_keys=True)
         return hashlib.sha256(text.encode()).hexdigest()
 
     def get(self, key: str) -> torch.Tensor | None:
@@ -122,10 +122,10 @@ def _scored(
         statements = sample_statements(sample)
         texts, features, labels = view(sample, statements)
         focal = sample.get("focal")
-        key = LogitCache.key(statements, focal, texts)
+        key = LogitCache.key(statements, focal, texts, sample["test"])
         logits = cache.get(key) if cache is not None else None
         if logits is None:
-            _, logits = model.logits(model.formatter.encode(statements, focal, texts))
+            _, logits = model.logits(model.formatter.encode(statements, focal, texts, sample["test"]))
             if cache is not None:
                 cache.put(key, logits)
         found.append(TemplateSample(features, logits, labels))

@@ -199,6 +199,10 @@ def _log_to(path: Path) -> Iterator[None]:
         handler.close()
 
 
+ADOPTED_INPUTS = ("templates", "test_name")
+"""Input settings a continued model takes from the run instead of keeping its own."""
+
+
 def start_folder(settings: TrainSettings) -> Path | None:
     """The trained model a run starts from: ``--out``'s own, else ``--init``'s; ``None``: MiniLM.
     Its tokenizer files go with the new weights, so fine-tuning needs no backbone package."""
@@ -208,14 +212,18 @@ def start_folder(settings: TrainSettings) -> Path | None:
 def initial_network(settings: TrainSettings) -> tuple[OracleNetwork, store.ModelConfig, Any]:
     """Continue the model in ``--out`` (else ``--init``'s), else start from pretrained MiniLM (or a
     random test encoder). A continued model keeps its input settings, except whether candidates
-    are templates, which follows the data it is now trained on; re-calibrating trains on nothing,
-    so the model keeps that too."""
+    are templates, which follows the data it is now trained on, and whether it reads the test's
+    name, which a continued model can learn to (it adds words, no weights); re-calibrating trains
+    on nothing, so the model keeps those too."""
     start = start_folder(settings)
     if start is not None:
         network, config, tokenizer = store.load(start)
-        if STAGES.get(settings.stage) and config.inputs.templates != settings.inputs.templates:
-            config.inputs = dataclasses.replace(config.inputs, templates=settings.inputs.templates)
-            logger.info("%s: candidates are templates now: %s", start, config.inputs.templates)
+        if STAGES.get(settings.stage):
+            for name in ADOPTED_INPUTS:
+                wanted = getattr(settings.inputs, name)
+                if getattr(config.inputs, name) != wanted:
+                    config.inputs = dataclasses.replace(config.inputs, **{name: wanted})
+                    logger.info("%s: input setting %s is %s now", start, name, wanted)
         if STAGES.get(settings.stage) and config.inputs != settings.inputs:
             logger.warning("continuing %s: keeping its input settings %s", start, config.inputs)
         return network, config, tokenizer
