@@ -132,3 +132,19 @@ def test_canonical_expression_strips_suffixes_and_spaces_but_not_inside_literals
     assert canonical_expression('assertEquals("a b 5L", s)') == 'assertEquals("a b 5L",s)'
     assert canonical_expression("assertEquals(0xFFL, v)") == "assertEquals(0xFF,v)"
     assert canonical_expression("assertEquals('x', c)") == "assertEquals('x',c)"
+
+
+def test_one_value_spelt_several_ways_is_one_key() -> None:
+    same = canonical_expression
+    assert same("assertEquals(42.0f, x)") == same("assertEquals(42, x)") == "assertEquals(42,x)"
+    assert same("assertEquals(1.50, x, 0.0)") == "assertEquals(1.5,x,0)"
+    assert same("assertEquals(Character.valueOf('&'), c)") == same("assertEquals('&', c)")
+    assert same("assertEquals(java.lang.Integer.valueOf(3), m)") == "assertEquals(3,m)"
+    assert same("assertEquals(Long.valueOf(-5L), x)") == "assertEquals(-5,x)"
+    # Only literals are unboxed, only boxes are, and strings and other numbers keep their text.
+    assert same("assertEquals(Integer.valueOf(x), y)") == "assertEquals(Integer.valueOf(x),y)"
+    assert same("assertEquals(String.valueOf(3), s)") == "assertEquals(String.valueOf(3),s)"
+    assert same('assertEquals("1.0", s)') == 'assertEquals("1.0",s)'
+    assert same("assertEquals(1.05, x)") == "assertEquals(1.05,x)"
+    assert same("assertEquals(1.0e5, x)") == "assertEquals(1.0e5,x)"
+    assert same("assertEquals(v1.0, x)") == "assertEquals(v1.0,x)"

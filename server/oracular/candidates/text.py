@@ -16,19 +16,35 @@ _LITERAL_OR_SPACE = re.compile(r"\"(?:\\.|[^\"\\])*\"|'(?:\\.|[^'\\])*'|\s+")
 _NUMBER_SUFFIX = re.compile(
     r"\b((?:0[xX][0-9a-fA-F_]+)|(?:\d[\d_]*\.?\d*(?:[eE][+-]?\d+)?)|(?:\.\d+))[lLfFdD]\b"
 )
+_TRAILING_ZEROS = re.compile(r"(?<![\w.])(\d+)\.(\d*?)0+(?![\w.])")
+_BOXED = r"(?:java\.lang\.)?(?:Boolean|Byte|Character|Short|Integer|Long|Float|Double)\.valueOf\("
+_BOXED_OPEN = re.compile(_BOXED + "$")
+_BOXED_VALUE = re.compile(r"(?<![\w.])" + _BOXED + r"(-?(?:\d[\w.]*|\.\d\w*)|true|false)\)")
+
+
+def _code(text: str) -> str:
+    """Code between literals: numeric suffixes and a decimal's trailing zeros dropped, a boxed
+    literal unboxed. ``42``, ``42.0f`` and ``Integer.valueOf(42)`` are one expected value."""
+    text = _TRAILING_ZEROS.sub(lambda m: f"{m[1]}.{m[2]}" if m[2] else m[1], _NUMBER_SUFFIX.sub(r"\1", text))
+    return _BOXED_VALUE.sub(r"\1", text)
 
 
 def canonical_expression(text: str) -> str:
-    """Whitespace outside literals removed and numeric suffixes dropped: a comparison key."""
+    """A comparison key: whitespace outside literals removed, numbers spelt one way, boxed
+    literals unboxed (``Character.valueOf('&')`` is ``'&'``), string literals untouched."""
     parts: list[str] = []
     last = 0
     for match in _LITERAL_OR_SPACE.finditer(text):
-        parts.append(_NUMBER_SUFFIX.sub(r"\1", text[last : match.start()]))
+        parts.append(_code(text[last : match.start()]))
         token = match.group()
         if not token.isspace():
             parts.append(token)
         last = match.end()
-    parts.append(_NUMBER_SUFFIX.sub(r"\1", text[last:]))
+    parts.append(_code(text[last:]))
+    for i in range(1, len(parts) - 1):
+        boxed = _BOXED_OPEN.search(parts[i - 1])
+        if parts[i].startswith("'") and boxed and parts[i + 1].startswith(")"):
+            parts[i - 1], parts[i + 1] = parts[i - 1][: boxed.start()], parts[i + 1][1:]
     return "".join(parts)
 
 
