@@ -314,3 +314,39 @@ def test_exception_types_add_the_thrown_types_ancestors_and_the_files_habit_firs
 )
 def test_the_files_habit_comes_first(types: list[str], habits: tuple[str, ...], ordered: list[str]) -> None:
     assert by_habit(types, habits) == ordered
+
+
+def test_the_right_overload_delegation_and_built_class_give_their_types(tmp_path: Path) -> None:
+    """commons-math3's misses: ``new DerivativeStructure(1, 4, 0.0, 0.0)`` is the varargs
+    constructor, not the ``(int, int, int, double)`` one; ``Quaternion(double[])`` validates in the
+    constructor it delegates to; ``CrossoverPolicy cp = new CycleCrossover<>()`` throws what the
+    class built, not the interface, documents."""
+    from .test_targets import analysed_workspace
+
+    files = {
+        "Structure.java": "package org.example.app;\npublic class Structure {\n"
+        " public Structure(int p, int o, int i, double v) { if (i >= p) throw new TooLargeException(); }\n"
+        " public Structure(int p, int o, double... d) { if (d.length != p) throw new MismatchException(); }\n"
+        " public Structure(double[] v) { this(0, 1, v); }\n}\n",
+        "Policy.java": "package org.example.app;\npublic interface Policy { void cross(int a, int b); }\n",
+        "Cycle.java": "package org.example.app;\npublic class Cycle<T> implements Policy {\n"
+        " public void cross(int a, int b) { if (a != b) throw new MismatchException(); }\n}\n",
+        "TooLargeException.java": "package org.example.app;\n"
+        "public class TooLargeException extends IllegalStateException {}\n",
+        "MismatchException.java": "package org.example.app;\n"
+        "public class MismatchException extends IllegalStateException {}\n",
+        "BeanTest.java": "package org.example.app;\nclass BeanTest {\n"
+        " @org.junit.jupiter.api.Test\n void byIndex() {\n  new Structure(1, 4, 0, 0.5);\n }\n"
+        " @org.junit.jupiter.api.Test\n void varargs() {\n  new Structure(1, 4, 0.0, 0.0);\n }\n"
+        " @org.junit.jupiter.api.Test\n void array() {\n  new Structure(new double[] {1, 2});\n }\n"
+        " @org.junit.jupiter.api.Test\n void built() {\n"
+        "  Policy cp = new Cycle<Integer>();\n  cp.cross(1, 2);\n }\n}\n",
+    }
+    engine, analysis = analysed_workspace(tmp_path, files)
+    types = {s.test.name: engine.prefix_for(analysis, s).exception_types()[0] for s in analysis.statuses}
+    assert types == {
+        "byIndex": "TooLargeException",
+        "varargs": "MismatchException",
+        "array": "MismatchException",
+        "built": "MismatchException",
+    }

@@ -212,6 +212,10 @@ def _walk_body(body: Node) -> BodyFacts:
                 called.add(f"{syntax.text(receiver)}.{name}")  # Helpers.check(...), tester.test()
             elif receiver is not None and receiver.type == "object_creation_expression":
                 called.add(f"{syntax.text(receiver.child_by_field_name('type'))}.{name}")
+        elif node.type == "explicit_constructor_invocation":  # this(a, b) -> "this(2)", super(...)
+            args = node.child_by_field_name("arguments")
+            arity = len(args.named_children) if args is not None else 0
+            called.add(f"{syntax.text(node.child_by_field_name('constructor'))}({arity})")
         elif node.type == "throw_statement":
             created = node.named_children[0] if node.named_children else None
             if created is not None and created.type == "object_creation_expression":

@@ -24,7 +24,7 @@ from oracular.java.targets import (
     workspace_observers,
     write_history,
 )
-from oracular.java.types import ResolvedCall, TypeEnv
+from oracular.java.types import ResolvedCall, TypeEnv, best_overload, takes
 
 MAX_OBSERVERS = 6
 HELPER_DEPTH = 2
@@ -49,13 +49,24 @@ class FocalMethod:
     def exception_types(self) -> list[str]:
         """What the focal call may throw: the method's own types first, then those of its class's
         methods it calls, up to :data:`HELPER_DEPTH` calls deep. A public method often validates
-        through a helper (``checkIndex(i)``, ``requireOpen()``) whose ``throw`` it never shows."""
+        through a helper (``checkIndex(i)``, ``requireOpen()``) whose ``throw`` it never shows,
+        and a constructor through another one (``Quaternion(double[] v)`` calls ``this(0, v)``).
+
+        Following superclasses' methods and other classes' static helpers as well was tried on
+        the 8 dev projects' 987 throwing one-cut samples: the type is offered for 80.0% instead of
+        79.3%, but type accuracy falls from 56.5% to 56.2%: more types compete."""
         found = self.method.exception_types()
         seen = {id(self.method)}
         frontier = [self.method]
         for _ in range(HELPER_DEPTH):
             called = {name for f in frontier for name in f.called}
-            reached = [m for m in self.cls.methods if id(m) not in seen and m.name in called]
+            delegated = [int(name[5:-1]) for name in called if name.startswith("this(")]
+            reached = [
+                m
+                for m in self.cls.methods
+                if id(m) not in seen
+                and (m.name in called or (m.is_constructor and any(takes(m, n) for n in delegated)))
+            ]
             seen.update(id(m) for m in reached)
             found += [t for m in reached for t in m.exception_types()]
             frontier = reached
@@ -180,6 +191,9 @@ class PrefixAnalysis:
             )
             if other is not None and not other.cls.is_test:
                 found += other.exception_types()
+            built = _on_built_type(call, self.statements[: index + 1], self.env, index)
+            if built is not None:
+                found += built.exception_types()
         if passes_null(statement):
             found += NULL_ARGUMENT_TYPES
         found = unique_types(found)
@@ -269,6 +283,44 @@ def collect_locals(method: Node, env: TypeEnv, upto: int | None = None) -> set[s
     return reassigned
 
 
+def built_type(statements: list[Node], name: str) -> str | None:
+    """The class ``statements`` last built into the variable ``name`` (``new CycleCrossover<>()``),
+    or ``None`` when its last value came from elsewhere."""
+    found = None
+    for statement in statements:
+        for node in syntax.walk_skipping_classes(statement):
+            if node.type == "variable_declarator":
+                target, value = node.child_by_field_name("name"), node.child_by_field_name("value")
+            elif node.type == "assignment_expression":
+                target, value = node.child_by_field_name("left"), node.child_by_field_name("right")
+            else:
+                continue
+            if syntax.text(target) != name:
+                continue
+            created = value is not None and value.type == "object_creation_expression"
+            found = syntax.text(value.child_by_field_name("type")).split("<")[0] if created else None
+    return found
+
+
+def _on_built_type(call: Node, statements: list[Node], env: TypeEnv, index: int) -> FocalMethod | None:
+    """The method a call on a variable reaches in the class the prefix built into it, where that
+    class is not the variable's declared type: ``CrossoverPolicy cp = new CycleCrossover<>()``,
+    then ``cp.crossover(a, b)`` throws what ``CycleCrossover.crossover`` throws, which the
+    interface does not document."""
+    receiver = call.child_by_field_name("object") if call.type == "method_invocation" else None
+    if receiver is None or receiver.type != "identifier":
+        return None
+    built = built_type(statements, syntax.text(receiver))
+    declared = env.variable_type(syntax.text(receiver)) or ""
+    cls = env.resolve_class(built) if built and built != declared.split("<")[0] else None
+    if cls is None or cls.is_test:
+        return None
+    args = call.child_by_field_name("arguments")
+    given = args.named_children if args is not None else []
+    found = env.find_method(cls, syntax.call_name(call), len(given), given)
+    return FocalMethod(found[0], found[1], call, index, syntax.text(receiver)) if found else None
+
+
 def _calls_in(statement: Node) -> list[Node]:
     return [
         n
@@ -312,11 +364,11 @@ def _resolve_focal(call: Node, env: TypeEnv, index: int) -> FocalMethod | None:
     if cls is None:
         return None
     args = call.child_by_field_name("arguments")
-    arity = len(args.named_children) if args is not None else 0
-    ctors = [m for m in cls.constructors() if len(m.params) == arity] or cls.constructors()
+    given = args.named_children if args is not None else []
+    ctors = [m for m in cls.constructors() if takes(m, len(given))] or cls.constructors()
     if not ctors:
         return None
-    return FocalMethod(cls, ctors[0], call, index, None)
+    return FocalMethod(cls, best_overload(ctors, given), call, index, None)
 
 
 def observers(cls: ClassInfo, env: TypeEnv, receiver: str, receiver_type: str | None) -> list[Target]:

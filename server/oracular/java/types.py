@@ -159,6 +159,66 @@ def instantiate(
     return None if type_text in owner.type_params or type_text in own_params else type_text
 
 
+_INTEGRAL = frozenset(
+    {"int", "long", "short", "byte", "char", "Integer", "Long", "Short", "Byte", "Character"}
+)
+_NUMERIC = _INTEGRAL | {"float", "double", "Float", "Double", "Number"}
+_BOOLEAN = frozenset({"boolean", "Boolean"})
+_INTEGER_LITERALS = frozenset(
+    {"decimal_integer_literal", "hex_integer_literal", "octal_integer_literal", "binary_integer_literal"}
+)
+
+
+def takes(method: MethodInfo, arity: int) -> bool:
+    """``method`` can be called with ``arity`` arguments (a varargs method with one less, or more)."""
+    varargs = bool(method.params) and method.params[-1][0].endswith("...")
+    return len(method.params) == arity or (varargs and arity >= len(method.params) - 1)
+
+
+def _fits(param: str, arg: Node) -> bool:
+    """False only where the argument plainly cannot be passed: a literal of another kind, an array
+    for a scalar. Types this cannot read (a variable, a call, a type variable) fit."""
+    is_array = param.endswith("[]")
+    if param in ("Object", "Serializable") or (len(param) == 1 and param.isupper()):
+        return True
+    kind = arg.type
+    if kind == "decimal_floating_point_literal":
+        return not (param in _INTEGRAL or param in _BOOLEAN or param == "String" or is_array)
+    if kind in _INTEGER_LITERALS:
+        return not (param in _BOOLEAN or param == "String" or is_array)
+    if kind == "string_literal":
+        return not (param in _NUMERIC or param in _BOOLEAN or is_array)
+    if kind in ("true", "false"):
+        return not (param in _NUMERIC or param == "String" or is_array)
+    if kind in ("array_creation_expression", "array_initializer"):
+        return is_array
+    return True
+
+
+def _mismatches(method: MethodInfo, args: list[Node]) -> int:
+    types = [t for t, _ in method.params]
+    if not (types and types[-1].endswith("...")):
+        if len(types) != len(args):
+            return len(types) + len(args)  # another arity: only where none takes this one
+        return sum(not _fits(t, a) for t, a in zip(types, args, strict=True))
+    element = types[-1].removesuffix("...").strip()
+    fixed, rest = types[:-1], args[len(types) - 1 :]
+    cost = sum(not _fits(t, a) for t, a in zip(fixed, args, strict=False))
+    if len(rest) == 1 and _fits(f"{element}[]", rest[0]):
+        return cost  # the array itself
+    return cost + sum(not _fits(element, a) for a in rest)
+
+
+def best_overload(methods: list[MethodInfo], args: list[Node]) -> MethodInfo:
+    """The first of ``methods`` whose parameters the arguments fit best.
+
+    Why: picking by arity alone read ``new DerivativeStructure(1, 4, 0.0, 0.0)`` as the
+    ``(int, int, int, double)`` constructor, whose exceptions are not the varargs one's
+    (``DimensionMismatchException``), and ``new Quaternion(new double[] {1, 2})`` likewise.
+    """
+    return min(methods, key=lambda m: _mismatches(m, args)) if args else methods[0]
+
+
 @dataclass
 class ResolvedCall:
     cls: ClassInfo
@@ -198,16 +258,23 @@ class TypeEnv:
             for method in owner.methods:
                 yield owner, method
 
-    def find_method(self, cls: ClassInfo, name: str, arity: int) -> tuple[ClassInfo, MethodInfo] | None:
+    def find_method(
+        self, cls: ClassInfo, name: str, arity: int, args: list[Node] | None = None
+    ) -> tuple[ClassInfo, MethodInfo] | None:
+        """The nearest method of that name taking ``arity`` arguments; with ``args``, the overload
+        whose parameters the literal arguments fit best (:func:`best_overload`)."""
+        matching: list[tuple[ClassInfo, MethodInfo]] = []
         fallback = None
         for owner, method in self.methods_in_hierarchy(cls):
             if method.name != name or method.is_constructor:
                 continue
-            varargs = bool(method.params) and method.params[-1][0].endswith("...")
-            if len(method.params) == arity or (varargs and arity >= len(method.params) - 1):
-                return owner, method
+            if takes(method, arity):
+                matching.append((owner, method))
             fallback = fallback or (owner, method)
-        return fallback
+        if not matching:
+            return fallback
+        best = best_overload([m for _, m in matching], args or [])
+        return next(pair for pair in matching if pair[1] is best)
 
     def resolve_call(self, call: Node) -> ResolvedCall | None:
         """The workspace method a ``method_invocation`` calls, with its instantiated return type."""
@@ -228,7 +295,7 @@ class TypeEnv:
             receiver_type = None
         if cls is None:
             return None
-        found = self.find_method(cls, name, arity)
+        found = self.find_method(cls, name, arity, args.named_children if args is not None else None)
         if found is None:
             return None
         owner, method = found
