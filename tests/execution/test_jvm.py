@@ -95,3 +95,24 @@ def test_unruly_tests_cannot_break_the_helper(worker: JvmWorker, tmp_path: Path)
     again = worker.run([out], [TestRef("demo.UnrulyTest", "prints")])
     assert again.outcomes[("demo.UnrulyTest", "prints")].status == "passed"
     assert worker.starts == 1
+
+
+def test_tests_see_their_module_root_as_the_basedir_property(tmp_path: Path) -> None:
+    """Maven and Ant set ``basedir``; tests that build paths from it must find their files."""
+    require_toolchain()
+    source = tmp_path / "demo" / "BasedirTest.java"
+    source.parent.mkdir()
+    source.write_text(
+        "package demo;\nclass BasedirTest {\n  @org.junit.jupiter.api.Test\n  void here() {\n"
+        '    String basedir = System.getProperty("basedir");\n'
+        "    org.junit.jupiter.api.Assertions.assertNotNull(basedir);\n"
+        '    org.junit.jupiter.api.Assertions.assertTrue(new java.io.File(basedir, "marker.txt").isFile());\n'
+        "  }\n}\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "marker.txt").write_text("here", encoding="utf-8")
+    with JvmWorker(find_toolchain(), cwd=tmp_path) as jvm:
+        out = tmp_path / "out"
+        assert jvm.compile([source], out, list(jvm.toolchain.platform)).ok
+        result = jvm.run([out], [TestRef("demo.BasedirTest", "here")])
+    assert result.outcomes[("demo.BasedirTest", "here")].status == "passed"

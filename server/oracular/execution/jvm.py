@@ -288,7 +288,9 @@ class JvmWorker:
     """One helper JVM, started on first use, restarted after a crash, a kill or ``max_runs`` runs.
 
     ``cwd`` is the tests' working directory (the module root, where tests expect relative
-    paths such as ``src/test/resources`` to resolve). ``resources`` go on the helper's own
+    paths such as ``src/test/resources`` to resolve), and the ``basedir`` system property, as
+    Maven's surefire and Ant's junit task set it: xmlunit's tests find their files under
+    ``System.getProperty("basedir")``. ``resources`` go on the helper's own
     classpath too, for tests that read them through ``ClassLoader.getSystemClassLoader()``
     (never class folders: a mutant's classes must not be shadowed by the system loader).
     One request at a time per worker.
@@ -334,6 +336,7 @@ class JvmWorker:
                 "-XX:-UsePerfData",
                 "-Djava.awt.headless=true",
                 "-Duser.language=en",
+                *([f"-Dbasedir={self.cwd}"] if self.cwd else []),
                 *self.jvm_options,
                 "-cp",
                 os.pathsep.join([self.toolchain.launcher_classpath, *map(str, self.resources)]),
