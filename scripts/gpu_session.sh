@@ -9,9 +9,11 @@
 # Inputs (run from the repository root):
 #   DATA      a tar.xz of a realistic datasets folder (train/ and dev/ JSONL), default .gpu/data.tar.xz
 #   .whl/     wheels of the packages the GPU machine lacks (tree-sitter, pygls, ...), if any
-#   OUT       where the results go (default gpu-out): each run's weights in parts of 16 MB (the
-#             machine returns at most 8 files of at most 16 MiB), and reports.tar.gz (logs,
-#             benchmark JSON, configs)
+#   OUT       where the results go (default gpu-out): each run's weights in parts of 16 MB, and
+#             reports.tar.gz (logs, benchmark JSON, configs). A call returns at most 8 files of
+#             16 MiB, 64 MiB in all: one run's weights (46 MB) per call. With two runs, fetch the
+#             second's parts with a short next call while the machine is still warm (the models
+#             stay in /tmp/gpu-NAME): `split -b 16000000 -d /tmp/gpu-NAME/model.safetensors $OUT/NAME.part.`
 #   DEADLINE  seconds from the start by which everything must be written (default 560)
 #   RESERVE   seconds of DEADLINE kept for loading the data, calibrating and saving (default 110)
 #   CHECKS    1 (default): the CUDA checks first; 0: training only (checks already done)
