@@ -142,6 +142,10 @@ def test_write_history(engine: OracleEngine) -> None:
     assert history.restated == {"a"}  # b was written again
     assert history.fresh == {"s"}  # t was reassigned (still new, but no longer the initialiser)
     assert history.last["s"] == 6 and history.last["b"] == 2
+    assert history.built == {"s": "Stack", "t": "Stack"}  # the class of the last `new`, generics dropped
+    reassigned = analysed(engine, "Object o = new Stack<>();\no = s0();\nObject p = o;")
+    history = write_history(reassigned.statements)
+    assert history.built == {}  # reassigned from elsewhere: no longer known
 
 
 def analysed_in(root: Path, classes: dict[str, str], body: str, test_name: str = "t") -> PrefixAnalysis:

@@ -24,7 +24,7 @@ from oracular.java.targets import (
     workspace_observers,
     write_history,
 )
-from oracular.java.types import ResolvedCall, TypeEnv, best_overload, takes
+from oracular.java.types import ResolvedCall, TypeEnv, best_overload, split_generic, takes
 
 MAX_OBSERVERS = 6
 HELPER_DEPTH = 2
@@ -191,7 +191,7 @@ class PrefixAnalysis:
             )
             if other is not None and not other.cls.is_test:
                 found += other.exception_types()
-            built = _on_built_type(call, self.statements[: index + 1], self.env, index)
+            built = _on_built_type(call, self.history, self.env, index)
             if built is not None:
                 found += built.exception_types()
         if passes_null(statement):
@@ -283,26 +283,7 @@ def collect_locals(method: Node, env: TypeEnv, upto: int | None = None) -> set[s
     return reassigned
 
 
-def built_type(statements: list[Node], name: str) -> str | None:
-    """The class ``statements`` last built into the variable ``name`` (``new CycleCrossover<>()``),
-    or ``None`` when its last value came from elsewhere."""
-    found = None
-    for statement in statements:
-        for node in syntax.walk_skipping_classes(statement):
-            if node.type == "variable_declarator":
-                target, value = node.child_by_field_name("name"), node.child_by_field_name("value")
-            elif node.type == "assignment_expression":
-                target, value = node.child_by_field_name("left"), node.child_by_field_name("right")
-            else:
-                continue
-            if syntax.text(target) != name:
-                continue
-            created = value is not None and value.type == "object_creation_expression"
-            found = syntax.text(value.child_by_field_name("type")).split("<")[0] if created else None
-    return found
-
-
-def _on_built_type(call: Node, statements: list[Node], env: TypeEnv, index: int) -> FocalMethod | None:
+def _on_built_type(call: Node, history: WriteHistory, env: TypeEnv, index: int) -> FocalMethod | None:
     """The method a call on a variable reaches in the class the prefix built into it, where that
     class is not the variable's declared type: ``CrossoverPolicy cp = new CycleCrossover<>()``,
     then ``cp.crossover(a, b)`` throws what ``CycleCrossover.crossover`` throws, which the
@@ -310,9 +291,9 @@ def _on_built_type(call: Node, statements: list[Node], env: TypeEnv, index: int)
     receiver = call.child_by_field_name("object") if call.type == "method_invocation" else None
     if receiver is None or receiver.type != "identifier":
         return None
-    built = built_type(statements, syntax.text(receiver))
-    declared = env.variable_type(syntax.text(receiver)) or ""
-    cls = env.resolve_class(built) if built and built != declared.split("<")[0] else None
+    built = history.built.get(syntax.text(receiver))
+    declared = split_generic(env.variable_type(syntax.text(receiver)) or "")[0]
+    cls = env.resolve_class(built) if built and built != declared else None
     if cls is None or cls.is_test:
         return None
     args = call.child_by_field_name("arguments")

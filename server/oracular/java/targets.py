@@ -200,6 +200,18 @@ class WriteHistory:
     """Variables last assigned an array the prefix created (``{"-a", "b"}``, ``new int[3]``): an
     array's length never changes, so asserting ``x.length`` restates the test's own input
     (args4j's ``args = new String[] {"-flag", "false"}``, then ``parser.parseArgument(args)``)."""
+    built: dict[str, str] = field(default_factory=dict)
+    """Variable -> the class of the ``new`` object last assigned to it, generics dropped; may be more
+    specific than its declared type (``CrossoverPolicy cp = new CycleCrossover<>()``)."""
+
+    def assigned(self, name: str, value: Node | None) -> None:
+        """What a plain assignment of ``value`` to ``name`` (declaration or ``=``) tells."""
+        self.sized.discard(name)
+        if _is_array_creation(value):
+            self.sized.add(name)
+        self.built.pop(name, None)
+        if value is not None and value.type == "object_creation_expression":
+            self.built[name] = split_generic(syntax.text(value.child_by_field_name("type")))[0]
 
 
 def _is_array_creation(node: Node | None) -> bool:
@@ -216,9 +228,7 @@ def write_history(statements: list[Node]) -> WriteHistory:
                 history.last[name] = index
                 history.restated.discard(name)
                 history.fresh.discard(name)
-                history.sized.discard(name)
-                if _is_array_creation(value):
-                    history.sized.add(name)
+                history.assigned(name, value)
                 if _is_literal(value):
                     history.restated.add(name)
                 elif value is not None and value.type == "object_creation_expression":
@@ -233,9 +243,7 @@ def write_history(statements: list[Node]) -> WriteHistory:
                 if node.type != "method_invocation":
                     history.fresh.discard(name)
                 if node.child_by_field_name("left") == written:  # the variable itself, not x[0]
-                    history.sized.discard(name)
-                    if _is_array_creation(node.child_by_field_name("right")):
-                        history.sized.add(name)
+                    history.assigned(name, node.child_by_field_name("right"))
     return history
 
 
