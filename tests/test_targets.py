@@ -361,3 +361,74 @@ def test_a_query_takes_a_name_before_a_literal_that_reads_as_data(engine: Oracle
     found = targets(prefix)
     assert 'm.get("key")' in found  # commons-csv's record.get("X") after withHeader("X", ...)
     assert not any(expression.startswith('m.get("a,b') for expression in found)
+
+
+def test_boolean_methods_over_the_prefix_values_are_targets_in_declaration_order(tmp_path: Path) -> None:
+    qualifier = """
+        package org.example.app;
+        public interface Qualifier {
+            boolean qualifies(Element control, Element test);
+            boolean isKnown(Element e);
+            boolean equals(Object other);
+            int weigh(Element a, Element b);
+            boolean needsText(String text, int depth);
+        }
+    """
+    element = "package org.example.app;\npublic class Element { public void add(String t) {} }\n"
+    prefix = analysed_in(
+        tmp_path,
+        {"Qualifier.java": qualifier, "Element.java": element},
+        "Qualifier q = Factory.make();\n"
+        'Element control = new Element(); control.add("a");\n'
+        'Element test = new Element(); test.add("a");',
+    )
+    found = targets(prefix)
+    # the most recent values, in the order the prefix declared them (not test, control)
+    assert found["q.qualifies(control, test)"] == ("boolean", "query")
+    assert "q.qualifies(test, control)" not in found
+    assert "q.isKnown(test)" in found  # a one-argument query, by its name
+    assert not any(".equals(" in e or ".weigh(" in e for e in found)  # equality; not boolean
+    assert not any(".needsText(" in e for e in found)  # no String or int value to pass
+
+
+def test_jdk_lists_read_as_text_where_it_is_stable_and_matchers_as_actions(tmp_path: Path) -> None:
+    classes = {
+        "Row.java": 'package org.example.app;\npublic class Row { public String toString() { return ""; } }',
+        "Bean.java": "package org.example.app;\npublic class Bean { public int getId() { return 1; } }\n",
+        "Kind.java": "package org.example.app;\npublic enum Kind { A, B }\n",
+    }
+    found = targets(
+        analysed_in(
+            tmp_path,
+            classes,
+            """
+            List<Row> rows = new ArrayList<>(); rows.add(new Row());
+            List<Bean> beans = new ArrayList<>(); beans.add(new Bean());
+            Set<Kind> kinds = new HashSet<>(); kinds.add(Kind.A);
+            List<Integer> sizes = new ArrayList<>(); sizes.add(1);
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("a").matcher("abc");
+            """,
+        )
+    )
+    assert found["rows.toString()"] == ("String", "observer")  # Row says what it holds
+    assert found["kinds.toString()"] == ("String", "observer")  # enum constants' names
+    assert found["sizes.toString()"] == ("String", "observer")
+    assert "beans.toString()" not in found  # [org.example.app.Bean@1b6d3586]: differs every run
+    # each moves the matcher on: read alone, not one after the other
+    assert found["m.find()"] == ("boolean", "action")
+    assert found["m.matches()"] == ("boolean", "action")
+
+
+def test_an_element_a_query_hands_back_is_read_like_an_observer(tmp_path: Path) -> None:
+    row = """
+        package org.example.app;
+        public class Row {
+            public String getOldLine() { return ""; }
+            public String toString() { return ""; }
+        }
+    """
+    body = "StringBuilder sb = new StringBuilder(); sb.append('x');\nList<Row> rows = Rows.of(sb);"
+    found = targets(analysed_in(tmp_path, {"Row.java": row}, body))
+    assert found["rows.get(0).getOldLine()"] == ("String", "chain")
+    assert "sb.toString().length()" not in found  # sb.length() says it
+    assert found["sb.length()"] == ("int", "observer")

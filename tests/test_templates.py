@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
 
 from oracular.candidates.grammar import Candidate
@@ -36,7 +38,20 @@ def test_every_target_gets_the_templates_its_type_allows(engine: OracleEngine) -
     assert "assertNull(n)" not in texts
     assert {"assertTrue(xs.isEmpty())", "assertFalse(xs.isEmpty())"} <= set(texts)
     assert {"assertNotNull(xs)", "assertNull(xs)", "assertEquals(?, xs)"} <= set(texts)
+    assert "assertEquals(?, xs.toString())" in texts  # a list of text reads as "[a]"...
+    assert "assertNotNull(xs.toString())" not in texts  # ...which is never null
     assert len(texts) == len(set(texts))
+
+
+def test_a_list_text_takes_only_values_that_read_like_one(engine: OracleEngine) -> None:
+    prefix = analysed(engine, 'List<String> xs = new ArrayList<>(); xs.add("a"); String s = "[a]";')
+    status = SimpleNamespace(classes=[])  # no test-class constants
+    found = engine.values_for(prefix, status, dictionary={"String": ('""', '"a"'), "int": ("0", "-1")})  # type: ignore[arg-type]
+    values = [v.text for v in found["xs.toString()"]]
+    assert '"[a]"' in values and "s" in values
+    assert '"a"' not in values and '""' not in values
+    sizes = [v.text for v in found["xs.size()"]]
+    assert "0" in sizes and "-1" not in sizes  # a count is never negative
 
 
 def test_candidates_group_by_template_in_first_seen_order() -> None:

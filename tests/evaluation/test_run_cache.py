@@ -13,9 +13,9 @@ from oracular.java.source import parse_text
 SOURCE = "class FooTest { @Test void t() { int x = 1; } }"
 
 
-def plan(line: int, *targets: str) -> Any:
+def plan(line: int, *targets: str, kind: str = "observer") -> Any:
     test = SimpleNamespace(line=line, name="t")
-    return SimpleNamespace(test=test, targets=[SimpleNamespace(expression=t) for t in targets])
+    return SimpleNamespace(test=test, targets=[SimpleNamespace(expression=t, kind=kind) for t in targets])
 
 
 class CountingObserver:
@@ -37,9 +37,10 @@ def test_an_observation_is_run_once_per_text_and_targets(tmp_path: Path) -> None
     assert inner.calls == 1 and observer.reused == 1 and again == first
     observer.observe(source, [plan(1, "x", "y")])  # other targets
     observer.observe(parse_text(SOURCE.replace("1", "2")), [plan(1, "x")])  # other code
-    assert inner.calls == 3
+    observer.observe(source, [plan(1, "x", kind="action")])  # read alone, not after the others
+    assert inner.calls == 4
     assert CachedObserver(inner, tmp_path).observe(source, [plan(1, "x")]) == first  # another process
-    assert inner.calls == 3
+    assert inner.calls == 4
 
 
 def test_a_broken_entry_is_run_again(tmp_path: Path) -> None:

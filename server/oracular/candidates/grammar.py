@@ -40,7 +40,7 @@ def assertion_candidates(target: Target, values: list[Value]) -> list[Candidate]
     if is_boolean(t):
         return [Candidate("assertion", "assertTrue", target), Candidate("assertion", "assertFalse", target)]
     result: list[Candidate] = []
-    if not is_primitive(t):
+    if not is_primitive(t) and target.method != "toString":  # a text is never null
         result += [
             Candidate("assertion", "assertNotNull", target),
             Candidate("assertion", "assertNull", target),

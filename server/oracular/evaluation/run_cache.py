@@ -72,7 +72,8 @@ class CachedObserver:
         plans: Sequence[ObservationPlan],
         cancelled: Callable[[], bool] | None = None,
     ) -> FileObservation:
-        wanted = [(p.test.line, p.test.name, [t.expression for t in p.targets]) for p in plans]
+        # a target's kind decides how it is read (an action alone), so it is part of the request
+        wanted = [(p.test.line, p.test.name, [(t.expression, t.kind) for t in p.targets]) for p in plans]
         path = self.directory / "observe" / f"{_key(source.data, wanted)}.pickle"
         try:
             observation = pickle.loads(path.read_bytes())
