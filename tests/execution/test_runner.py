@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from types import SimpleNamespace
 
-from oracular.execution.runner import prune, tree_fingerprint
+from oracular.execution.jvm import JvmWorker
+from oracular.execution.runner import CompileContext, ScratchRunner, prune, tree_fingerprint
+from oracular.execution.scratch import ScratchClass
 
 
 def test_fingerprints_change_with_sources_and_ignore_other_files(tmp_path: Path) -> None:
@@ -27,3 +30,19 @@ def test_the_results_cache_keeps_the_newest_half_past_its_limit(tmp_path: Path) 
     assert prune(tmp_path, 20) == 0
     assert prune(tmp_path, 10) == 7
     assert sorted(int(p.stem) for p in tmp_path.iterdir()) == [7, 8, 9, 10, 11]
+
+
+def test_a_remembered_result_is_for_the_same_working_directory_and_jvm_options(tmp_path: Path) -> None:
+    """A test may read ``basedir`` or resolve paths against its working directory."""
+    toolchain = SimpleNamespace(helper=tmp_path / "helper")
+    scratch = ScratchClass("class FooTest {}", Path("FooTest.java"), ("FooTest",))
+    context = CompileContext(classpath=(tmp_path / "a.jar",))
+
+    def key(**worker: object) -> str:
+        runner = ScratchRunner(JvmWorker(toolchain, **worker), tmp_path)  # type: ignore[arg-type]
+        return runner.cache_key(scratch, context, 5.0, {})
+
+    here = key(cwd=tmp_path)
+    assert key(cwd=tmp_path) == here
+    assert key(cwd=tmp_path / "module") != here  # another basedir
+    assert key(cwd=tmp_path, jvm_options=("-Dfoo=1",)) != here

@@ -318,6 +318,14 @@ class JvmWorker:
         self._runs = 0
         self.starts = 0
 
+    @property
+    def environment(self) -> str:
+        """What a run depends on besides the classes it runs: the working directory (so the
+        ``basedir`` property) and the JVM's options. A remembered result is valid only for the
+        same: xmlunit's ``test_Constants`` falls back to another ``basedir`` when none is set, and
+        its schema tests then see no ``tests/etc/Book.xsd``."""
+        return repr((str(self.cwd or ""), self.heap, self.jvm_options))
+
     # -- lifecycle ---------------------------------------------------------------------------
     @property
     def alive(self) -> bool:

@@ -161,8 +161,10 @@ class ScratchRunner:
     ) -> str:
         digest = hashlib.sha256()
         # The helper's folder is named by a hash of its sources, the JDK and the JUnit jars.
-        parts = [CACHE_VERSION, str(self.worker.toolchain.helper), context.fingerprint,
-                 str(timeout_s), repr(sorted(timeouts.items())), str(scratch.relative_path), scratch.text,
+        # The run's working directory and JVM options (basedir) too: a test may read them.
+        parts = [CACHE_VERSION, str(self.worker.toolchain.helper), self.worker.environment,
+                 context.fingerprint, str(timeout_s), repr(sorted(timeouts.items())),
+                 str(scratch.relative_path), scratch.text,
                  *map(str, context.classpath), *map(str, context.sourcepath),
                  *map(str, context.runtime_extra)]  # fmt: skip
         for part in parts:
