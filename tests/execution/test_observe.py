@@ -290,3 +290,54 @@ def test_the_targets_are_read_before_the_action_too(tmp_path: Path, checker: Ora
     assert holding.index('assertEquals("foo", bean.getStr());') < holding.index(
         "assertEquals(80, bean.getWidth());"
     )
+
+
+ABSTRACT_TEST = """
+package r;
+
+import org.junit.Test;
+
+public abstract class AbstractCounterTest {
+    @Test
+    public abstract void counts();
+
+    @Test
+    public void twice() {
+        counts();
+        counts();
+    }
+}
+"""
+
+COUNTER_TEST = """
+package r;
+
+import org.junit.Test;
+
+public class CounterTest extends AbstractCounterTest {
+    @Override
+    @Test
+    public void counts() throws Exception {
+        StringBuilder b = new StringBuilder("ab");
+        b.append('c');
+    }
+}
+"""
+
+
+def test_a_test_implementing_an_abstract_one_is_observed(tmp_path: Path, checker: OracleChecker) -> None:
+    """The scratch copy keeps the test itself (emptied, without its ``throws``, which the abstract
+    one does not declare) beside its variants (without ``@Override``): dropping it left
+    ``CounterTest`` abstract, and the whole file unobserved (commons-math3's ``testMinStep``)."""
+    require_toolchain()
+    (tmp_path / "pom.xml").write_text("<project><modelVersion>4.0.0</modelVersion></project>\n")
+    for name, text in (("AbstractCounterTest", ABSTRACT_TEST), ("CounterTest", COUNTER_TEST)):
+        path = tmp_path / "src/test/java/r" / f"{name}.java"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text).lstrip(), encoding="utf-8")
+    path = tmp_path / "src/test/java/r/CounterTest.java"
+    engine = engine_for([path], EngineSettings(top_k=64))
+    observed = observe(engine, path, checker)
+    (observation,) = observed.tests.values()
+    assert observation.ran, observed.notes
+    assert observation.values["b.length()"] == ObservedValue("literal", "int", "3")
