@@ -91,12 +91,17 @@ class ValuesTest {
 @pytest.fixture(scope="module")
 def values_project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("values")
-    (root / "pom.xml").write_text("<project><modelVersion>4.0.0</modelVersion></project>\n")
-    for folder, name, text in (("main", "Values", VALUES), ("test", "ValuesTest", VALUES_TEST)):
-        path = root / "src" / folder / "java" / "p" / f"{name}.java"
-        path.parent.mkdir(parents=True)
-        path.write_text(textwrap.dedent(text).lstrip(), encoding="utf-8")
+    write_project(root, {"main/java/p/Values": VALUES, "test/java/p/ValuesTest": VALUES_TEST})
     return root
+
+
+def write_project(root: Path, files: dict[str, str]) -> None:
+    """A Maven-shaped project: ``{"test/java/p/FooTest": source}`` under ``root/src``."""
+    (root / "pom.xml").write_text("<project><modelVersion>4.0.0</modelVersion></project>\n")
+    for name, text in files.items():
+        path = root / "src" / f"{name}.java"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text).lstrip(), encoding="utf-8")
 
 
 def observe(engine: OracleEngine, path: Path, checker: OracleChecker) -> FileObservation:
@@ -263,15 +268,10 @@ def test_the_targets_are_read_before_the_action_too(tmp_path: Path, checker: Ora
     """What ``parser.parse(...)`` changed (the bean's ``str``) is told from what it left alone
     (its ``width``), and the first holding oracle offered is on the changed one."""
     require_toolchain()
-    (tmp_path / "pom.xml").write_text("<project><modelVersion>4.0.0</modelVersion></project>\n")
-    for folder, name, text in (
-        ("main", "Bean", BEAN),
-        ("main", "Parser", PARSER),
-        ("test", "ParserTest", PARSER_TEST),
-    ):
-        path = tmp_path / "src" / folder / "java" / "q" / f"{name}.java"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(text).lstrip(), encoding="utf-8")
+    write_project(
+        tmp_path,
+        {"main/java/q/Bean": BEAN, "main/java/q/Parser": PARSER, "test/java/q/ParserTest": PARSER_TEST},
+    )
     path = tmp_path / "src/test/java/q/ParserTest.java"
     engine = engine_for([path], EngineSettings(top_k=64))
     observed = observe(engine, path, checker)
@@ -330,14 +330,11 @@ def test_a_test_implementing_an_abstract_one_is_observed(tmp_path: Path, checker
     one does not declare) beside its variants (without ``@Override``): dropping it left
     ``CounterTest`` abstract, and the whole file unobserved (commons-math3's ``testMinStep``)."""
     require_toolchain()
-    (tmp_path / "pom.xml").write_text("<project><modelVersion>4.0.0</modelVersion></project>\n")
-    for name, text in (("AbstractCounterTest", ABSTRACT_TEST), ("CounterTest", COUNTER_TEST)):
-        path = tmp_path / "src/test/java/r" / f"{name}.java"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(text).lstrip(), encoding="utf-8")
+    write_project(
+        tmp_path, {"test/java/r/AbstractCounterTest": ABSTRACT_TEST, "test/java/r/CounterTest": COUNTER_TEST}
+    )
     path = tmp_path / "src/test/java/r/CounterTest.java"
-    engine = engine_for([path], EngineSettings(top_k=64))
-    observed = observe(engine, path, checker)
+    observed = observe(engine_for([path], EngineSettings(top_k=64)), path, checker)
     (observation,) = observed.tests.values()
     assert observation.ran, observed.notes
     assert observation.values["b.length()"] == ObservedValue("literal", "int", "3")
