@@ -338,3 +338,46 @@ def test_a_test_implementing_an_abstract_one_is_observed(tmp_path: Path, checker
     (observation,) = observed.tests.values()
     assert observation.ran, observed.notes
     assert observation.values["b.length()"] == ObservedValue("literal", "int", "3")
+
+
+FACTORY = """
+package s;
+
+public class Factory {
+    public static IllegalArgumentException invalid() {
+        return new IllegalArgumentException("bad") {
+            private static final long serialVersionUID = 1L;
+        };
+    }
+
+    public static int parse(String text) {
+        throw invalid();
+    }
+}
+"""
+
+FACTORY_TEST = """
+package s;
+
+import org.junit.Test;
+
+public class FactoryTest {
+    @Test
+    public void parses() {
+        int n = Factory.parse("x");
+    }
+}
+"""
+
+
+def test_an_anonymous_exception_is_named_by_its_superclass(tmp_path: Path, checker: OracleChecker) -> None:
+    """Commons-math 2 throws ``new IllegalArgumentException() {...}``: observed as ``Factory$1``,
+    the oracle read ``catch (1 expected)`` and did not compile."""
+    require_toolchain()
+    write_project(tmp_path, {"main/java/s/Factory": FACTORY, "test/java/s/FactoryTest": FACTORY_TEST})
+    path = tmp_path / "src/test/java/s/FactoryTest.java"
+    engine = engine_for([path], EngineSettings(top_k=8))
+    (observation,) = observe(engine, path, checker).tests.values()
+    assert observation.thrown == "java.lang.IllegalArgumentException"
+    report = engine.suggest(load_source(path), observer=ValueObserver(checker))
+    assert "catch (IllegalArgumentException expected)" in report.tests[0].suggestions[0].oracle  # JUnit 4

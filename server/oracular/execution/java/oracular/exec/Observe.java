@@ -78,7 +78,19 @@ public final class Observe {
 
     /** The target could not be evaluated: its evaluation threw. */
     public static void thrown(String key, Throwable t) {
-        record(key, "thrown", t.getClass().getName(), String.valueOf(t.getMessage()));
+        record(key, "thrown", nameable(t.getClass()), String.valueOf(t.getMessage()));
+    }
+
+    /**
+     * The class a test can name for {@code c}: an anonymous or local class's nearest named
+     * superclass. Commons-math 2's factories throw {@code new IllegalArgumentException() {...}},
+     * whose class is {@code MathRuntimeException$4}: no catch or assertThrows can name it.
+     */
+    public static String nameable(Class<?> c) {
+        while ((c.isAnonymousClass() || c.isLocalClass()) && c.getSuperclass() != null) {
+            c = c.getSuperclass();
+        }
+        return c.getName();
     }
 
     public static void value(String key, Object v) {

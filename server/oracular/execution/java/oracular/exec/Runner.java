@@ -285,7 +285,7 @@ public final class Runner {
                 case FAILED -> "FAILED";
             };
             Throwable t = result.getThrowable().orElse(null);
-            String type = t == null ? "" : t.getClass().getName();
+            String type = t == null ? "" : Observe.nameable(t.getClass());
             String message = t == null ? "" : String.valueOf(t.getMessage());
             send("RESULT\t" + key + "\t" + status + "\t" + millis + "\t" + escape(type) + "\t" + escape(message)
                     + "\t" + escape(actual(t)) + "\t" + escape(trace(t)));
