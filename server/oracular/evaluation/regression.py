@@ -24,6 +24,8 @@ ASSERT_CLASS = {
     Flavour.JUNIT4: "org.junit.Assert",
     Flavour.JUNIT3: "junit.framework.Assert",
 }
+
+
 def _thrown_check(
     flavour: Flavour, prefix: Sequence[str], exception: str, extra: Sequence[str] = ()
 ) -> list[str]:
