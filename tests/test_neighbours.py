@@ -9,6 +9,7 @@ import pytest
 
 from oracular.candidates.grammar import Candidate
 from oracular.candidates.habits import ALIKE_WEIGHT, weigh_alike
+from oracular.candidates.strength import cannot_hold
 from oracular.candidates.values import Value
 from oracular.engine import OracleEngine
 from oracular.incremental import MethodMemo
@@ -160,7 +161,8 @@ def test_a_ranker_that_weighs_the_habits_itself_is_not_weighed_again(engine: Ora
     class Habitual(BaselineRanker):
         def rank(self, problem: OracleProblem) -> Ranking:
             ranking = super().rank(problem)
-            seen.append((problem.asserted, ranking.scores))
+            offered = [not cannot_hold(c, problem.prefix) for c in problem.candidates]  # never offered
+            seen.append((problem.asserted, [x for x, o in zip(ranking.scores, offered, strict=True) if o]))
             return replace(ranking, habits=True)
 
     engine.ranker = Habitual()

@@ -21,11 +21,12 @@ from oracular.candidates.observed import (
     verdict,
     witnessed,
 )
-from oracular.candidates.strength import cannot_fail, implied, offer_order, renders_whole_object
+from oracular.candidates.strength import cannot_fail, cannot_hold, implied, offer_order, renders_whole_object
 from oracular.candidates.values import Value
-from oracular.engine import OracleEngine
+from oracular.engine import EngineSettings, OracleEngine
 from oracular.java.targets import Target
 
+from .conftest import java
 from .test_targets import analysed
 
 NAMER = TypeNamer("org.example", ["org.other.Imported"], lambda simple: simple == "Local")
@@ -245,6 +246,47 @@ def test_oracles_that_cannot_fail(engine: OracleEngine) -> None:
     )
     assert cannot_fail(Candidate("assertion", "assertTrue", Target("true", "boolean", "variable")), prefix)
     assert not cannot_fail(Candidate("exception", "assertThrows", exception="Exception"), prefix)
+
+
+def test_oracles_that_cannot_hold(engine: OracleEngine) -> None:
+    prefix = analysed(
+        engine,
+        """
+        Stack<Integer> s = new Stack<>();
+        s.push(1);
+        ArrayList<Integer> xs = new ArrayList<>();
+        Stack<Integer> t = new Stack<>();
+        Integer top = s.peek();
+        """,
+    )
+    local = {name: Target(name, kind, "variable") for name, kind in (("s", "Stack"), ("xs", "ArrayList"))}
+    assert cannot_hold(Candidate("assertion", "assertNull", local["s"]), prefix)
+    assert not cannot_hold(Candidate("assertion", "assertNull", Target("top", "Integer", "variable")), prefix)
+
+    # two objects built as different classes are never equal; two of one class may be
+    def equals(target: str, value: str) -> Candidate:
+        return Candidate("assertion", "assertEquals", local[target], Value(value, "Stack", "variable"))
+
+    assert cannot_hold(equals("xs", "s"), prefix)
+    assert not cannot_hold(equals("s", "t"), prefix)
+    # ranked like any other (the models' candidate set), never offered
+    wide = OracleEngine(engine.index, engine.ranker, EngineSettings(top_k=64, abstain_below=0.0))
+    source = java(
+        """
+        package org.example.stack;
+        import java.util.*;
+        class SnippetTest {
+            @org.junit.jupiter.api.Test
+            void t() {
+                Stack<Integer> s = new Stack<>();
+                s.push(1);
+                Integer top = s.peek();
+            }
+        }
+        """
+    )
+    offered = {s.oracle for t in wide.suggest(source).tests for s in t.suggestions}
+    assert "assertNull(s);" not in offered and "assertNull(top);" in offered
 
 
 def test_the_length_of_an_array_the_prefix_created_cannot_fail(engine: OracleEngine) -> None:

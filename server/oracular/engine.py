@@ -34,6 +34,7 @@ from oracular.candidates.observed import (
 from oracular.candidates.render import ImportLine, RenderedOracle, Renderer, TextEdit
 from oracular.candidates.strength import (
     cannot_fail,
+    cannot_hold,
     implied,
     is_possible_bug,
     offer_order,
@@ -557,7 +558,9 @@ class OracleEngine:
         vacuous = [cannot_fail(c, prefix) for c in candidates]
         weaker = implied(candidates, verdicts, vacuous)
         renderings = [renders_whole_object(c, prefix) for c in candidates]
-        order = offer_order(scores, verdicts, vacuous, weaker, renderings=renderings)[: self.settings.top_k]
+        order = offer_order(scores, verdicts, vacuous, weaker, renderings=renderings)
+        # never offered, but still ranked: the candidate set is the one the models were trained on
+        order = [i for i in order if not cannot_hold(candidates[i], prefix)][: self.settings.top_k]
         report = TestReport(
             test, prefix.focal, ranking.exception_probability, ranking.exception_type, False, [],
             observed=observed,

@@ -18,6 +18,8 @@ the code as it is and whether it would catch a change. So the offered order is:
 6. oracles that cannot fail: ``assertNotNull`` on a ``new`` object, a value compared with itself,
    an assertion on a local that only restates its literal initialiser, the length of an array
    the prefix created, a literal asserted.
+
+Oracles that cannot hold (``assertNull`` on a ``new`` object) are not offered at all.
 """
 
 from __future__ import annotations
@@ -50,6 +52,26 @@ def cannot_fail(candidate: Candidate, prefix: PrefixAnalysis) -> bool:
         return True
     if candidate.assertion == "assertNotNull":
         return expression.startswith("new ") or (target.kind == "variable" and expression in history.fresh)
+    return False
+
+
+def cannot_hold(candidate: Candidate, prefix: PrefixAnalysis) -> bool:
+    """Whether ``candidate`` fails whatever the code under test does, so it is never offered:
+    ``assertNull`` on an object the prefix built with ``new`` (commons-math3's
+    ``assertNull(test)`` after ``test = new KolmogorovSmirnovTest(...)`` was a top-1), and
+    ``assertEquals`` between two locals built as different classes (``assertEquals(c, id)``
+    after ``new Constant(3)`` and ``new Identity()``)."""
+    target = candidate.target
+    if candidate.kind != "assertion" or target is None or target.kind != "variable":
+        return False
+    history = prefix.history
+    if candidate.assertion == "assertNull":
+        return target.expression in history.fresh
+    if candidate.assertion == "assertEquals" and candidate.expected is not None:
+        one, other = candidate.expected.text, target.expression
+        if one in history.fresh and other in history.fresh:
+            classes = history.built.get(one), history.built.get(other)
+            return None not in classes and classes[0] != classes[1]
     return False
 
 
