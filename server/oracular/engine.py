@@ -47,6 +47,7 @@ from oracular.candidates.values import (
     global_values,
     load_global_dictionary,
     local_values,
+    plausible,
 )
 from oracular.java.declarations import ClassInfo, FileDeclarations, MethodInfo, extract, method_info
 from oracular.java.junit import Flavour, TestMethod, file_flavour, find_test_methods
@@ -54,7 +55,6 @@ from oracular.java.neighbours import PathMemo
 from oracular.java.oracles import HelperScope, OracleEvidence, find_oracle
 from oracular.java.prefix import FocalMethod, PrefixAnalysis, analyse_prefix
 from oracular.java.source import SourceText
-from oracular.java.targets import COUNTS, is_collection
 from oracular.java.types import TypeEnv, split_generic, substitute
 from oracular.java.workspace import WorkspaceIndex
 from oracular.ranking.baseline import BaselineRanker
@@ -446,13 +446,7 @@ class OracleEngine:
             values += constant_values(owners) + test_constants
             if target.type:
                 values += global_values(target.type, dictionary)
-            if target.method in COUNTS or target.expression.endswith(".length"):
-                values = [v for v in values if not v.text.startswith("-")]  # a count is never negative
-            receiver_type = prefix.env.variable_type(target.receiver or "") or ""
-            if target.method == "toString" and is_collection(receiver_type):
-                # a list's text is "[...]": other literals cannot be it
-                values = [v for v in values if v.source in ("variable", "constant") or v.text[:2] == '"[']
-            values_for[target.expression] = values
+            values_for[target.expression] = plausible(target, values)
         return values_for
 
     def candidates_for(

@@ -144,3 +144,30 @@ def test_nested_assertions_are_counted_not_mined() -> None:
     out = FileMiner(engine, engine.analyse(source), {}).run()
     assert out.counts["nested_assertions"] == 1
     assert out.assertion == []
+
+
+def test_a_sample_takes_only_the_global_values_its_target_can_equal() -> None:
+    """As the engine does (``values.plausible``): no negative count, a list's text reads "[...]"."""
+    sample = {
+        "targets": [
+            {
+                "expression": "xs.size()",
+                "type": "int",
+                "kind": "observer",
+                "receiver": "xs",
+                "method": "size",
+            },
+            {
+                "expression": "xs.toString()",
+                "type": "String",
+                "kind": "text",
+                "receiver": "xs",
+                "method": "toString",
+            },
+        ],
+        "values": {},
+        "exceptions": [],
+    }
+    dictionary = {"int": ("0", "-1"), "String": ('""', '"[]"')}
+    texts = {c.expected.text for c in build_sample_candidates(sample, dictionary) if c.expected is not None}
+    assert texts == {"0", '"[]"'}

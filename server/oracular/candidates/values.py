@@ -18,6 +18,7 @@ from tree_sitter import Node
 from oracular.java import syntax
 from oracular.java.declarations import ClassInfo
 from oracular.java.prefix import Target
+from oracular.java.targets import COUNTS
 from oracular.java.types import (
     LITERAL_TYPES,
     TypeEnv,
@@ -140,6 +141,17 @@ def dictionary_key(target_type: str) -> str:
 def global_values(target_type: str, dictionary: dict[str, tuple[str, ...]]) -> list[Value]:
     key = dictionary_key(target_type)
     return [Value(v, key, "global", i) for i, v in enumerate(dictionary.get(key, ()))]
+
+
+def plausible(target: Target, values: list[Value]) -> list[Value]:
+    """``values`` without those ``target`` can never equal: a negative count, and for a list's
+    text (``text`` targets) a literal that does not read ``"[...]"``. Applied after the global
+    values, by the engine and by the mined samples alike."""
+    if target.method in COUNTS or target.expression.endswith(".length"):
+        values = [v for v in values if not v.text.startswith("-")]
+    if target.kind == "text":
+        values = [v for v in values if v.source in ("variable", "constant") or v.text[:2] == '"[']
+    return values
 
 
 def compatible(value_type: str, target_type: str) -> bool:

@@ -19,7 +19,7 @@ from tree_sitter import Node
 
 from oracular.candidates.grammar import Candidate, build_candidates
 from oracular.candidates.text import candidate_text, canonical_expression
-from oracular.candidates.values import Value, global_values
+from oracular.candidates.values import Value, global_values, plausible
 from oracular.corpus.normalise import GroundTruth, normalise_assertion
 from oracular.engine import FileAnalysis, OracleEngine, TestStatus
 from oracular.java import syntax
@@ -170,7 +170,7 @@ def build_sample_candidates(sample: dict[str, Any], dictionary: Dictionary) -> l
         values = [Value(**v) for v in sample["values"].get(target.expression, [])]
         if target.type:
             values += global_values(target.type, dictionary)
-        values_for[target.expression] = values
+        values_for[target.expression] = plausible(target, values)
     return build_candidates(targets, values_for, sample["exceptions"])
 
 

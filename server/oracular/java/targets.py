@@ -140,8 +140,8 @@ class Target:
     ``observer`` (a zero-argument read, by its name, or an array's ``length`` on a variable),
     ``action`` (any other zero-argument call with a value: ``s.pop()``, which may change state),
     ``field`` (an instance field the test can read: ``holder.value``),
-    ``chain`` (an observer of an observer), ``query`` (a call with prefix values as arguments) or
-    ``static``."""
+    ``chain`` (an observer of an observer), ``query`` (a call with prefix values as arguments),
+    ``static``, or ``text`` (a JDK list's or set's ``toString()``: ``"[a, b]"``)."""
     receiver: str | None = None
     method: str | None = None
 
@@ -368,14 +368,13 @@ def _jdk_observers(receiver: str, receiver_type: str) -> list[Target]:
     if jdk is None:
         return []
     table, bindings = jdk
+    text = is_collection(receiver_type)
+
+    def kind(name: str) -> str:
+        return "action" if name in table.actions else "text" if text and name == "toString" else "observer"
+
     return [
-        Target(
-            f"{receiver}.{name}()",
-            _resolve_jdk(returns, bindings),
-            "action" if name in table.actions else "observer",
-            receiver,
-            name,
-        )
+        Target(f"{receiver}.{name}()", _resolve_jdk(returns, bindings), kind(name), receiver, name)
         for name, returns in table.observers
     ]
 
@@ -617,8 +616,10 @@ class TargetEnumerator:
             # a workspace object a query hands back is read like an observer's: rows.get(0).getOldLine()
             elements = [q for q in queries if q.type and self.env.resolve_class(q.type) is not None]
             for observer in [*observers, *elements]:
-                if observer.method == "toString" and any(o.method == "length" for o in observers):
-                    continue  # sb.toString().length() is sb.length()
+                if observer.method == "toString" and (
+                    observer.kind == "text" or any(o.method == "length" for o in observers)
+                ):
+                    continue  # sb.toString().length() is sb.length(); a list's is its size's echo
                 if observer.type and not is_primitive(observer.type) and not is_boolean(observer.type):
                     for chained in self.observers(observer.expression, observer.type)[:MAX_CHAINS_PER_BASE]:
                         chains.append(
