@@ -62,6 +62,9 @@ class MethodInfo:
     handed: frozenset[str] = frozenset()
     """Plain names the body assigns, calls methods on or passes as arguments: the fields a void
     helper of a test class can change (xmlunit's ``listenToDifferences`` fills ``listener``)."""
+    delegates: tuple[int, ...] = ()
+    """For a constructor, the arities of the ``this(...)`` calls it delegates to (``Quaternion(double[]
+    v)`` calls ``this(0, v)``: 2), whose exceptions are its own."""
 
     @property
     def is_constructor(self) -> bool:
@@ -169,7 +172,7 @@ def _throws(method: Node) -> tuple[str, ...]:
     return ()
 
 
-BodyFacts = tuple[tuple[str, ...], frozenset[str], bool, frozenset[str]]
+BodyFacts = tuple[tuple[str, ...], frozenset[str], bool, frozenset[str], tuple[int, ...]]
 BODY_FACTS_KEPT = 4096
 """Bodies whose facts are remembered by text: an editor re-extracts every method of a file after
 each edit, and nearly all of them are unchanged (a body's facts depend on its text alone)."""
@@ -177,9 +180,10 @@ _body_facts: dict[bytes, BodyFacts] = {}
 
 
 def body_facts(body: Node | None) -> BodyFacts:
-    """Exceptions thrown by ``throw new X``, names called, and whether it throws an AssertionError."""
+    """Exceptions thrown by ``throw new X``, names called, whether it throws an AssertionError,
+    names handed on, and the arities of the ``this(...)`` calls."""
     if body is None:
-        return (), frozenset(), False, frozenset()
+        return (), frozenset(), False, frozenset(), ()
     key = body.text or b""
     found = _body_facts.get(key)
     if found is None:
@@ -193,6 +197,7 @@ def _walk_body(body: Node) -> BodyFacts:
     thrown: list[str] = []
     called: set[str] = set()
     handed: set[str] = set()
+    delegates: list[int] = []
     assertion_error = False
     for node in syntax.walk_skipping_classes(body):
         if node.type == "argument_list":
@@ -212,10 +217,10 @@ def _walk_body(body: Node) -> BodyFacts:
                 called.add(f"{syntax.text(receiver)}.{name}")  # Helpers.check(...), tester.test()
             elif receiver is not None and receiver.type == "object_creation_expression":
                 called.add(f"{syntax.text(receiver.child_by_field_name('type'))}.{name}")
-        elif node.type == "explicit_constructor_invocation":  # this(a, b) -> "this(2)", super(...)
+        elif node.type == "explicit_constructor_invocation":
             args = node.child_by_field_name("arguments")
-            arity = len(args.named_children) if args is not None else 0
-            called.add(f"{syntax.text(node.child_by_field_name('constructor'))}({arity})")
+            if syntax.text(node.child_by_field_name("constructor")) == "this":
+                delegates.append(len(args.named_children) if args is not None else 0)
         elif node.type == "throw_statement":
             created = node.named_children[0] if node.named_children else None
             if created is not None and created.type == "object_creation_expression":
@@ -224,7 +229,7 @@ def _walk_body(body: Node) -> BodyFacts:
                     assertion_error = True
                 elif exc not in thrown:
                     thrown.append(exc)
-    return tuple(thrown), frozenset(called), assertion_error, frozenset(handed)
+    return tuple(thrown), frozenset(called), assertion_error, frozenset(handed), tuple(delegates)
 
 
 PER_TEST_SET_UP = frozenset({"Before", "BeforeEach", "BeforeMethod"})
@@ -248,7 +253,7 @@ def _argument_literals(body: Node | None) -> tuple[str, ...]:
 def method_info(node: Node) -> MethodInfo:
     doc = syntax.preceding_javadoc(node)
     body = node.child_by_field_name("body")
-    thrown, called, assertion_error, handed = body_facts(body)
+    thrown, called, assertion_error, handed, delegates = body_facts(body)
     is_ctor = node.type in ("constructor_declaration", "compact_constructor_declaration")
     name = syntax.text(node.child_by_field_name("name"))
     annotations = tuple(syntax.annotation_name(a) for a in syntax.annotations(node))
@@ -267,6 +272,7 @@ def method_info(node: Node) -> MethodInfo:
         type_params=_type_params(node),
         set_up_literals=_argument_literals(body) if is_per_test_set_up(name, annotations) else (),
         handed=handed,
+        delegates=delegates,
     )
 
 

@@ -60,7 +60,7 @@ class FocalMethod:
         frontier = [self.method]
         for _ in range(HELPER_DEPTH):
             called = {name for f in frontier for name in f.called}
-            delegated = [int(name[5:-1]) for name in called if name.startswith("this(")]
+            delegated = {n for f in frontier for n in f.delegates}
             reached = [
                 m
                 for m in self.cls.methods

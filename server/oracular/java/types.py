@@ -159,11 +159,6 @@ def instantiate(
     return None if type_text in owner.type_params or type_text in own_params else type_text
 
 
-_INTEGRAL = frozenset(
-    {"int", "long", "short", "byte", "char", "Integer", "Long", "Short", "Byte", "Character"}
-)
-_NUMERIC = _INTEGRAL | {"float", "double", "Float", "Double", "Number"}
-_BOOLEAN = frozenset({"boolean", "Boolean"})
 _INTEGER_LITERALS = frozenset(
     {"decimal_integer_literal", "hex_integer_literal", "octal_integer_literal", "binary_integer_literal"}
 )
@@ -178,20 +173,21 @@ def takes(method: MethodInfo, arity: int) -> bool:
 def _fits(param: str, arg: Node) -> bool:
     """False only where the argument plainly cannot be passed: a literal of another kind, an array
     for a scalar. Types this cannot read (a variable, a call, a type variable) fit."""
-    is_array = param.endswith("[]")
     if param in ("Object", "Serializable") or (len(param) == 1 and param.isupper()):
         return True
+    integral = is_integral(param) or unboxed(param) == "char"
+    numeric = integral or is_floating(param) or param == "Number"
     kind = arg.type
     if kind == "decimal_floating_point_literal":
-        return not (param in _INTEGRAL or param in _BOOLEAN or param == "String" or is_array)
+        return not (integral or is_boolean(param) or param == "String" or is_array(param))
     if kind in _INTEGER_LITERALS:
-        return not (param in _BOOLEAN or param == "String" or is_array)
+        return not (is_boolean(param) or param == "String" or is_array(param))
     if kind == "string_literal":
-        return not (param in _NUMERIC or param in _BOOLEAN or is_array)
+        return not (numeric or is_boolean(param) or is_array(param))
     if kind in ("true", "false"):
-        return not (param in _NUMERIC or param == "String" or is_array)
+        return not (numeric or param == "String" or is_array(param))
     if kind in ("array_creation_expression", "array_initializer"):
-        return is_array
+        return is_array(param)
     return True
 
 
