@@ -120,6 +120,30 @@ def test_focal_prefers_class_named_by_test(engine: OracleEngine) -> None:
     assert (focal.cls.name, focal.name) == ("Stack", "push")
 
 
+def test_focal_is_the_last_call_made_on_the_class_under_test_even_where_a_superclass_declares_it(
+    tmp_path: Path,
+) -> None:
+    """commons-math3: ``new SimpsonIntegrator().integrate(...)`` calls what the abstract
+    ``BaseIntegrator`` declares; the focal is ``integrate``, not the constructor run before it."""
+    from .test_targets import analysed_workspace
+
+    files = {
+        "BaseIntegrator.java": "package org.example.app;\npublic abstract class BaseIntegrator {\n"
+        " /** @throws IllegalStateException if lower > upper */\n"
+        " public double integrate(int max, double lower, double upper) { return 0; }\n}\n",
+        "Simpson.java": "package org.example.app;\npublic class Simpson extends BaseIntegrator {\n"
+        " public Simpson() {}\n}\n",
+        "SimpsonTest.java": "package org.example.app;\nclass SimpsonTest {\n"
+        " @org.junit.jupiter.api.Test\n void chained() {\n  new Simpson().integrate(10, 1, -1);\n }\n"
+        " @org.junit.jupiter.api.Test\n void local() {\n"
+        "  Simpson s = new Simpson();\n  s.integrate(10, 1, -1);\n }\n}\n",
+    }
+    engine, analysis = analysed_workspace(tmp_path, files, "SimpsonTest.java")
+    for status in analysis.statuses:
+        focal = engine.prefix_for(analysis, status).focal
+        assert (focal.cls.name, focal.name) == ("BaseIntegrator", "integrate"), status.test.name
+
+
 def test_focal_constructor_and_static(engine: OracleEngine) -> None:
     source = java(
         """

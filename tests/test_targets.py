@@ -248,13 +248,15 @@ def test_the_test_name_says_which_observers_and_actions_come_first(tmp_path: Pat
     assert named["f.missCount()"] == ("int", "action")
 
 
-def analysed_workspace(root: Path, files: dict[str, str]) -> tuple[OracleEngine, FileAnalysis]:
-    """``files`` written to ``root`` and ``BeanTest.java`` among them analysed, as the editor would."""
+def analysed_workspace(
+    root: Path, files: dict[str, str], test_file: str = "BeanTest.java"
+) -> tuple[OracleEngine, FileAnalysis]:
+    """``files`` written to ``root`` and ``test_file`` among them analysed, as the editor would."""
     from oracular.cli.common import engine_for
 
     for name, text in files.items():
         (root / name).write_text(text, encoding="utf-8")
-    test = root / "BeanTest.java"
+    test = root / test_file
     engine = engine_for([test])
     return engine, engine.analyse(load_source(test))
 

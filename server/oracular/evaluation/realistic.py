@@ -97,6 +97,8 @@ class Judged:
     """1-based rank of the first suggestion asserting what the developer asserted, on their
     target, whatever its value (for exception tests: :attr:`rank`). Tells choosing *what* to
     assert from finding the value."""
+    top: list[tuple[str, float]] = field(default_factory=list)
+    """The first :data:`TOP_K` suggestions' oracle keys and scores, for reading a test's losses."""
 
     def to_json(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
@@ -132,6 +134,7 @@ def judge(project: str, file: str, cut: DevTest, report: TestReport) -> Judged:
         observed=report.observed,
         top1_score=top.score if top is not None else None,
         template_rank=template_rank(cut, report, rank),
+        top=[(suggestion_key(s), s.score) for s in report.suggestions[:TOP_K]],
     )
 
 

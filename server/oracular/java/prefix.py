@@ -189,8 +189,8 @@ class PrefixAnalysis:
                 if self.focal is None or call != self.focal.call
                 else None
             )
-            if other is not None and not other.cls.is_test:
-                found += other.exception_types()
+            if other is not None and not other[0].cls.is_test:
+                found += other[0].exception_types()
             built = _on_built_type(call, self.history, self.env, index)
             if built is not None:
                 found += built.exception_types()
@@ -303,11 +303,14 @@ def _on_built_type(call: Node, history: WriteHistory, env: TypeEnv, index: int) 
 
 
 def _calls_in(statement: Node) -> list[Node]:
-    return [
+    """The statement's calls in the order they run: a call's receiver and arguments before the
+    call (``new SimpsonIntegrator()`` before its ``integrate(...)``), by where each call ends."""
+    calls = [
         n
         for n in syntax.walk_skipping_classes(statement)
         if n.type in ("method_invocation", "object_creation_expression")
     ]
+    return sorted(calls, key=lambda n: n.end_byte)
 
 
 def focal_name_for(test_class: str) -> str:
@@ -320,27 +323,33 @@ def focal_name_for(test_class: str) -> str:
 
 
 def find_focal(statements: list[Node], env: TypeEnv, test_class: str) -> FocalMethod | None:
-    """The last call on a workspace class, preferring the class the test class is named after."""
+    """The last call on a workspace class, preferring calls made on the class the test class is
+    named after. "Made on" is the receiver's class, not the class declaring the method: in
+    ``SimpsonIntegratorTest``, ``new SimpsonIntegrator().integrate(...)`` calls a method its
+    abstract superclass declares, and preferring by the declaring class chose the constructor."""
     wanted = focal_name_for(test_class)
-    resolved: list[FocalMethod] = []
+    resolved: list[tuple[FocalMethod, str]] = []
     for index, statement in enumerate(statements):
         for call in _calls_in(statement):
             found = _resolve_focal(call, env, index)
-            if found is not None and not found.cls.is_test:
+            if found is not None and not found[0].cls.is_test:
                 resolved.append(found)
     if not resolved:
         return None
-    preferred = [f for f in resolved if f.cls.name == wanted]
-    return (preferred or resolved)[-1]
+    preferred = [focal for focal, on in resolved if wanted in (focal.cls.name, on)]
+    return (preferred or [focal for focal, _ in resolved])[-1]
 
 
-def _resolve_focal(call: Node, env: TypeEnv, index: int) -> FocalMethod | None:
+def _resolve_focal(call: Node, env: TypeEnv, index: int) -> tuple[FocalMethod, str] | None:
+    """The method ``call`` reaches, and the simple name of the class it is called on."""
     if call.type == "method_invocation":
         resolved: ResolvedCall | None = env.resolve_call(call)
         if resolved is None:
             return None
         receiver = call.child_by_field_name("object")
-        return FocalMethod(resolved.cls, resolved.method, call, index, syntax.text(receiver) or None)
+        on = env.resolve_class(resolved.receiver_type) if resolved.receiver_type else None
+        focal = FocalMethod(resolved.cls, resolved.method, call, index, syntax.text(receiver) or None)
+        return focal, (on or resolved.cls).name
     cls = env.resolve_class(syntax.text(call.child_by_field_name("type")))
     if cls is None:
         return None
@@ -349,7 +358,7 @@ def _resolve_focal(call: Node, env: TypeEnv, index: int) -> FocalMethod | None:
     ctors = [m for m in cls.constructors() if takes(m, len(given))] or cls.constructors()
     if not ctors:
         return None
-    return FocalMethod(cls, best_overload(ctors, given), call, index, None)
+    return FocalMethod(cls, best_overload(ctors, given), call, index, None), cls.name
 
 
 def observers(cls: ClassInfo, env: TypeEnv, receiver: str, receiver_type: str | None) -> list[Target]:
