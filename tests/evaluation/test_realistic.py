@@ -91,6 +91,40 @@ def test_the_template_rank_is_the_developers_assertion_on_their_target_whatever_
     assert template_rank(cut("exception", exception="X"), report, 4) == 4
 
 
+def test_type_accuracy_reads_the_first_exception_oracle_listed_whatever_ranks_above_it() -> None:
+    from oracular.candidates.grammar import Candidate
+    from oracular.engine import Suggestion, TestReport
+    from oracular.evaluation.realistic import type_right
+    from oracular.java.targets import Target
+
+    def suggestion(rank: int, candidate: Candidate) -> Suggestion:
+        return Suggestion(rank, 0.5, candidate, None, [], None, False, False)  # type: ignore[arg-type]
+
+    report = TestReport(None, None, 0.6, "IllegalStateException", False, [  # type: ignore[arg-type]
+        suggestion(1, Candidate("assertion", "assertTrue", Target("s.isEmpty()", "boolean", "observer"))),
+        suggestion(2, Candidate("exception", "assertThrows", exception="java.lang.IllegalStateException")),
+        suggestion(3, Candidate("exception", "assertThrows", exception="IllegalArgumentException")),
+    ])  # fmt: skip
+    wanted = cut("exception", exception="IllegalStateException")
+    assert type_right(wanted, report, answer_keys(wanted)) is True
+    other = cut("exception", exception="IllegalArgumentException")
+    assert type_right(other, report, answer_keys(other)) is False  # listed, but not first
+    assert type_right(cut("assertion"), report, frozenset()) is None
+    report.suggestions = report.suggestions[:1]
+    assert type_right(wanted, report, answer_keys(wanted)) is False  # none listed: wrong, not skipped
+
+    def judged(right: bool | None) -> Judged:
+        kind = "assertion" if right is None else "exception"
+        return Judged("p", "F.java", "T.t", kind, False, "", True, None, type_right=right)
+
+    items = [judged(True), judged(False), judged(True), judged(None)]
+    f = figures(items)
+    assert (f["type_accuracy"], f["exception_tests"]) == (2 / 3, 3)
+    assert "names the developer's type for 66.7% of the 3 exception tests" in markdown(
+        [ProjectRun("p", "1.0", items)], {}
+    )
+
+
 def test_the_abstention_curve_answers_the_most_confident_tests_first() -> None:
     def judged(rank: int | None, score: float | None) -> Judged:
         return Judged("p", "F.java", "T.t", "assertion", False, "", True, rank, top1_score=score)

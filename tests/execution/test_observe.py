@@ -340,6 +340,64 @@ def test_a_test_implementing_an_abstract_one_is_observed(tmp_path: Path, checker
     assert observation.values["b.length()"] == ObservedValue("literal", "int", "3")
 
 
+SHAPE_TEST = """
+package t;
+
+import {test};
+
+public abstract class AbstractShapeTest {
+    protected abstract StringBuilder create(String text);
+
+    @Test
+    public void grows() {
+        StringBuilder b = create("ab");
+        b.append('c');
+    }
+}
+"""
+
+MIDDLE_TEST = """
+package t;
+
+public abstract class AbstractWideShapeTest extends AbstractShapeTest {
+}
+"""
+
+CONCRETE_TEST = """
+package t;
+
+public class WideShapeTest extends AbstractWideShapeTest {
+    @Override
+    protected StringBuilder create(String text) {
+        return new StringBuilder(text + text);
+    }
+}
+"""
+
+
+@pytest.mark.parametrize("test_import", ["org.junit.Test", "org.junit.jupiter.api.Test"])
+def test_an_abstract_test_classs_tests_are_observed_on_a_concrete_subclass(
+    tmp_path: Path, checker: OracleChecker, test_import: str
+) -> None:
+    """JUnit cannot run a test of an abstract class (commons-math3's ``RealVectorAbstractTest``):
+    its scratch copy runs on a concrete subclass of its folder, which supplies ``create``; before,
+    the test went unobserved ("did not run")."""
+    require_toolchain()
+    write_project(
+        tmp_path,
+        {
+            "test/java/t/AbstractShapeTest": SHAPE_TEST.replace("{test}", test_import),
+            "test/java/t/AbstractWideShapeTest": MIDDLE_TEST,
+            "test/java/t/WideShapeTest": CONCRETE_TEST,
+        },
+    )
+    path = tmp_path / "src/test/java/t/AbstractShapeTest.java"
+    observed = observe(engine_for([path], EngineSettings(top_k=64)), path, checker)
+    (observation,) = observed.tests.values()
+    assert observation.ran, (observation.error, observed.notes)
+    assert observation.values["b.length()"] == ObservedValue("literal", "int", "5")  # "abab" + 'c'
+
+
 FACTORY = """
 package s;
 

@@ -97,6 +97,9 @@ class Judged:
     """1-based rank of the first suggestion asserting what the developer asserted, on their
     target, whatever its value (for exception tests: :attr:`rank`). Tells choosing *what* to
     assert from finding the value."""
+    type_right: bool | None = None
+    """Exception tests: the first exception oracle listed names the developer's type (one not
+    listed counts as wrong), whatever ranks above it; ``None`` for assertion tests."""
     top: list[tuple[str, float]] = field(default_factory=list)
     """The first :data:`TOP_K` suggestions' oracle keys and scores, for reading a test's losses."""
 
@@ -112,6 +115,13 @@ def template_rank(cut: DevTest, report: TestReport, rank: int | None) -> int | N
     return next(
         (s.rank for s in top if s.candidate.kind == "assertion" and is_developers(s.candidate, truth)), None
     )
+
+
+def type_right(cut: DevTest, report: TestReport, keys: frozenset[str]) -> bool | None:
+    if cut.kind != "exception":
+        return None
+    first = next((s for s in report.suggestions if s.candidate.kind == "exception"), None)
+    return first is not None and suggestion_key(first) in keys
 
 
 def judge(project: str, file: str, cut: DevTest, report: TestReport) -> Judged:
@@ -134,6 +144,7 @@ def judge(project: str, file: str, cut: DevTest, report: TestReport) -> Judged:
         observed=report.observed,
         top1_score=top.score if top is not None else None,
         template_rank=template_rank(cut, report, rank),
+        type_right=type_right(cut, report, keys),
         top=[(suggestion_key(s), s.score) for s in report.suggestions[:TOP_K]],
     )
 
@@ -267,6 +278,7 @@ def figures(judged: Sequence[Judged]) -> dict[str, Any]:
     # a right oracle asserts the right thing: without a template rank beside it, the evaluation
     # predates the template rank (its JSON has none), and the template figures are unknown
     recorded = all(j.template_rank is not None for j in judged if j.rank is not None)
+    typed = [j for j in judged if j.type_right is not None]
     return {
         "tests": n,
         "top1": _ratio(sum(j.rank == 1 for j in judged), n),
@@ -280,6 +292,8 @@ def figures(judged: Sequence[Judged]) -> dict[str, Any]:
         "holds": _ratio(sum(j.top1_status == "holds" for j in checked), len(checked)),
         "fails": _ratio(sum(j.top1_status == "fails" for j in checked), len(checked)),
         "not_null": _ratio(sum(j.top1_method == "assertNotNull" for j in offered), len(offered)),
+        "type_accuracy": _ratio(sum(j.type_right is True for j in typed), len(typed)),
+        "exception_tests": len(typed),
     }
 
 
@@ -358,6 +372,13 @@ def markdown(runs: Sequence[ProjectRun], header: dict[str, Any]) -> str:
         "Holds/fails: the top-1 run on the correct code, over the offered tests it could be run for. "
         "Observed: the share of tests whose prefix ran and whose values were observed.",
     ]
+    typed = figures(judged)
+    if typed["exception_tests"]:
+        lines += [
+            "",
+            f"Exception type accuracy: the first exception oracle listed names the developer's type "
+            f"for {_pct(typed['type_accuracy'])} of the {typed['exception_tests']} exception tests.",
+        ]
     lines += abstention_table(judged)
     notes = [(run.name, note) for run in runs for note in run.notes]
     if notes:

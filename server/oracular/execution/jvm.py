@@ -275,6 +275,9 @@ class TestRef:
     """Binary name: ``pkg.Outer$Inner``."""
     method: str
     timeout_s: float | None = None
+    run_on: str | None = None
+    """The concrete subclass to run an abstract class's test on (binary name); results still
+    come back under :attr:`class_name`."""
 
 
 def _worse(a: TestOutcome | None, b: TestOutcome) -> TestOutcome:
@@ -526,7 +529,8 @@ class JvmWorker:
             request += [f"CP {p}" for p in classpath]
             for t in tests:
                 limit = f"\t{int((t.timeout_s or default_timeout_s) * 1000)}"
-                request.append(f"TEST {t.class_name}\t{t.method}{limit}")
+                on = f"\t{t.run_on}" if t.run_on else ""
+                request.append(f"TEST {t.class_name}\t{t.method}{limit}{on}")
             self._send([*request, "END"])
             done = False
             try:

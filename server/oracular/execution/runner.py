@@ -34,6 +34,7 @@ from oracular.execution.jvm import (
     file_lock,
 )
 from oracular.execution.scratch import ScratchClass
+from oracular.execution.subclasses import ConcreteSubclass
 
 MAX_COMPILE_ROUNDS = 4
 Locate = Callable[[ScratchClass, int], str | None]
@@ -164,7 +165,7 @@ class ScratchRunner:
         # The run's working directory and JVM options (basedir) too: a test may read them.
         parts = [CACHE_VERSION, str(self.worker.toolchain.helper), self.worker.environment,
                  context.fingerprint, str(timeout_s), repr(sorted(timeouts.items())),
-                 str(scratch.relative_path), scratch.text,
+                 str(scratch.relative_path), scratch.text, *map(_companion_text, scratch.companions),
                  *map(str, context.classpath), *map(str, context.sourcepath),
                  *map(str, context.runtime_extra)]  # fmt: skip
         for part in parts:
@@ -265,16 +266,18 @@ class ScratchRunner:
         cancelled: Cancelled | None,
     ) -> CompileResult:
         helper = self.worker.toolchain.helper
+        # A concrete subclass runs an abstract class's tests: compiled here, against the copy.
+        sources = [path, *(c.path for c in scratch.companions)]
         if not context.sourcepath or context.deps_dir is None:
-            return self.worker.compile([path], out_dir, [helper, *context.classpath], cancelled=cancelled)
+            return self.worker.compile(sources, out_dir, [helper, *context.classpath], cancelled=cancelled)
         # Project classes compiled on demand go to the shared deps folder (reused by later
         # checks while their sources are older); the scratch's own classes move out of it.
         deps = context.deps_dir
         with _dir_lock(deps), file_lock(deps.with_name(deps.name + ".lock")):
             result = self.worker.compile(
-                [path], deps, [helper, deps, *context.classpath], context.sourcepath, cancelled=cancelled
+                sources, deps, [helper, deps, *context.classpath], context.sourcepath, cancelled=cancelled
             )
-            for binary in scratch.top_level:
+            for binary in (*scratch.top_level, *(c.binary_name for c in scratch.companions)):
                 package, _, simple = binary.rpartition(".")
                 folder = deps.joinpath(*package.split(".")) if package else deps
                 target = out_dir.joinpath(*package.split(".")) if package else out_dir
@@ -332,13 +335,20 @@ class ScratchRunner:
     ) -> None:
         """Run the methods of ``scratch`` (compiled into ``out_dir``) and record them in ``outcome``."""
         timeouts = timeouts or {}
-        tests = [TestRef(m.class_name, m.name, timeouts.get(k)) for k, m in scratch.methods.items()]
+        tests = [TestRef(m.class_name, m.name, timeouts.get(k), m.run_on) for k, m in scratch.methods.items()]
         run = self.worker.run(self.runtime_classpath(out_dir, context), tests, timeout_s, cancelled)
         outcome.run_s = run.elapsed_s
         outcome.crashed = run.crashed
         outcome.observations = run.observations
         for k, m in scratch.methods.items():
             outcome.results[k] = run.outcomes[(m.class_name, m.name)]
+
+
+def _companion_text(companion: ConcreteSubclass) -> str:
+    try:
+        return companion.path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""
 
 
 def prune(folder: Path, limit: int) -> int:

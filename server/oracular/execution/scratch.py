@@ -23,6 +23,7 @@ from pathlib import Path
 from tree_sitter import Node
 
 from oracular.candidates.render import TextEdit
+from oracular.execution.subclasses import ConcreteSubclass, concrete_subclass, is_abstract_class
 from oracular.java import syntax
 from oracular.java.declarations import package_of
 from oracular.java.junit import Flavour, TestMethod
@@ -65,6 +66,8 @@ class ScratchMethod:
     first_line: int
     """1-based, inclusive."""
     last_line: int
+    run_on: str | None = None
+    """The concrete subclass JUnit runs it on when its class is abstract (binary name)."""
 
 
 @dataclass
@@ -75,6 +78,8 @@ class ScratchClass:
     top_level: tuple[str, ...]
     """Binary names of the file's top-level types; their class files belong to this scratch."""
     methods: dict[str, ScratchMethod] = field(default_factory=dict)
+    companions: tuple[ConcreteSubclass, ...] = ()
+    """Concrete subclasses compiled beside it, to run an abstract class's tests on."""
 
     def method_at(self, line: int) -> str | None:
         """The key of the generated method spanning 1-based ``line``, if any."""
@@ -145,6 +150,7 @@ class ScratchBuilder:
         self._dropped: list[Node] = []
         self._emptied: list[Node] = []
         self._imports: list[str] = []
+        self._run_on: dict[str, ConcreteSubclass | None] = {}
 
     def replace(self, test: TestMethod, variants: Sequence[Variant]) -> None:
         node = test.node
@@ -174,6 +180,23 @@ class ScratchBuilder:
             if line not in self._imports:
                 self._imports.append(line)
 
+    def run_on(self, test: TestMethod) -> ConcreteSubclass | None:
+        """A concrete subclass to run ``test`` on when its class is a top-level abstract class
+        (:mod:`oracular.execution.subclasses`); looked for once per class."""
+        declaration = test.node.parent.parent if test.node.parent is not None else None
+        if (
+            declaration is None
+            or declaration.type != "class_declaration"
+            or declaration.parent is None
+            or declaration.parent.type != "program"
+            or not is_abstract_class(declaration)
+            or self.source.path is None
+        ):
+            return None
+        if test.class_name not in self._run_on:
+            self._run_on[test.class_name] = concrete_subclass(self.source.path.parent, test.class_name)
+        return self._run_on[test.class_name]
+
     @staticmethod
     def generated_name(test: TestMethod, number: int) -> str:
         return f"testOracular${number}" if test.flavour is Flavour.JUNIT3 else f"oracular${number}"
@@ -196,7 +219,10 @@ class ScratchBuilder:
         source = self.source
         segments: list[tuple[int, int, list[tuple[str | None, str]]]] = []
         number = 0
+        companions: dict[str, ConcreteSubclass] = {}
         for test, variants in self._plans:
+            if (on := self.run_on(test)) is not None:
+                companions[on.binary_name] = on
             indent = source.line_indent(test.node.start_byte)
             pieces: list[tuple[str | None, str]] = []
             if test.body is not None:
@@ -211,9 +237,9 @@ class ScratchBuilder:
                 prefix = "" if not pieces else f"\n\n{indent}"
                 if prefix:
                     pieces.append((None, prefix))
-                pieces.append(
-                    (f"{variant.key}\0{name}\0{test.class_name}", self._method_text(test, variant, name))
-                )
+                on = self.run_on(test)
+                tag = f"{variant.key}\0{name}\0{test.class_name}\0{on.binary_name if on else ''}"
+                pieces.append((tag, self._method_text(test, variant, name)))
             segments.append((test.node.start_byte, test.node.end_byte, pieces))
         for node in self._dropped:
             segments.append((node.start_byte, node.end_byte, []))
@@ -246,14 +272,15 @@ class ScratchBuilder:
                 first = line
                 emit(text.encode("utf-8"))
                 if tag is not None:
-                    key, name, class_name = tag.split("\0")
+                    key, name, class_name, run_on = tag.split("\0")
                     methods[key] = ScratchMethod(
-                        key, binary_class_name(self.package, class_name), name, first, line
+                        key, binary_class_name(self.package, class_name), name, first, line, run_on or None
                     )
             cursor = end
         emit(source.data[cursor:])
         text = b"".join(out).decode("utf-8")
-        return ScratchClass(text, self._relative_path(), self._top_level(), methods)
+        companion_list = tuple(companions.values())
+        return ScratchClass(text, self._relative_path(), self._top_level(), methods, companion_list)
 
     def _relative_path(self) -> Path:
         directory = Path(*self.package.split(".")) if self.package else Path()

@@ -225,20 +225,25 @@ public final class Runner {
         final Watchdog watchdog;
         final java.util.Map<String, Long> timeouts;
         final long defaultTimeout;
+        /** The class a test was run on (a concrete subclass) -> the class the request named. */
+        final java.util.Map<String, String> runOn;
         long started;
 
-        Listener(Watchdog watchdog, java.util.Map<String, Long> timeouts, long defaultTimeout) {
+        Listener(Watchdog watchdog, java.util.Map<String, Long> timeouts, long defaultTimeout,
+                java.util.Map<String, String> runOn) {
             this.watchdog = watchdog;
             this.timeouts = timeouts;
             this.defaultTimeout = defaultTimeout;
+            this.runOn = runOn;
         }
 
-        private static String key(TestIdentifier id) {
+        private String key(TestIdentifier id) {
             Optional<TestSource> source = id.getSource();
             if (source.isPresent() && source.get() instanceof MethodSource m) {
                 String method = m.getMethodName();
                 int bracket = method.indexOf('[');  // JUnit 4 Parameterized: name[0]
-                return m.getClassName() + "\t" + (bracket > 0 ? method.substring(0, bracket) : method);
+                String cls = runOn.getOrDefault(m.getClassName(), m.getClassName());
+                return cls + "\t" + (bracket > 0 ? method.substring(0, bracket) : method);
             }
             return null;
         }
@@ -336,6 +341,7 @@ public final class Runner {
         long start = System.nanoTime();
         List<URL> urls = new ArrayList<>();
         List<String[]> tests = new ArrayList<>();
+        java.util.Map<String, String> runOn = new java.util.HashMap<>();
         java.util.Map<String, Long> timeouts = new java.util.HashMap<>();
         long defaultTimeout = 10_000;
         for (String[] kv : block) {
@@ -379,7 +385,12 @@ public final class Runner {
                         send("RESULT\t" + test[0] + "\t" + test[1] + "\tNOTFOUND\t0\t\tno such method\t\t");
                         continue;
                     }
-                    selectors.add(DiscoverySelectors.selectMethod(cls, found));
+                    // An abstract test class's methods run on a concrete subclass (4th field).
+                    Class<?> on = test.length > 3 && !test[3].isEmpty() ? Class.forName(test[3], false, loader) : cls;
+                    if (on != cls) {
+                        runOn.put(on.getName(), test[0]);
+                    }
+                    selectors.add(DiscoverySelectors.selectMethod(on, found));
                 } catch (Throwable t) {
                     send("RESULT\t" + test[0] + "\t" + test[1] + "\tNOTFOUND\t0\t" + escape(t.getClass().getName())
                             + "\t" + escape(String.valueOf(t.getMessage())) + "\t\t");
@@ -396,7 +407,7 @@ public final class Runner {
                 installExitGuard();
                 watchdog.start();
                 try {
-                    launcher.execute(request, new Listener(watchdog, timeouts, defaultTimeout));
+                    launcher.execute(request, new Listener(watchdog, timeouts, defaultTimeout, runOn));
                 } catch (ThreadDeath stopped) {
                     send("ERROR\tthe run was stopped outside a test (time limit)");
                 } catch (Throwable t) {
