@@ -433,6 +433,33 @@ def test_the_exception_the_prefix_was_seen_to_throw_is_a_confident_answer() -> N
     assert witnessed(candidates, [None, None, None], [0.15, 0.3, 0.2], ran) == [0.15, 0.3, 0.2]
 
 
+def test_a_supertype_of_the_thrown_class_holds_too_and_the_ranker_picks_among_the_holding() -> None:
+    """joptsimple's tests expect ``OptionException`` where ``parse`` throws its subclass
+    ``MissingRequiredOptionsException``: once the run reports the thrown class's superclasses,
+    both hold, any other type fails; the thrown class, observed first, stays first when the
+    ranker was unsure of both."""
+    candidates = [
+        Candidate("exception", "assertThrows", None, exception="MissingRequiredOptionsException"),
+        Candidate("exception", "assertThrows", None, exception="joptsimple.OptionException"),
+        Candidate("exception", "assertThrows", None, exception="IllegalStateException"),
+    ]
+    ancestors = ("joptsimple.OptionException", "java.lang.RuntimeException", "java.lang.Exception")
+    thrown = TestObservation(
+        thrown="joptsimple.MissingRequiredOptionsException",
+        thrown_ancestors=(*ancestors, "java.lang.Throwable"),
+    )
+    verdicts = [verdict(c, thrown) for c in candidates]
+    assert [v.status if v else None for v in verdicts] == [HOLDS, HOLDS, FAILS]
+    raised = witnessed(candidates, verdicts, [0.2, 0.6, 0.1], thrown)
+    assert raised == [0.87, 0.87, 0.1]
+    assert offer_order(raised, verdicts, [False] * 3)[:2] == [0, 1]
+    nested = TestObservation(thrown="a.ArcsSet$Inconsistent", thrown_ancestors=("java.lang.Throwable",))
+    spelt = Candidate("exception", "assertThrows", None, exception="ArcsSet.Inconsistent")
+    assert verdict(spelt, nested) == Verdict(HOLDS, "threw ArcsSet.Inconsistent")  # a nested class
+    unknown = TestObservation(thrown="joptsimple.MissingRequiredOptionsException")  # an older run
+    assert [v.status if v else None for v in (verdict(c, unknown) for c in candidates)] == [HOLDS, None, None]
+
+
 def test_which_names_a_developer_writes_for_a_value() -> None:
     two = ObservedValue("literal", "int", "2")
     big = ObservedValue("literal", "int", "10001")

@@ -437,5 +437,11 @@ def test_an_anonymous_exception_is_named_by_its_superclass(tmp_path: Path, check
     engine = engine_for([path], EngineSettings(top_k=8))
     (observation,) = observe(engine, path, checker).tests.values()
     assert observation.thrown == "java.lang.IllegalArgumentException"
+    # the superclasses of what was thrown come back too: a test may expect a broader type
+    assert observation.thrown_ancestors == (
+        "java.lang.RuntimeException",
+        "java.lang.Exception",
+        "java.lang.Throwable",
+    )
     report = engine.suggest(load_source(path), observer=ValueObserver(checker))
     assert "catch (IllegalArgumentException expected)" in report.tests[0].suggestions[0].oracle  # JUnit 4

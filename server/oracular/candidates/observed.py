@@ -78,6 +78,8 @@ class TestObservation:
     """Targets whose value differed between the two runs (clocks, hash codes, temporary paths)."""
     thrown: str | None = None
     """The exception's class when the prefix itself threw (no target could be read then)."""
+    thrown_ancestors: tuple[str, ...] = ()
+    """:attr:`thrown`'s superclasses, nearest first, when the run reported them."""
     completed: bool = False
     """The prefix ran to its end without throwing (both times)."""
     thrown_before: str | None = None
@@ -277,9 +279,12 @@ def verdict(candidate: Candidate, observation: TestObservation) -> Verdict | Non
         if observation.thrown is None:
             return Verdict(FAILS, "nothing thrown") if observation.completed else None
         thrown = _simple(observation.thrown)
-        expected = (candidate.exception or "Exception").rsplit(".", 1)[-1]
-        if expected == thrown:
+        expected = _last_name(candidate.exception or "Exception")
+        caught = (observation.thrown, *observation.thrown_ancestors)
+        if any(_last_name(name) == expected for name in caught):
             return Verdict(HOLDS, f"threw {thrown}")
+        if observation.thrown_ancestors:  # the whole hierarchy is known: nothing else can catch it
+            return Verdict(FAILS, f"threw {thrown}")
         return None  # a supertype may still match: only running it says
     target = candidate.target
     if target is None or observation.thrown is not None or observation.thrown_before is not None:
@@ -413,13 +418,17 @@ def witnessed(
     scores: Sequence[float],
     observation: TestObservation,
 ) -> list[float]:
-    """``scores`` with the exception oracle that the prefix was seen to throw raised to
-    :data:`THROWN_CONFIDENCE`.
+    """``scores`` with the exception oracles that hold on what the prefix was seen to throw
+    raised to :data:`THROWN_CONFIDENCE`.
 
     A developer's test that passes cannot end in a statement that throws unless it expects the
     exception, so once the code ran and threw there, the ranker's guess of whether it should
     throw is the weaker evidence. Only the score moves (what abstention and users read), not the
-    order: nothing else holds when the prefix throws.
+    order among what holds when the ranker was unsure of each: the observed class comes first,
+    then the superclasses that catch it too. Letting the ranker order those instead named
+    commons-io's documented ``IOException`` where its tests catch the thrown
+    ``IOExceptionList`` (the 12 `OTHERS` projects' exception tests 72.7% -> 68.7% top-1), and
+    gained nothing on the 8 projects (91.1%).
     """
     if observation.thrown is None:
         return list(scores)
@@ -472,6 +481,12 @@ class Observer(Protocol):
         plans: Sequence[ObservationPlan],
         cancelled: Callable[[], bool] | None = None,
     ) -> FileObservation: ...
+
+
+def _last_name(exception: str) -> str:
+    """``a.ArcsSet$Inconsistent``, ``ArcsSet.Inconsistent`` -> ``Inconsistent``: how a thrown class
+    and an oracle's type are compared, however each spells its outer class."""
+    return exception.replace("$", ".").rsplit(".", 1)[-1]
 
 
 def _simple(exception: str) -> str:

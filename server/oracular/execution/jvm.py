@@ -262,6 +262,8 @@ class Observation:
 class RunResult:
     outcomes: dict[tuple[str, str], TestOutcome] = field(default_factory=dict)
     observations: dict[str, Observation] = field(default_factory=dict)
+    ancestors: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """A thrown class (binary name) -> its superclasses, nearest first, ``java.lang.Object`` left out."""
     errors: list[str] = field(default_factory=list)
     crashed: str | None = None
     elapsed_s: float = 0.0
@@ -552,6 +554,9 @@ class JvmWorker:
                         result.observations[unescape(parts[1])] = Observation(
                             parts[2], unescape(parts[3]), unescape(parts[4])
                         )
+                    elif tag == "ANC" and len(parts) >= 3:
+                        names = unescape(parts[2])
+                        result.ancestors[unescape(parts[1])] = tuple(names.split(",")) if names else ()
                     elif tag == "ERROR":
                         result.errors.append(unescape("\t".join(parts[1:])))
                     elif tag == "CRASH":

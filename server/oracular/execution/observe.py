@@ -238,6 +238,8 @@ class Harness:
                     self._read(plan, t, i, outcome.observations, observation)
             if errors and not observation.values and observation.thrown is None:
                 observation.error = errors[0]
+            if observation.thrown is not None:
+                observation.thrown_ancestors = outcome.ancestors.get(observation.thrown, ())
             self._read_before(t, plan, outcome, observation)
             result[t] = observation
         return result

@@ -39,7 +39,7 @@ from oracular.execution.subclasses import ConcreteSubclass
 MAX_COMPILE_ROUNDS = 4
 Locate = Callable[[ScratchClass, int], str | None]
 """Which key a compile error on a 1-based line of the scratch class belongs to."""
-CACHE_VERSION = "1"
+CACHE_VERSION = "2"
 MAX_CACHED_RESULTS = 4000
 """Past this many cached outcomes, the oldest half is deleted (an editor checks on every pause)."""
 LINKAGE_ERRORS = frozenset(
@@ -103,6 +103,8 @@ class ScratchOutcome:
     """Why the scratch copy as a whole did not compile (every remaining variant is unchecked)."""
     results: dict[str, TestOutcome] = field(default_factory=dict)
     observations: dict[str, Observation] = field(default_factory=dict)
+    ancestors: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """Each thrown class's superclasses, nearest first (:attr:`RunResult.ancestors`)."""
     crashed: str | None = None
     compile_s: float = 0.0
     run_s: float = 0.0
@@ -119,6 +121,7 @@ class ScratchOutcome:
             "class_error": self.class_error,
             "results": {k: v.to_json() for k, v in self.results.items()},
             "observations": {k: v.to_json() for k, v in self.observations.items()},
+            "ancestors": {k: list(v) for k, v in self.ancestors.items()},
             "crashed": self.crashed,
             "compile_s": self.compile_s,
             "run_s": self.run_s,
@@ -132,6 +135,7 @@ class ScratchOutcome:
             class_error=data["class_error"],
             results={k: TestOutcome.from_json(v) for k, v in data["results"].items()},
             observations={k: Observation(**v) for k, v in data["observations"].items()},
+            ancestors={k: tuple(v) for k, v in data.get("ancestors", {}).items()},
             crashed=data["crashed"],
             compile_s=data["compile_s"],
             run_s=data["run_s"],
@@ -340,6 +344,7 @@ class ScratchRunner:
         outcome.run_s = run.elapsed_s
         outcome.crashed = run.crashed
         outcome.observations = run.observations
+        outcome.ancestors = run.ancestors
         for k, m in scratch.methods.items():
             outcome.results[k] = run.outcomes[(m.class_name, m.name)]
 

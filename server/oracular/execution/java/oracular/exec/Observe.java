@@ -79,6 +79,27 @@ public final class Observe {
     /** The target could not be evaluated: its evaluation threw. */
     public static void thrown(String key, Throwable t) {
         record(key, "thrown", nameable(t.getClass()), String.valueOf(t.getMessage()));
+        ancestry(t.getClass());
+    }
+
+    /**
+     * Records the superclasses of a thrown class (as {@link #nameable} names it), nearest first:
+     * {@code assertThrows(IndexOutOfBoundsException.class, ...)} holds when the code throws
+     * {@code ArrayIndexOutOfBoundsException}, which only the class hierarchy tells. A local class
+     * comes first by its simple name: the test method declaring it catches it by that name.
+     */
+    static synchronized void ancestry(Class<?> thrown) {
+        StringBuilder names = new StringBuilder();
+        if (thrown.isLocalClass()) {
+            names.append(thrown.getSimpleName());  // the method declaring it can name it
+        }
+        String named = nameable(thrown);
+        for (Class<?> s = thrown.getSuperclass(); s != null && s != Object.class; s = s.getSuperclass()) {
+            if (!s.getName().equals(named)) {
+                names.append(names.length() == 0 ? "" : ",").append(s.getName());
+            }
+        }
+        RECORDS.add("ANC\t" + Runner.escape(named) + "\t" + Runner.escape(names.toString()));
     }
 
     /**

@@ -291,6 +291,9 @@ public final class Runner {
             };
             Throwable t = result.getThrowable().orElse(null);
             String type = t == null ? "" : Observe.nameable(t.getClass());
+            if (t != null) {
+                Observe.ancestry(t.getClass());
+            }
             String message = t == null ? "" : String.valueOf(t.getMessage());
             send("RESULT\t" + key + "\t" + status + "\t" + millis + "\t" + escape(type) + "\t" + escape(message)
                     + "\t" + escape(actual(t)) + "\t" + escape(trace(t)));
