@@ -489,3 +489,32 @@ def test_a_workspace_objects_whole_rendering_waits_behind_focused_oracles(engine
     order = offer_order([0.6, 0.3, 0.1], [holds, holds, None], [False] * 3, renderings=[True, False, False])
     assert order == [1, 0, 2]
     assert offer_order([0.6, 0.3], [holds, None], [False] * 2, renderings=[True, False]) == [0, 1]
+
+
+def test_named_arrays_and_lists_are_compared_by_their_whole_content() -> None:
+    """opencsv: ``assertArrayEquals(expectedValues, columnValues)`` holds, the same with
+    ``expectedNames`` fails; both were unknown while only literals were compared."""
+    strings = "[Ljava.lang.String;"
+    observation = TestObservation(
+        values={
+            "columnValues": ObservedValue("array", strings, 'new java.lang.String[] {"foo", ""}'),
+            "expectedValues": ObservedValue("array", strings, 'new java.lang.String[] {"foo", ""}'),
+            "expectedNames": ObservedValue("array", strings, 'new java.lang.String[] {"object"}'),
+            "rows": ObservedValue("list", "java.util.ArrayList", '"a", "b"'),
+            "wanted": ObservedValue("list", "java.util.Arrays$ArrayList", '"a", "b"'),
+            "sums": ObservedValue("array", "[D", "new double[] {0.1, 0.2}"),
+            "close": ObservedValue("array", "[D", "new double[] {0.1, 0.20000001}"),
+        },
+        completed=True,
+    )
+
+    def status(assertion: str, expected: str, actual: str, type_: str) -> str | None:
+        value = Value(expected, type_, "variable")
+        found = verdict(Candidate("assertion", assertion, target(actual, type_), value), observation)
+        return found.status if found else None
+
+    assert status("assertArrayEquals", "expectedValues", "columnValues", "String[]") == HOLDS
+    assert status("assertArrayEquals", "expectedNames", "columnValues", "String[]") == FAILS
+    assert status("assertEquals", "expectedValues", "columnValues", "String[]") is None  # identity
+    assert status("assertEquals", "wanted", "rows", "List<String>") == HOLDS  # List.equals
+    assert status("assertArrayEquals", "close", "sums", "double[]") is None  # a tolerance may accept it

@@ -241,13 +241,29 @@ def _number(text: str) -> float | None:
         return None
 
 
+CONTENT_KINDS = frozenset({"array", "list", "class"})
+"""Observed kinds whose payload is the whole value: two of them are equal when their payloads are."""
+
+
+_FLOATING_ELEMENTS = frozenset({"D", "F", "Ljava.lang.Double;", "Ljava.lang.Float;"})
+"""What follows the ``[``s of a floating-point array's JVM class name (``[D``)."""
+
+
 def _same_value(
-    expected: Value, observed: ObservedValue, observation: TestObservation, floating: bool
+    expected: Value,
+    observed: ObservedValue,
+    observation: TestObservation,
+    floating: bool,
+    by_content: bool = False,
 ) -> bool | None:
     """Whether ``expected`` equals the observed value; ``None``: unknown.
 
     A literal expected value is compared directly; a variable or a constant through its own
-    observed value, when the harness read it (see :func:`value_reads`).
+    observed value, when the harness read it (see :func:`value_reads`): opencsv's
+    ``assertArrayEquals(expectedValues, columnValues)`` holds, ``assertArrayEquals(expectedNames,
+    columnValues)`` fails. Arrays compare by content only for ``by_content`` (``assertArrayEquals``:
+    ``assertEquals`` compares two arrays by identity), and unequal floating-point arrays stay
+    unknown (a tolerance may accept them).
     """
     if expected.source in ("variable", "constant"):
         other = observation.values.get(expected.text)
@@ -255,6 +271,12 @@ def _same_value(
             return None
         if other.kind in ("boolean", "enum", "null"):
             return (other.kind, other.payload) == (observed.kind, observed.payload)
+        if other.kind in CONTENT_KINDS and observed.kind in CONTENT_KINDS:
+            if "array" in (other.kind, observed.kind) and not by_content:
+                return None
+            if (other.kind, other.payload) == (observed.kind, observed.payload):
+                return True
+            return None if floating or observed.type.lstrip("[") in _FLOATING_ELEMENTS else False
         if other.kind != "literal" or observed.kind != "literal":
             return None
         expected = Value(other.payload, other.type, "observed")
@@ -311,7 +333,9 @@ def verdict(candidate: Candidate, observation: TestObservation) -> Verdict | Non
     if candidate.expected.source == "observed":
         return Verdict(HOLDS, shown)  # built from this very observation
     floating = is_floating(target.type) or is_floating(observed.type)
-    same = _same_value(candidate.expected, observed, observation, floating)
+    same = _same_value(
+        candidate.expected, observed, observation, floating, by_content=method == "assertArrayEquals"
+    )
     if same is None:
         return None
     return Verdict(HOLDS if same else FAILS, shown)
