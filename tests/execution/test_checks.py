@@ -115,6 +115,17 @@ def test_classify_verdicts_observed_values_and_first_throw() -> None:
     assert only.status is CheckStatus.UNCHECKED
     assert format_check(only) == "not checked: the test throws IllegalStateException before the oracle"
 
+    # xom's parser classes, loaded by name, were never compiled on demand: no verdict on the oracle
+    unloaded = ScratchOutcome(
+        results={
+            "t:bare": TestOutcome("failed", exception="java.lang.NoClassDefFoundError", message="nu/xom/X"),
+            "t:1": TestOutcome("failed", exception="java.lang.NoClassDefFoundError", message="nu/xom/X"),
+        }
+    )
+    linkage = classify([_suggestion(1, 0.9, "exception", "assertThrows")], unloaded, ["t:1"], "t:bare")[0]
+    assert linkage.status is CheckStatus.UNCHECKED and linkage.verdict is None
+    assert "could not be loaded here: NoClassDefFoundError" in format_check(linkage)
+
 
 def test_uncompilable_candidates_are_demoted_not_hidden() -> None:
     suggestions = [_suggestion(1, 0.9), _suggestion(2, 0.5), _suggestion(3, 0.1)]

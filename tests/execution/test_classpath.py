@@ -195,6 +195,41 @@ def test_the_fallback_brings_debian_test_jars_and_names_unprovided_imports(proje
     assert missing == expected
 
 
+def _jar(path: Path, *classes: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with zipfile.ZipFile(path, "w") as archive:
+        for name in classes:
+            archive.writestr(name, b"")
+    return path
+
+
+def test_the_fallback_adds_system_jars_for_packages_the_sources_import_and_nothing_provides(
+    tmp_path: Path,
+) -> None:
+    """xom builds with Ant: no POM names its parser, so its tests did not compile for want of
+    ``org.apache.xerces`` and ``org.jaxen``, which Debian's ``/usr/share/java`` holds."""
+    java_dir = tmp_path / "java"
+    xerces = _jar(java_dir / "xercesImpl.jar", "org/apache/xerces/parsers/SAXParser.class")
+    _jar(java_dir / "xercesImpl-2.12.2.jar", "org/apache/xerces/parsers/SAXParser.class")
+    jaxen = _jar(java_dir / "jaxen.jar", "org/jaxen/XPath.class", "org/jaxen/dom/DOMXPath.class")
+    _jar(java_dir / "mail.jar", "javax/mail/Message.class")
+    _jar(java_dir / "shadow.jar", "nu/xom/Node.class", "org/junit/Test.class", "javax/xml/parsers/X.class")
+    src = tmp_path / "project" / "src" / "nu" / "xom"
+    src.mkdir(parents=True)
+    (src / "Builder.java").write_text(
+        "package nu.xom;\nimport org.apache.xerces.parsers.SAXParser;\nimport org.jaxen.*;\n"
+        "import static org.jaxen.dom.DOMXPath.valueOf;\nimport javax.mail.Message;\n"
+        "import javax.xml.parsers.X;\nimport java.util.List;\nimport nu.xom.Node;\nimport org.junit.Test;\n"
+        "public class Builder {}\n",
+        encoding="utf-8",
+    )
+    (src / "Node.java").write_text("package nu.xom;\npublic class Node {}\n", encoding="utf-8")
+    junit = _jar(tmp_path / "junit.jar", "org/junit/Test.class")
+    found = cp.system_jars_for_imports([tmp_path / "project" / "src"], [junit], java_dir)
+    # the unversioned link; nothing for the JDK's javax.xml, the project's own nu.xom or JUnit
+    assert found == [java_dir / "mail.jar", xerces, jaxen]
+
+
 def test_class_folders_provide_packages_named_like_build_folders(tmp_path: Path) -> None:
     classes = tmp_path / "classes"
     (classes / "org/acme/build").mkdir(parents=True)

@@ -47,7 +47,13 @@ from oracular.execution.jvm import (
     cache_root,
     find_toolchain,
 )
-from oracular.execution.runner import CompileContext, ScratchOutcome, ScratchRunner, tree_fingerprint
+from oracular.execution.runner import (
+    LINKAGE_ERRORS,
+    CompileContext,
+    ScratchOutcome,
+    ScratchRunner,
+    tree_fingerprint,
+)
 from oracular.execution.scratch import ScratchBuilder, Variant, byte_edit
 from oracular.java.junit import Flavour
 from oracular.java.source import SourceText
@@ -213,6 +219,12 @@ def _classify_one(
         return CheckResult(CheckStatus.UNCHECKED, detail=f"the test was {result.status}{why}")
     if result.status != "failed":
         return CheckResult(CheckStatus.UNCHECKED, detail=f"{result.status}: {result.message or 'not run'}")
+    if result.exception in LINKAGE_ERRORS:  # the project's classes, not the oracle, failed here
+        return CheckResult(
+            CheckStatus.UNCHECKED,
+            detail=f"the code could not be loaded here: {_simple(result.exception)}: {result.message}",
+            elapsed_ms=elapsed,
+        )
     if (
         bare is not None
         and bare.status == "failed"

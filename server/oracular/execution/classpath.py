@@ -570,8 +570,99 @@ def fallback_classpath(
         shown = ", ".join(resolution.substituted[:4]) + (", ..." if len(resolution.substituted) > 4 else "")
         notes.append(f"{len(resolution.substituted)} at the nearest version held locally ({shown})")
     notes.append(f"{len(debian)} Debian test jars")
+    system = system_jars_for_imports(lay.source_roots, [*local, *resolution.jars, *debian], java_dir)
+    if system:
+        notes.append(
+            f"{len(system)} jars of {java_dir} for imported packages ({', '.join(j.name for j in system)})"
+        )
     missing = [*resolution.missing, *(f"{name} (apt-get install junit4 junit5)" for name in debian_missing)]
-    return [*local, *resolution.jars, *debian], missing, notes
+    return [*local, *resolution.jars, *debian, *system], missing, notes
+
+
+NOT_IN_THE_JDK = ("javax.mail", "javax.activation", "javax.annotation", "javax.inject", "javax.servlet",
+                  "javax.xml.bind", "javax.ws", "javax.persistence", "javax.json")  # fmt: skip
+"""Packages under :data:`JDK_PACKAGES`' prefixes that JDK 11 and later do not hold."""
+_IMPORT = re.compile(rb"^[ \t]*import[ \t]+(?:static[ \t]+)?([\w.]+)", re.M)
+MAX_SCANNED_SOURCES = 20_000
+"""Sources whose imports are read for :func:`system_jars_for_imports` (a bigger tree: the first)."""
+
+
+def _imported_names(roots: Iterable[Path]) -> set[str]:
+    """What the Java sources under ``roots`` import (classes, or packages for ``.*``)."""
+    names: set[str] = set()
+    scanned = 0
+    for root in roots:
+        for path, dirs, files in os.walk(root):
+            dirs[:] = [d for d in dirs if not d.startswith(".") and d not in PRUNED_DIRS]
+            for name in files:
+                if not name.endswith(".java") or scanned >= MAX_SCANNED_SOURCES:
+                    continue
+                scanned += 1
+                try:
+                    head = Path(path, name).read_bytes()[:16_384]  # imports come first
+                except OSError:
+                    continue
+                found = (m.group(1).decode("ascii", "replace") for m in _IMPORT.finditer(head))
+                names.update(name.rstrip(".") for name in found)
+    return names
+
+
+_system_lock = threading.Lock()
+_system_index: dict[tuple[str, int], dict[str, Path]] = {}
+
+
+def _system_packages(java_dir: Path) -> dict[str, Path]:
+    """Package -> the jar of ``java_dir`` providing it (the shortest file name: Debian's
+    unversioned link, ``jaxen.jar`` rather than ``jaxen-1.2.0.jar``)."""
+    try:
+        key = (str(java_dir), java_dir.stat().st_mtime_ns)
+    except OSError:
+        return {}
+    with _system_lock:
+        if key in _system_index:
+            return _system_index[key]
+    index: dict[str, Path] = {}
+    for jar in sorted(java_dir.glob("*.jar"), key=lambda j: (len(j.name), j.name)):
+        for package in _packages_in_jar(jar):
+            index.setdefault(package, jar)
+    with _system_lock:
+        _system_index[key] = index
+    return index
+
+
+def system_jars_for_imports(
+    source_roots: Iterable[Path], classpath: Sequence[Path], java_dir: Path
+) -> list[Path]:
+    """Jars of ``java_dir`` (Debian's ``/usr/share/java``) for the packages the workspace's
+    sources import that neither the workspace nor ``classpath`` provides.
+
+    Why: a project whose build cannot be asked (an Ant build such as xom's or jdom2's, a POM
+    naming no version held locally) imports what Debian packages as jars (``org.jaxen``,
+    ``org.apache.xerces``); without them its test classes do not compile and no value is
+    observed. Only packages nothing else provides are looked up, and the workspace's own
+    classes come first on the classpath, so an added jar never replaces the project's code.
+    """
+    roots = list(source_roots)
+    provided: set[str] = set()
+    for root in roots:
+        provided |= _packages_in_dir(root, ".java")
+    for entry in classpath:
+        if entry.suffix == ".jar":
+            provided |= _packages_in_jar(entry)
+    index = _system_packages(java_dir)
+    added: dict[Path, None] = {}
+    for name in sorted(_imported_names(roots)):
+        if name.startswith(JDK_PACKAGES) and not name.startswith(NOT_IN_THE_JDK):
+            continue
+        parts = name.split(".")
+        # the import's package, or its outer class's (``a.b.C.Inner``), never a shorter one
+        prefixes = [".".join(parts[:i]) for i in range(len(parts), max(1, len(parts) - 3), -1)]
+        if any(p in provided for p in prefixes):
+            continue
+        jar = next((index[p] for p in prefixes if p in index), None)
+        if jar is not None:
+            added.setdefault(jar, None)
+    return list(added)
 
 
 # -- discovery -------------------------------------------------------------------------------

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from oracular.candidates.observed import FileObservation, ObservationPlan, ObservedValue, TestObservation
 from oracular.execution.checks import Bench, OracleChecker
 from oracular.execution.jvm import HelperFailed, Observation
-from oracular.execution.runner import ScratchOutcome, ScratchRunner
+from oracular.execution.runner import LINKAGE_ERRORS, ScratchOutcome, ScratchRunner
 from oracular.execution.scratch import ByteEdit, ScratchBuilder, ScratchClass, Variant
 from oracular.java.junit import Flavour
 from oracular.java.source import SourceText
@@ -224,6 +224,9 @@ class Harness:
                                   else "did not run")  # fmt: skip
                     continue
                 failed = [r.exception for r in runs if r is not None and r.status == "failed"]
+                if any(e in LINKAGE_ERRORS for e in failed):  # a class of the project failed to load
+                    errors.append(f"could not load the code here ({failed[0].rsplit('.', 1)[-1]})")
+                    continue
                 if failed:
                     if g == 0 and len(failed) == RUNS and len(set(failed)) == 1:  # the same both times
                         reached = all(self.reach_key(t, run) in outcome.observations for run in range(RUNS))
