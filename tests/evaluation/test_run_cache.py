@@ -69,3 +69,33 @@ def test_top_checks_are_remembered_per_file_and_oracles(tmp_path: Path) -> None:
     other = SimpleNamespace(line=3, suggestions=[SimpleNamespace(oracle="assertEquals(2, x);")])
     remembered(SimpleNamespace(analysis=analysis, tests=[other]))
     assert len(calls) == 2
+
+
+def test_a_changed_classpath_runs_again(tmp_path: Path) -> None:
+    """Installing a jar changes what compiles: remembered runs of the old classpath are not reused."""
+    inner = CountingObserver()
+    source = parse_text(SOURCE)
+    classpath = {"value": "junit.jar"}
+
+    def environment(path: Path | None) -> str:
+        return classpath["value"]
+
+    CachedObserver(inner, tmp_path, environment).observe(source, [plan(1, "x")])
+    CachedObserver(inner, tmp_path, environment).observe(source, [plan(1, "x")])
+    assert inner.calls == 1
+    classpath["value"] = "junit.jar:jaxen.jar"
+    CachedObserver(inner, tmp_path, environment).observe(source, [plan(1, "x")])
+    assert inner.calls == 2
+
+    calls = []
+
+    def check(report: Any) -> dict[tuple[int, int], str]:
+        calls.append(report)
+        return {(3, 1): "holds"}
+
+    top = SimpleNamespace(line=3, suggestions=[SimpleNamespace(oracle="assertEquals(1, x);")])
+    report = SimpleNamespace(analysis=SimpleNamespace(source=source), tests=[top])
+    cached_checks(check, tmp_path, environment)(report)
+    classpath["value"] = "junit.jar"
+    cached_checks(check, tmp_path, environment)(report)
+    assert len(calls) == 2

@@ -76,8 +76,9 @@ def _evaluate(
     checker = None if args.no_observe else OracleChecker(CheckSettings(timeout_s=args.check_timeout))
     observer: Observer | None = ValueObserver(checker) if checker is not None else None
     runs = (args.cache or default_cache_dir()).expanduser() / "eval-runs"
+    environment = checker.classpath_key if checker is not None else None
     if observer is not None and not args.fresh_runs:
-        observer = CachedObserver(observer, runs)
+        observer = CachedObserver(observer, runs, environment)
 
     def suggest(engine: OracleEngine, source: SourceText) -> FileReport:
         return engine.suggest(source, observer=observer)
@@ -89,7 +90,7 @@ def _evaluate(
 
     checking = check_top if checker is not None else None
     if checking is not None and not args.fresh_runs:
-        checking = cached_checks(checking, runs)
+        checking = cached_checks(checking, runs, environment)
     progress = not args.quiet
     try:
         return evaluate_project(

@@ -61,9 +61,13 @@ def _write(path: Path, data: bytes) -> None:
 class CachedObserver:
     """An :class:`~oracular.candidates.observed.Observer` that runs each distinct request once."""
 
-    def __init__(self, inner: Observer, directory: Path) -> None:
+    def __init__(
+        self, inner: Observer, directory: Path, environment: Callable[[Path | None], str] | None = None
+    ) -> None:
         self.inner = inner
         self.directory = directory
+        self.environment = environment or _no_environment
+        """A file's classpath as text (:meth:`OracleChecker.classpath_key`): part of the key."""
         self.reused = 0
 
     def observe(
@@ -74,7 +78,8 @@ class CachedObserver:
     ) -> FileObservation:
         # a target's kind decides how it is read (an action alone), so it is part of the request
         wanted = [(p.test.line, p.test.name, [(t.expression, t.kind) for t in p.targets]) for p in plans]
-        path = self.directory / "observe" / f"{_key(source.data, wanted)}.pickle"
+        key = _key(source.data, wanted, self.environment(source.path))
+        path = self.directory / "observe" / f"{key}.pickle"
         try:
             observation = pickle.loads(path.read_bytes())
         except (OSError, pickle.UnpicklingError, EOFError, AttributeError):
@@ -87,12 +92,21 @@ class CachedObserver:
         return observation
 
 
-def cached_checks(check: TopChecker, directory: Path) -> TopChecker:
-    """``check`` (each test's top-1 run on the correct code), once per distinct file and oracles."""
+def _no_environment(path: Path | None) -> str:
+    return ""
+
+
+def cached_checks(
+    check: TopChecker, directory: Path, environment: Callable[[Path | None], str] | None = None
+) -> TopChecker:
+    """``check`` (each test's top-1 run on the correct code), once per distinct file, oracles and
+    ``environment`` (the file's classpath, as for :class:`CachedObserver`)."""
+    environment = environment or _no_environment
 
     def remembered(report: FileReport) -> dict[tuple[int, int], str]:
         asked = [(t.line, [s.oracle for s in t.suggestions]) for t in report.tests]
-        path = directory / "check" / f"{_key(report.analysis.source.data, asked)}.json"
+        source = report.analysis.source
+        path = directory / "check" / f"{_key(source.data, asked, environment(source.path))}.json"
         try:
             return {(line, rank): status for line, rank, status in json.loads(path.read_text())}
         except (OSError, ValueError, TypeError):

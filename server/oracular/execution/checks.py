@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import os
 import re
 import threading
 import time
@@ -327,6 +328,14 @@ class OracleChecker:
                 worker = JvmWorker(find_toolchain(self.cache_dir), cwd, resources=resources)
                 self._workers[key] = worker
             return worker
+
+    def classpath_key(self, path: Path | None) -> str:
+        """The classpath a file's checks would run with, as text: what remembered runs of it
+        must match (a jar installed since changes what compiles)."""
+        if path is None:
+            return ""
+        classpath = discover(project_root(path), self.settings.classpath)
+        return os.pathsep.join(str(entry) for entry in classpath.entries)
 
     def warm(self, path: Path) -> None:
         """Start the helper JVM for ``path``'s module now, so the first check is not a cold one."""
