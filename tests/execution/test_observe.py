@@ -445,3 +445,30 @@ def test_an_anonymous_exception_is_named_by_its_superclass(tmp_path: Path, check
     )
     report = engine.suggest(load_source(path), observer=ValueObserver(checker))
     assert "catch (IllegalArgumentException expected)" in report.tests[0].suggestions[0].oracle  # JUnit 4
+
+
+def test_a_class_that_cannot_load_is_not_what_the_prefix_threw(tmp_path: Path) -> None:
+    """xom loads its parsers by name, and classes compiled on demand miss them: both runs end in
+    ``NoClassDefFoundError``, which is no value and no exception the test could expect."""
+    from oracular.execution.jvm import TestOutcome
+    from oracular.execution.observe import RUNS
+    from oracular.execution.runner import ScratchOutcome
+
+    write_project(tmp_path, {"test/java/s/FactoryTest": FACTORY_TEST, "main/java/s/Factory": FACTORY})
+    path = tmp_path / "src/test/java/s/FactoryTest.java"
+    engine = engine_for([path], EngineSettings(top_k=8))
+    analysis = engine.analyse(load_source(path))
+    statuses = analysis.oracle_free
+    plans = engine._plans(statuses, {s.test.line: engine.prefix_for(analysis, s) for s in statuses})
+    harness = Harness(analysis.source, plans)
+    unloaded = TestOutcome("failed", exception="java.lang.NoClassDefFoundError", message="s/Parser")
+    outcome = ScratchOutcome(
+        results={
+            harness.variant_key(0, g, run): unloaded
+            for g in range(len(harness.groups[0]))
+            for run in range(RUNS)
+        }
+    )
+    (observation,) = harness.interpret(outcome).values()
+    assert observation.thrown is None and observation.thrown_before is None
+    assert observation.error == "could not load the code here (NoClassDefFoundError)"
