@@ -76,6 +76,22 @@ def test_layout_finds_roots_from_package_declarations(project: Path) -> None:
     assert layout(project, max_age_s=0).output_dirs == (project / "target/classes",)
 
 
+def test_a_source_root_holding_data_files_is_a_resource_folder_too(tmp_path: Path) -> None:
+    """xom keeps ``nu/xom/characters.dat`` beside its sources (an Ant build), and ``Verifier``'s
+    static initialiser reads it from the classpath: without it no xom class could be loaded."""
+    for relative, text in {
+        "xom/src/nu/xom/Verifier.java": "package nu.xom;\nclass Verifier {}\n",
+        "xom/src/nu/xom/characters.dat": "data",
+        "xom/src/nu/xom/tests/VerifierTest.java": "package nu.xom.tests;\nclass VerifierTest {}\n",
+        "plain/src/main/java/p/A.java": "package p;\nclass A {}\n",
+        "plain/src/main/java/p/.hidden": "",
+    }.items():
+        (tmp_path / relative).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / relative).write_text(text, encoding="utf-8")
+    assert (tmp_path / "xom/src").resolve() in cp.scan_layout(tmp_path / "xom").resource_dirs
+    assert cp.scan_layout(tmp_path / "plain").resource_dirs == ()
+
+
 def test_pom_dependencies_resolve_transitively_from_a_local_repository(tmp_path: Path) -> None:
     repo = tmp_path / "repo"
     lib = _artifact(repo, "org.lib", "lib", "2.1", deps=_dep("org.lib", "core", "3.0"))

@@ -335,7 +335,7 @@ class OracleChecker:
         if path is None:
             return ""
         classpath = discover(project_root(path), self.settings.classpath)
-        return os.pathsep.join(str(entry) for entry in classpath.entries)
+        return os.pathsep.join(str(entry) for entry in (*classpath.entries, *classpath.layout.resource_dirs))
 
     def warm(self, path: Path) -> None:
         """Start the helper JVM for ``path``'s module now, so the first check is not a cold one."""

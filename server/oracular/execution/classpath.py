@@ -207,7 +207,10 @@ def scan_layout(root: Path) -> Layout:
     roots: set[Path] = set()
     modules: list[Path] = []
     resources: list[Path] = []
+    data: list[Path] = []  # folders holding files other than Java sources
     for directory, _dirs, files in _walk(root):
+        if any(not f.endswith((".java", ".class")) and not f.startswith(".") for f in files):
+            data.append(directory)
         if any(f in files for f in BUILD_FILES):
             modules.append(directory)
         if "pom.xml" in files:
@@ -228,6 +231,9 @@ def scan_layout(root: Path) -> Layout:
             if (module / relative).is_dir():
                 outputs.append(module / relative)
     ordered = sorted(roots)
+    # Resources kept beside the sources (xom's nu/xom/characters.dat, read by Verifier's static
+    # initialiser: without it every class using Verifier failed to load).
+    resources += [r for r in ordered if r != root and any(d == r or r in d.parents for d in data)]
     tests = tuple(r for r in ordered if r != root and is_test_path(r.relative_to(root) / "X.java"))
     mains = tuple(r for r in ordered if r not in tests)
     return Layout(mains, tests, tuple(sorted(set(resources))), tuple(outputs), tuple(modules))
