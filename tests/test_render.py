@@ -146,6 +146,36 @@ def test_testng_order_is_actual_expected(engine: OracleEngine) -> None:
     assert style_for(Flavour.TESTNG).expected_first is False
 
 
+def test_junit3_compares_arrays_with_arrays_equals() -> None:
+    """``junit.framework.TestCase`` has no ``assertArrayEquals``: args4j's JUnit 3 tests got top
+    oracles that did not compile."""
+    from oracular.candidates.grammar import Candidate
+    from oracular.candidates.render import Renderer
+    from oracular.candidates.values import Value
+    from oracular.java.targets import Target
+
+    source = java(
+        """
+        import junit.framework.TestCase;
+        public class ArgsTest extends TestCase {
+            public void testArgs() {
+                String[] args = {"-a"};
+            }
+        }
+        """
+    )
+    candidate = Candidate(
+        "assertion", "assertArrayEquals", Target("args", "String[]", "variable"),
+        Value('new String[] {"-a"}', "String[]", "observed"),
+    )  # fmt: skip
+    renderer = Renderer(source, style_for(Flavour.JUNIT3), [], "", lambda simple: None)
+    text = renderer.assertion_text(candidate)
+    assert text == 'assertTrue(java.util.Arrays.equals(new String[] {"-a"}, args));'
+    assert not renderer.needed_imports(candidate)
+    junit4 = Renderer(source, style_for(Flavour.JUNIT4), [], "", lambda simple: None)
+    assert junit4.assertion_text(candidate) == 'assertArrayEquals(new String[] {"-a"}, args);'
+
+
 def test_assertion_style_setting_overrides_flavour(index) -> None:
     engine = OracleEngine(index, settings=EngineSettings(assertion_style="junit5"))
     source = java(STACK_TEST.format(imports="import org.junit.Test;"))
