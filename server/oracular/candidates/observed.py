@@ -510,7 +510,7 @@ class Observer(Protocol):
 def _last_name(exception: str) -> str:
     """``a.ArcsSet$Inconsistent``, ``ArcsSet.Inconsistent`` -> ``Inconsistent``: how a thrown class
     and an oracle's type are compared, however each spells its outer class."""
-    return exception.replace("$", ".").rsplit(".", 1)[-1]
+    return _simple(exception).rsplit(".", 1)[-1]
 
 
 def _simple(exception: str) -> str:

@@ -649,22 +649,15 @@ def system_jars_for_imports(
     classes come first on the classpath, so an added jar never replaces the project's code.
     """
     roots = list(source_roots)
-    provided: set[str] = set()
-    for root in roots:
-        provided |= _packages_in_dir(root, ".java")
-    for entry in classpath:
-        if entry.suffix == ".jar":
-            provided |= _packages_in_jar(entry)
+    provided = PackageIndex.of_paths(classpath, roots)
     index = _system_packages(java_dir)
     added: dict[Path, None] = {}
     for name in sorted(_imported_names(roots)):
-        if name.startswith(JDK_PACKAGES) and not name.startswith(NOT_IN_THE_JDK):
+        if provided.provides(Import(name, False, False)):
             continue
         parts = name.split(".")
         # the import's package, or its outer class's (``a.b.C.Inner``), never a shorter one
         prefixes = [".".join(parts[:i]) for i in range(len(parts), max(1, len(parts) - 3), -1)]
-        if any(p in provided for p in prefixes):
-            continue
         jar = next((index[p] for p in prefixes if p in index), None)
         if jar is not None:
             added.setdefault(jar, None)
@@ -776,19 +769,23 @@ class PackageIndex:
 
     @classmethod
     def of(cls, classpath: Classpath, extra: Iterable[Path] = ()) -> PackageIndex:
+        return cls.of_paths([*classpath.entries, *extra], classpath.layout.source_roots)
+
+    @classmethod
+    def of_paths(cls, entries: Iterable[Path], source_roots: Iterable[Path]) -> PackageIndex:
         index = cls()
-        for entry in [*classpath.entries, *extra]:
+        for entry in entries:
             if entry.suffix == ".jar":
                 index.packages |= _packages_in_jar(entry)
             elif entry.is_dir():
                 index.packages |= _packages_in_dir(entry, ".class")
-        for source_root in classpath.layout.source_roots:
+        for source_root in source_roots:
             index.packages |= _packages_in_dir(source_root, ".java")
         return index
 
     def provides(self, imported: Import) -> bool:
         name = imported.name
-        if name.startswith(JDK_PACKAGES):
+        if name.startswith(JDK_PACKAGES) and not name.startswith(NOT_IN_THE_JDK):
             return True
         parts = name.split(".")
         return any(".".join(parts[:i]) in self.packages for i in range(len(parts), 0, -1))

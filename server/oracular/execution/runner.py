@@ -34,7 +34,6 @@ from oracular.execution.jvm import (
     file_lock,
 )
 from oracular.execution.scratch import ScratchClass
-from oracular.execution.subclasses import ConcreteSubclass
 
 MAX_COMPILE_ROUNDS = 4
 Locate = Callable[[ScratchClass, int], str | None]
@@ -167,9 +166,10 @@ class ScratchRunner:
         digest = hashlib.sha256()
         # The helper's folder is named by a hash of its sources, the JDK and the JUnit jars.
         # The run's working directory and JVM options (basedir) too: a test may read them.
+        # A companion subclass's source is in the project's fingerprint: its path says which.
         parts = [CACHE_VERSION, str(self.worker.toolchain.helper), self.worker.environment,
                  context.fingerprint, str(timeout_s), repr(sorted(timeouts.items())),
-                 str(scratch.relative_path), scratch.text, *map(_companion_text, scratch.companions),
+                 str(scratch.relative_path), scratch.text, *(str(c.path) for c in scratch.companions),
                  *map(str, context.classpath), *map(str, context.sourcepath),
                  *map(str, context.runtime_extra)]  # fmt: skip
         for part in parts:
@@ -347,13 +347,6 @@ class ScratchRunner:
         outcome.ancestors = run.ancestors
         for k, m in scratch.methods.items():
             outcome.results[k] = run.outcomes[(m.class_name, m.name)]
-
-
-def _companion_text(companion: ConcreteSubclass) -> str:
-    try:
-        return companion.path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return ""
 
 
 def prune(folder: Path, limit: int) -> int:

@@ -221,7 +221,8 @@ class ScratchBuilder:
         number = 0
         companions: dict[str, ConcreteSubclass] = {}
         for test, variants in self._plans:
-            if (on := self.run_on(test)) is not None:
+            on = self.run_on(test)
+            if on is not None:
                 companions[on.binary_name] = on
             indent = source.line_indent(test.node.start_byte)
             pieces: list[tuple[str | None, str]] = []
@@ -237,7 +238,6 @@ class ScratchBuilder:
                 prefix = "" if not pieces else f"\n\n{indent}"
                 if prefix:
                     pieces.append((None, prefix))
-                on = self.run_on(test)
                 tag = f"{variant.key}\0{name}\0{test.class_name}\0{on.binary_name if on else ''}"
                 pieces.append((tag, self._method_text(test, variant, name)))
             segments.append((test.node.start_byte, test.node.end_byte, pieces))

@@ -40,8 +40,7 @@ class ConcreteSubclass:
 
 def is_abstract_class(node: Node) -> bool:
     """Whether ``node`` (a ``class_declaration``) is declared ``abstract``."""
-    modifiers = next((c for c in node.named_children if c.type == "modifiers"), None)
-    return modifiers is not None and "abstract" in syntax.text(modifiers).split()
+    return "abstract" in syntax.modifiers(node)
 
 
 def _declarations(folder: Path) -> list[tuple[Path, str, str, str, bool]]:
