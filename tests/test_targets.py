@@ -202,6 +202,40 @@ def test_fields_the_test_can_read_are_targets(tmp_path: Path) -> None:
     assert "b.packaged" not in found  # package-private in another package
 
 
+def test_observers_the_test_can_call_are_targets(tmp_path: Path) -> None:
+    """Protected and package-private getters of the test's own package are callable (opencsv's
+    builders expose ``getSkipLines()`` so); those of another package do not compile (xom's
+    package-private ``isText()``); an interface's methods are public without saying so."""
+    builder = """
+        package org.example.app;
+        public class Builder {
+            protected int getSkipLines() { return 0; }
+            boolean isVerified() { return true; }
+            private int getSecret() { return 1; }
+            public Builder withSkipLines(int n) { return this; }
+            public org.example.other.Shape shape() { return null; }
+        }
+    """
+    other = """
+        package org.example.other;
+        public class Node { boolean isText() { return false; } protected String getBase() { return ""; }
+            public String getValue() { return ""; } public void detach() {} }
+    """
+    shape = "package org.example.other;\npublic interface Shape { double getArea(); }\n"
+    prefix = analysed_in(
+        tmp_path,
+        {"Builder.java": builder, "Node.java": other, "Shape.java": shape},
+        "Builder builder = new Builder(); builder.withSkipLines(99); org.example.other.Node n = "
+        "new org.example.other.Node(); n.detach(); org.example.other.Shape s = builder.shape();",
+    )
+    found = targets(prefix)
+    assert "builder.getSkipLines()" in found and "builder.isVerified()" in found
+    assert "builder.getSecret()" not in found
+    assert "n.getValue()" in found
+    assert "n.isText()" not in found and "n.getBase()" not in found
+    assert "s.getArea()" in found
+
+
 def test_jdk_observers_of_atomics_streams_and_exceptions(tmp_path: Path) -> None:
     failure = """
         package org.example.app;

@@ -61,6 +61,9 @@ def test_figures_and_groups() -> None:
     assert (f["holds"], f["fails"], f["not_null"], f["observed"]) == (2 / 3, 1 / 3, 1 / 3, 0.5)
     run = ProjectRun("p", "1.0", items)
     text = markdown([run], {"ranker": "baseline"})
+    # the second's top-1 asserts on the developer's target and holds on the correct code: the
+    # same check; the third's asserts on another target; the first is the developer's own
+    assert f["same_check"] == 0.5 and "checks what the developer's oracle checks for 50.0%" in text
     assert "| all | 4 | 25.0% | 50.0% | 50.0% | 75.0% | 75.0% |" in text and "| p 1.0 | 4 |" in text
     # an evaluation written before the template rank was recorded still reads
     old = {k: v for k, v in run.to_json().items()}

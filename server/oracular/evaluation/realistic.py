@@ -282,6 +282,7 @@ def figures(judged: Sequence[Judged]) -> dict[str, Any]:
     return {
         "tests": n,
         "top1": _ratio(sum(j.rank == 1 for j in judged), n),
+        "same_check": _ratio(sum(same_check(j) for j in judged), n),
         "top5": _ratio(sum(j.rank is not None for j in judged), n),
         "template_top1": _ratio(sum(j.template_rank == 1 for j in judged), n) if recorded else None,
         "template_top5": _ratio(sum(j.template_rank is not None for j in judged), n) if recorded else None,
@@ -295,6 +296,15 @@ def figures(judged: Sequence[Judged]) -> dict[str, Any]:
         "type_accuracy": _ratio(sum(j.type_right is True for j in typed), len(typed)),
         "exception_tests": len(typed),
     }
+
+
+def same_check(judged: Judged) -> bool:
+    """The top-1 is the developer's oracle, or checks the same: it asserts what the developer
+    asserts on their target and holds on the correct code, where the developer's oracle holds too,
+    so both pin one value (``assertEquals("\\r", f.getRecordSeparator())`` for the developer's
+    ``assertEquals(CR, ...)``, ``0.7071067811865475`` for ``FastMath.sqrt(0.5)``). Only known where
+    the top-1 was run; the strict top-1 stays the headline figure."""
+    return judged.rank == 1 or (judged.template_rank == 1 and judged.top1_status == "holds")
 
 
 GROUPS: dict[str, Callable[[Judged], bool]] = {
@@ -373,6 +383,13 @@ def markdown(runs: Sequence[ProjectRun], header: dict[str, Any]) -> str:
         "Observed: the share of tests whose prefix ran and whose values were observed.",
     ]
     typed = figures(judged)
+    if any(j.top1_status is not None for j in judged):
+        lines += [
+            "",
+            f"Top-1 checks what the developer's oracle checks for {_pct(typed['same_check'])} of the "
+            f"tests (top-1 {_pct(typed['top1'])}): the developer's oracle, or one asserting what they "
+            "assert, on their target, that holds on the correct code (a literal for their constant).",
+        ]
     if typed["exception_tests"]:
         lines += [
             "",

@@ -462,7 +462,7 @@ class TargetEnumerator:
         for owner, method in self.env.methods_in_hierarchy(cls):
             if (
                 method.params
-                or not _readable(method)
+                or not _readable(owner, method, self.env)
                 or "static" in method.modifiers
                 or OBSERVER_NAME.match(method.name)
                 or method.name in ("hashCode", "clone", "iterator", "stream")
@@ -493,7 +493,11 @@ class TargetEnumerator:
         cls = self.env.resolve_class(receiver_type)
         if cls is not None:
             for owner, method in self.env.methods_in_hierarchy(cls):
-                if len(method.params) == 1 and _readable(method) and QUERY_NAME.match(method.name):
+                if (
+                    len(method.params) == 1
+                    and _readable(owner, method, self.env)
+                    and QUERY_NAME.match(method.name)
+                ):
                     methods.append(
                         (method.name, method.params[0][0], instantiate_return(owner, method, receiver_type))
                     )
@@ -521,11 +525,11 @@ class TargetEnumerator:
         if cls is None:
             return []
         found: dict[str, Target] = {}
-        for _, method in self.env.methods_in_hierarchy(cls):
+        for owner, method in self.env.methods_in_hierarchy(cls):
             if (
                 not 1 <= len(method.params) <= MAX_PREDICATE_ARGUMENTS
                 or not is_boolean(method.return_type)
-                or not _readable(method)
+                or not _readable(owner, method, self.env)
                 or "static" in method.modifiers
                 or method.type_params
                 or method.name in ("equals", *found)
@@ -565,7 +569,7 @@ class TargetEnumerator:
             for method in cls.methods:
                 if (
                     "static" not in method.modifiers
-                    or not _readable(method)
+                    or not _readable(cls, method, self.env)
                     or not 1 <= len(method.params) <= 2
                     or method.type_params
                 ):
@@ -709,12 +713,24 @@ def _computed_values(statements: list[Node]) -> set[str]:
     return {"".join(text.split()) for text in found}
 
 
-def _readable(method: MethodInfo) -> bool:
+def visible(owner: ClassInfo, modifiers: frozenset[str], package: str) -> bool:
+    """Whether a test in ``package`` can name a member of ``owner``: public ones (an interface's
+    are, unless private), and protected or package-private ones of a class in the test's own
+    package. opencsv's builders expose their state to tests through protected getters
+    (``builder.getSkipLines()``); a package-private method of another package (xom's
+    ``Node.isText()``) does not compile in the test."""
+    if "private" in modifiers:
+        return False
+    if "public" in modifiers or owner.kind in ("interface", "annotation_type"):
+        return True
+    return owner.package == package
+
+
+def _readable(owner: ClassInfo, method: MethodInfo, env: TypeEnv) -> bool:
     return (
         not method.is_constructor
         and method.return_type not in (None, "void")
-        and "private" not in method.modifiers
-        and "protected" not in method.modifiers
+        and visible(owner, method.modifiers, env.package)
     )
 
 
@@ -728,10 +744,8 @@ def workspace_fields(cls: ClassInfo, env: TypeEnv, receiver: str, receiver_type:
     found: dict[str, Target] = {}
     for owner in (cls, *env.index.superclasses(cls)):
         for name, info in owner.fields.items():
-            visible = "public" in info.modifiers or (
-                "private" not in info.modifiers and owner.package == env.package
-            )
-            if visible and "static" not in info.modifiers and name not in found:
+            readable = visible(owner, info.modifiers, env.package) and "static" not in info.modifiers
+            if readable and name not in found:
                 field_type = instantiate(owner, info.type, receiver_type)
                 found[name] = Target(f"{receiver}.{name}", field_type, "field", receiver)
     return list(found.values())
@@ -748,7 +762,7 @@ def workspace_observers(
     for owner, method in env.methods_in_hierarchy(cls):
         if (
             method.params
-            or not _readable(method)
+            or not _readable(owner, method, env)
             or "static" in method.modifiers
             or not OBSERVER_NAME.match(method.name)
             or method.name in found
