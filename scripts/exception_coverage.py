@@ -68,19 +68,20 @@ def type_accuracy(model_dir: Path | None, folders: list[Path], split: str) -> No
     from oracular.models.inference import load_model
     from oracular.models.layout import default_model_dir
     from oracular.training.data import dataset_path, read_samples
-    from oracular.training.prior import exception_type_accuracy, exception_type_samples
+    from oracular.training.prior import ExceptionBonuses, exception_type_accuracy, exception_type_samples
 
     model = load_model(model_dir or default_model_dir(), "cpu")
-    bonus, named = model.prior.exception_first, model.prior.exception_named
+    prior = model.prior
+    bonuses = ExceptionBonuses(prior.exception_first, prior.exception_named, prior.exception_condition)
     print(
-        "| folder | throwing samples | type accuracy "
-        f"| with the prior's bonuses (first {bonus:+.1f}, named {named:+.1f}) |"
+        "| folder | throwing samples | type accuracy | with the prior's bonuses (first "
+        f"{bonuses.first:+.1f}, named {bonuses.named:+.1f}, condition {bonuses.condition:+.1f}) |"
     )
     print("|---|---:|---:|---:|")
     for folder in folders:
         samples = read_samples(dataset_path(folder, split, "exception"), None, 13)
         scored = exception_type_samples(model, samples, progress=False)
-        plain, first = exception_type_accuracy(scored), exception_type_accuracy(scored, bonus, named)
+        plain, first = exception_type_accuracy(scored), exception_type_accuracy(scored, bonuses)
         print(
             f"| {folder} | {plain['samples']} | {100 * plain['type_accuracy_all']:.1f}% "
             f"| {100 * first['type_accuracy_all']:.1f}% |"

@@ -27,6 +27,7 @@ from oracular.models.prior import TemplatePrior
 from oracular.ranking.baseline import BaselineRanker
 from oracular.ranking.problem import OracleProblem
 from oracular.training.prior import (
+    ExceptionBonuses,
     LogitCache,
     TemplateSample,
     exception_type_accuracy,
@@ -73,6 +74,7 @@ def test_the_prior_travels_in_the_config_and_only_when_there_is_one(
         "weights": {"name_mentions": 3.0, "built_fresh": -2.0},
         "exception_first": 0.0,
         "exception_named": 0.0,
+        "exception_condition": 0.0,
     }
     assert config["metadata"]["prior"] == {"train_samples": 3}
     assert store.load_config(prior_dir).prior == NAMED
@@ -166,32 +168,42 @@ def test_fitting_finds_how_much_the_first_exception_type_is_worth() -> None:
     samples = []
     for _ in range(300):
         size = rng.randint(2, 4)
-        features = torch.zeros((size, 2))
+        features = torch.zeros((size, 3))
         features[0, 0] = 1.0
         label = 0 if rng.random() < 0.7 else rng.randrange(1, size)
         samples.append(TemplateSample(features, torch.randn(size), [label]))
-    unoffered = TemplateSample(torch.tensor([[1.0, 0.0]]), torch.zeros(1), [])
-    bonus, named = fit_exception_bonuses([*samples, unoffered])
-    assert bonus > 1.0 and named == 0.0  # no test names the type here: no weight for it
-    before, after = exception_type_accuracy(samples), exception_type_accuracy(samples, bonus)
+    unoffered = TemplateSample(torch.tensor([[1.0, 0.0, 0.0]]), torch.zeros(1), [])
+    fitted = fit_exception_bonuses([*samples, unoffered])
+    assert fitted.first > 1.0 and fitted.named == fitted.condition == 0.0  # nothing else says the type
+    before, after = exception_type_accuracy(samples), exception_type_accuracy(samples, fitted)
     assert after["type_accuracy_all"] > before["type_accuracy_all"] + 0.15
-    assert exception_type_accuracy([unoffered], bonus)["type_accuracy_all"] == 0.0
-    assert fit_exception_bonuses([unoffered]) == (0.0, 0.0)  # nothing to gain: the smallest bonuses
+    assert exception_type_accuracy([unoffered], fitted)["type_accuracy_all"] == 0.0
+    assert fit_exception_bonuses([unoffered]) == ExceptionBonuses()  # nothing to gain: the smallest
     # where the type head is right and the order is not, no bonus
     head_knows = [
         TemplateSample(s.features, torch.eye(len(s.logits))[s.labels[0]], s.labels) for s in samples
     ]
-    assert fit_exception_bonuses(head_knows) == (0.0, 0.0)
+    assert fit_exception_bonuses(head_knows) == ExceptionBonuses()
     # the thrown type is the one the test's name says, wherever it stands
     for s in samples[:150]:
         s.features[s.labels[0], 1] = 1.0
-    bonus, named = fit_exception_bonuses(samples)
-    assert named > 0.0
-    assert exception_type_accuracy(samples, bonus, named)["type_accuracy_all"] > after["type_accuracy_all"]
-    prior = TemplatePrior(1.0, {}, bonus, named)
+    named = fit_exception_bonuses(samples)
+    assert named.named > 0.0
+    assert exception_type_accuracy(samples, named)["type_accuracy_all"] > after["type_accuracy_all"]
+    # ... and for others the documented condition the arguments meet says it, or rules a type out
+    for s in samples[150:]:
+        s.features[s.labels[0], 2] = 1.0
+        s.features[[i for i in range(len(s.logits)) if i != s.labels[0]], 2] = -1.0
+    conditions = fit_exception_bonuses(samples)
+    assert conditions.condition > 0.0
+    assert (
+        exception_type_accuracy(samples, conditions)["type_accuracy_all"]
+        > exception_type_accuracy(samples, named)["type_accuracy_all"]
+    )
+    prior = TemplatePrior(1.0, {}, conditions.first, conditions.named, conditions.condition)
     assert TemplatePrior.from_json(prior.to_json()) == prior
-    assert TemplatePrior.from_json({"scale": 1.0, "weights": {}}).exception_first == 0.0  # version 2.1's
-    assert TemplatePrior.from_json({"scale": 1.0, "weights": {}}).exception_named == 0.0
+    old = TemplatePrior.from_json({"scale": 1.0, "weights": {}})  # version 2.1's
+    assert old.exception_first == old.exception_named == old.exception_condition == 0.0
 
 
 class _Unscored:

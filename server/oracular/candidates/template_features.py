@@ -18,7 +18,10 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
+from oracular.candidates.text import split_arguments
+from oracular.candidates.throws_conditions import condition_signals
 from oracular.java.neighbours import member_path
 from oracular.java.targets import identifier_words, test_name_words
 
@@ -57,30 +60,6 @@ _GETTER = re.compile(r"^(get|is|has)([A-Z0-9_]|$)")
 _SIZE_LIKE = frozenset({"size", "length", "count", "isEmpty", "getSize", "getLength", "getCount"})
 
 
-def _split_arguments(text: str) -> list[str]:
-    """Top-level arguments of a call's argument text (parentheses, brackets and quotes respected)."""
-    parts, depth, quote, start, i = [], 0, "", 0, 0
-    while i < len(text):
-        ch = text[i]
-        if quote:
-            if ch == "\\":
-                i += 1
-            elif ch == quote:
-                quote = ""
-        elif ch in "\"'":
-            quote = ch
-        elif ch in "([{<":
-            depth += ch != "<"
-        elif ch in ")]}":
-            depth -= 1
-        elif ch == "," and depth == 0:
-            parts.append(text[start:i].strip())
-            start = i + 1
-        i += 1
-    parts.append(text[start:].strip())
-    return [p for p in parts if p]
-
-
 @dataclass(frozen=True)
 class Template:
     assertion: str
@@ -92,7 +71,7 @@ def parse_template(text: str) -> Template | None:
     match = _HEAD.match(text.strip())
     if match is None:
         return None
-    arguments = _split_arguments(match.group(2))
+    arguments = split_arguments(match.group(2))
     return Template(match.group(1), arguments[-1]) if arguments else None
 
 
@@ -100,20 +79,27 @@ _THROWN = re.compile(r"^assertThrows\(([\w.$]+)\.class")
 _FAILURE_GLUE = frozenset({"exception", "error", "illegal", "argument"})
 
 
+def thrown_type(text: str) -> str | None:
+    """``assertThrows(DimensionMismatchException.class)`` -> ``DimensionMismatchException``."""
+    match = _THROWN.match(text)
+    return match.group(1) if match else None
+
+
 def named_failure(text: str, tested: set[str]) -> float:
     """The share of an exception candidate's type words (``DimensionMismatchException``:
     dimension, mismatch) that the test's name says (``testDimensionMismatch``); 0 for any
     other text. Tests are often named for the failure they expect, and among commons-math3's
     five candidate types the type head cannot tell which argument is the wrong one."""
-    match = _THROWN.match(text)
-    words = identifier_words(match.group(1).rsplit(".", 1)[-1]) - _FAILURE_GLUE if match else set()
+    thrown = thrown_type(text)
+    words = identifier_words(thrown.rsplit(".", 1)[-1]) - _FAILURE_GLUE if thrown else set()
     return len(words & tested) / len(words) if words else 0.0
 
 
 class TemplateContext:
     """What every template of one test shares: the prefix's statements, the test's name, what the
-    file's other tests assert on (``asserted``: member paths) and whether the prefix ends by
-    computing a value (:attr:`~oracular.java.prefix.PrefixAnalysis.computes_value`)."""
+    file's other tests assert on (``asserted``: member paths), whether the prefix ends by
+    computing a value (:attr:`~oracular.java.prefix.PrefixAnalysis.computes_value`) and the focal
+    method's context (:func:`~oracular.models.inputs.focal_context`: its signature and Javadoc)."""
 
     def __init__(
         self,
@@ -121,11 +107,13 @@ class TemplateContext:
         test_name: str,
         asserted: frozenset[str] = frozenset(),
         computes_value: bool = False,
+        focal: dict[str, Any] | None = None,
     ) -> None:
         self.statements = list(statements)
         self.tested = test_name_words(test_name)
         self.asserted = asserted
         self.computes_value = computes_value
+        self.focal = focal
         self.prefix_text = "\n".join(self.statements)
         self._facts: dict[str, tuple[int | None, bool, bool]] = {}
 
@@ -137,7 +125,14 @@ class TemplateContext:
             sample["test"],
             frozenset(sample.get("asserted", ())),
             sample.get("computes_value", False),
+            sample.get("focal"),
         )
+
+    def exception_conditions(self, templates: Sequence[str]) -> list[float]:
+        """Per template, whether the focal method documents its exception type with a condition
+        that the focal call's arguments meet (:func:`condition_signals`); 0 for assertions."""
+        types = [thrown_type(text) or "" for text in templates]
+        return condition_signals(self.focal, self.statements, types)
 
     def _base_facts(self, base: str) -> tuple[int | None, bool, bool]:
         """For the target's variable: statements since it was last mentioned (0: by the last

@@ -9,6 +9,7 @@ must get it without importing the offline corpus pipeline.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from oracular.candidates.grammar import Candidate
 
@@ -56,3 +57,32 @@ def candidate_text(candidate: Candidate) -> str:
     if candidate.expected is None:
         return f"{candidate.assertion}({target})"
     return f"{candidate.assertion}({candidate.expected.text}, {target})"
+
+
+def unquoted(text: str, start: int = 0) -> Iterator[tuple[int, str, int]]:
+    """``(index, character, depth)`` for the characters of ``text`` from ``start`` that are outside
+    string and character literals; ``depth`` counts the brackets open before the character."""
+    depth, quote, i = 0, "", start
+    while i < len(text):
+        ch = text[i]
+        if quote:
+            if ch == "\\":
+                i += 1
+            elif ch == quote:
+                quote = ""
+        elif ch in "\"'":
+            quote = ch
+        else:
+            yield i, ch, depth
+            if ch in "([{":
+                depth += 1
+            elif ch in ")]}":
+                depth -= 1
+        i += 1
+
+
+def split_arguments(text: str) -> list[str]:
+    """Top-level arguments of a call's argument text (parentheses, brackets and quotes respected)."""
+    cuts = [i for i, ch, depth in unquoted(text) if ch == "," and depth == 0]
+    bounds = zip([-1, *cuts], [*cuts, len(text)], strict=True)
+    return [part for a, b in bounds if (part := text[a + 1 : b].strip())]

@@ -72,7 +72,7 @@ def _rank_templates(model: LoadedModel, problem: OracleProblem) -> Ranking:
     if model.prior.active:
         order, _ = group_by_template(target_templates(problem.prefix.targets))
         context = TemplateContext(
-            statements, problem.test_name, problem.asserted, problem.prefix.computes_value
+            statements, problem.test_name, problem.asserted, problem.prefix.computes_value, focal
         )
         logits = model.prior.adjust(logits, texts, flags, context, order)
     prediction = predict(exception_logit, logits, torch.tensor(flags, dtype=torch.bool), model.calibration)

@@ -9,7 +9,9 @@ before the calibration's temperature. Among the exception candidates only the fi
 best evidence: the type observed thrown, else the focal method's documented one) gets a bonus,
 ``exception_first``: the network's type head names the thrown type less often than that order.
 Every exception candidate gets ``exception_named`` times the share of its type's words that the
-test's name says (:func:`~oracular.candidates.template_features.named_failure`).
+test's name says (:func:`~oracular.candidates.template_features.named_failure`), and
+``exception_condition`` times whether the focal call's arguments meet the condition its Javadoc
+documents the type with (:mod:`oracular.candidates.throws_conditions`: ``1``, ``-1`` or ``0``).
 
 Stored in ``config.json`` (``prior``) with the weights it was fitted for; a model without one
 ranks with its logits unchanged.
@@ -37,6 +39,8 @@ class TemplatePrior:
     """Added to the logit of the first exception candidate."""
     exception_named: float = 0.0
     """Times :func:`named_failure`, added to each exception candidate's logit."""
+    exception_condition: float = 0.0
+    """Times :meth:`TemplateContext.exception_conditions`, added to each exception candidate's logit."""
 
     def __post_init__(self) -> None:
         unknown = set(self.weights) - set(FEATURES)
@@ -55,6 +59,7 @@ class TemplatePrior:
             or self.scale != 1.0
             or self.exception_first != 0.0
             or self.exception_named != 0.0
+            or self.exception_condition != 0.0
         )
 
     def vector(self) -> Tensor:
@@ -69,7 +74,8 @@ class TemplatePrior:
         order: Sequence[str] | None = None,
     ) -> Tensor:
         """The assertion templates' logits with the prior added; the exception candidates' with
-        ``exception_named`` by their type's name, the first's with ``exception_first`` too.
+        ``exception_named`` by their type's name and ``exception_condition`` by their documented
+        condition, the first's with ``exception_first`` too.
 
         ``order``: the engine's static templates (see :meth:`TemplateContext.features`)."""
         if not self.active:
@@ -80,9 +86,14 @@ class TemplatePrior:
         kept = logits.float().clone()
         if exceptions.any():
             kept[int(exceptions.nonzero()[0])] += self.exception_first
+        indices = exceptions.nonzero().flatten().tolist()
         if self.exception_named:
-            for i in exceptions.nonzero().flatten().tolist():
+            for i in indices:
                 kept[i] += self.exception_named * named_failure(templates[i], context.tested)
+        if self.exception_condition and indices:
+            conditions = context.exception_conditions([templates[i] for i in indices])
+            for i, met in zip(indices, conditions, strict=True):
+                kept[i] += self.exception_condition * met
         return torch.where(exceptions, kept, adjusted)
 
     def to_json(self) -> dict[str, Any]:

@@ -15,7 +15,7 @@ import json
 import logging
 import os
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import astuple, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -140,11 +140,15 @@ def _templates(sample: dict[str, Any], statements: list[str]) -> tuple[list[str]
     return templates, torch.tensor(features, dtype=torch.float32), sample["labels"]
 
 
-def _types(sample: dict[str, Any], _statements: list[str]) -> tuple[list[str], torch.Tensor, list[int]]:
-    """Two features per exception candidate: the first, and :func:`named_failure`."""
+def _types(sample: dict[str, Any], statements: list[str]) -> tuple[list[str], torch.Tensor, list[int]]:
+    """Three features per exception candidate: the first, :func:`named_failure`, and whether
+    the focal call meets its documented condition (:meth:`TemplateContext.exception_conditions`)."""
     texts = exception_texts(sample)
     tested = test_name_words(sample["test"])
-    features = torch.tensor([[0.0, named_failure(text, tested)] for text in texts])
+    conditions = TemplateContext.of_sample(sample, statements).exception_conditions(texts)
+    features = torch.tensor(
+        [[0.0, named_failure(text, tested), met] for text, met in zip(texts, conditions, strict=True)]
+    )
     features[0, 0] = 1.0
     return texts, features, exception_labels(sample)
 
@@ -216,33 +220,50 @@ EXCEPTION_FIRST_GRID = (0.0, 0.5, 1.0, 2.0, 3.0, 5.0, 8.0)
 """Bonuses tried; past about 5 the first type wins unless the head is all but certain."""
 EXCEPTION_NAMED_GRID = (0.0, 2.0, 5.0, 8.0, 13.0, 20.0)
 """Weights of :func:`named_failure` tried."""
+EXCEPTION_CONDITION_GRID = (0.0, 1.0, 2.0, 3.0, 5.0, 8.0, 13.0)
+"""Weights of a documented condition the arguments meet (or do not) tried."""
 
 
-def fit_exception_bonuses(samples: Sequence[TemplateSample]) -> tuple[float, float]:
-    """The smallest bonuses, of the first exception candidate and of a type the test's name
-    says, that name the thrown type most often over ``samples`` (:func:`exception_type_samples`).
+@dataclass(frozen=True)
+class ExceptionBonuses:
+    """What the prior adds to exception candidates' logits (:class:`TemplatePrior`)."""
+
+    first: float = 0.0
+    named: float = 0.0
+    condition: float = 0.0
+
+
+def fit_exception_bonuses(samples: Sequence[TemplateSample]) -> ExceptionBonuses:
+    """The smallest bonuses, of the first exception candidate, of a type the test's name says
+    and of a type whose documented condition the arguments meet, that name the thrown type most
+    often over ``samples`` (:func:`exception_type_samples`).
 
     Fitted for accuracy, not for the listwise NLL the template prior uses: on the realistic train
     split the NLL's optimum (+0.57) keeps the type head's choice (34.0% right over 608 throwing
     samples with several types), while the head overruled by the engine's order names the type
     38.2% of the time. A type is one choice a user sees; its probability split is secondary.
     """
-    grid = [(first, named) for first in EXCEPTION_FIRST_GRID for named in EXCEPTION_NAMED_GRID]
+    grid = [
+        ExceptionBonuses(first, named, condition)
+        for first in EXCEPTION_FIRST_GRID
+        for named in EXCEPTION_NAMED_GRID
+        for condition in EXCEPTION_CONDITION_GRID
+    ]
     return min(
         grid,
-        key=lambda pair: (-exception_type_accuracy(samples, *pair)["type_accuracy_all"], pair),
+        key=lambda b: (-exception_type_accuracy(samples, b)["type_accuracy_all"], astuple(b)),
     )
 
 
 def exception_type_accuracy(
-    samples: Sequence[TemplateSample], bonus: float = 0.0, named: float = 0.0
+    samples: Sequence[TemplateSample], bonuses: ExceptionBonuses = ExceptionBonuses()
 ) -> dict[str, float]:
     """Over every throwing sample: the share whose first-ranked candidate is the thrown type."""
+    weights = torch.tensor([bonuses.first, bonuses.named, bonuses.condition])
     right = 0
     for s in samples:
-        logits = s.logits.float() + bonus * s.features[:, 0]
-        if named and s.features.shape[1] > 1:
-            logits = logits + named * s.features[:, 1]
+        width = s.features.shape[1]
+        logits = s.logits.float() + s.features @ weights[:width]
         right += int(logits.argmax()) in s.labels
     return {"samples": len(samples), "type_accuracy_all": right / max(1, len(samples))}
 
@@ -269,7 +290,7 @@ def describe(prior: TemplatePrior) -> str:
     weights = ", ".join(f"{name} {w:+.2f}" for name, w in prior.weights.items() if abs(w) >= 0.005)
     return (
         f"scale {prior.scale:.3f}; {weights}; first exception type {prior.exception_first:+.2f}, "
-        f"named by the test {prior.exception_named:+.2f}"
+        f"named by the test {prior.exception_named:+.2f}, condition met {prior.exception_condition:+.2f}"
     )
 
 
@@ -328,7 +349,9 @@ def train_prior(
     dev_exceptions = read_samples(dataset_path(data, "dev", "exception"), dev_limit, seed)
     types_dev = exception_type_samples(model, dev_exceptions, progress, "score dev types", cache)
     prior = fit_prior(train, l2)
-    prior.exception_first, prior.exception_named = fit_exception_bonuses(types_train)
+    bonuses = fit_exception_bonuses(types_train)
+    prior.exception_first, prior.exception_named = bonuses.first, bonuses.named
+    prior.exception_condition = bonuses.condition
     logger.info("prior: %s", describe(prior))
     report = {
         "train_samples": len(train),
@@ -338,7 +361,7 @@ def train_prior(
         "train_with": template_accuracy(train, prior),
         "type_train_samples": len(types_train),
         "types_dev_without": exception_type_accuracy(types_dev),
-        "types_dev_with": exception_type_accuracy(types_dev, prior.exception_first, prior.exception_named),
+        "types_dev_with": exception_type_accuracy(types_dev, bonuses),
     }
     for name in ("dev_without", "dev_with", "types_dev_without", "types_dev_with"):
         logger.info("%s: %s", name, report[name])
