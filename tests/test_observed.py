@@ -289,6 +289,20 @@ def test_oracles_that_cannot_hold(engine: OracleEngine) -> None:
     assert "assertNull(s);" not in offered and "assertNull(top);" in offered
 
 
+def test_an_exception_oracle_around_a_statement_that_only_declares_literals_cannot_hold(
+    engine: OracleEngine,
+) -> None:
+    """The test computed its inputs and called the unit in the assertion the cut removed
+    (commons-math3's ``final double[] b = {98765432.1};`` then ``assertThrows(..., () ->
+    MathArrays.linearCombination(a, b))``): wrapping the declaration would fail on any code."""
+    thrown = Candidate("exception", "assertThrows", exception="IllegalArgumentException")
+    inputs = analysed(engine, "final double a = 1.5;\nint[] sizes = {1, -2}, more = {};")
+    assert inputs.cannot_throw and cannot_hold(thrown, inputs)
+    for body in ("Stack<Integer> s = new Stack<>();\ns.pop();", 'int n = Integer.parseInt("x");'):
+        prefix = analysed(engine, body)
+        assert not prefix.cannot_throw and not cannot_hold(thrown, prefix)
+
+
 def test_the_length_of_an_array_the_prefix_created_cannot_fail(engine: OracleEngine) -> None:
     """args4j's tests hand the parser an array they built; its length is the test's own input."""
     prefix = analysed(

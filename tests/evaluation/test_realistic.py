@@ -128,6 +128,30 @@ def test_type_accuracy_reads_the_first_exception_oracle_listed_whatever_ranks_ab
     )
 
 
+def test_a_top_1_that_cannot_fail_is_never_answered_whatever_its_score() -> None:
+    """The engine abstains where its top oracle cannot fail, at any threshold: the abstention
+    curve must not answer such a test with its score."""
+    from oracular.candidates.grammar import Candidate
+    from oracular.candidates.render import RenderedOracle
+    from oracular.candidates.values import Value
+    from oracular.engine import Suggestion, TestReport
+    from oracular.evaluation.realistic import judge
+    from oracular.java.targets import Target
+
+    restated = Candidate(
+        "assertion", "assertEquals", Target("a", "double", "variable"), Value("2.9", "double", "literal")
+    )
+    rendered = RenderedOracle("assertEquals(2.9, a, 0.0001);", None, frozenset())  # type: ignore[arg-type]
+
+    def report(vacuous: bool) -> TestReport:
+        top = Suggestion(1, 0.7, restated, rendered, [], None, False, vacuous)
+        return TestReport(None, None, 0.0, "Exception", False, [top])  # type: ignore[arg-type]
+
+    truth = GroundTruth("assertEquals", "f(a)", "3", "assertEquals", True, True)
+    assert judge("p", "F.java", cut("assertion", truth), report(True)).top1_score is None
+    assert judge("p", "F.java", cut("assertion", truth), report(False)).top1_score == 0.7
+
+
 def test_the_abstention_curve_answers_the_most_confident_tests_first() -> None:
     def judged(rank: int | None, score: float | None) -> Judged:
         return Judged("p", "F.java", "T.t", "assertion", False, "", True, rank, top1_score=score)

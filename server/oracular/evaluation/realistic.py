@@ -92,7 +92,8 @@ class Judged:
     top1_status: str | None = None
     """What the top-1 did on the correct code: ``holds``, ``fails``, ``does-not-compile``..."""
     top1_score: float | None = None
-    """The ranker's score of the top-1 (what an abstention threshold compares)."""
+    """The ranker's score of the top-1 (what an abstention threshold compares); ``None`` where
+    the top-1 cannot fail, which the engine never offers at any threshold."""
     template_rank: int | None = None
     """1-based rank of the first suggestion asserting what the developer asserted, on their
     target, whatever its value (for exception tests: :attr:`rank`). Tells choosing *what* to
@@ -142,7 +143,7 @@ def judge(project: str, file: str, cut: DevTest, report: TestReport) -> Judged:
         top.candidate.assertion if top is not None else None,
         expected.source if expected is not None else None,
         observed=report.observed,
-        top1_score=top.score if top is not None else None,
+        top1_score=top.score if top is not None and not top.vacuous else None,
         template_rank=template_rank(cut, report, rank),
         type_right=type_right(cut, report, keys),
         top=[(suggestion_key(s), s.score) for s in report.suggestions[:TOP_K]],

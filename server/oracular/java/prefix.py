@@ -21,6 +21,7 @@ from oracular.java.targets import (
     Target,
     TargetEnumerator,
     WriteHistory,
+    is_literal,
     workspace_observers,
     write_history,
 )
@@ -212,6 +213,18 @@ class PrefixAnalysis:
         if statement is not self.last and statement.type == "local_variable_declaration":
             return self.last
         return statement
+
+    @property
+    def cannot_throw(self) -> bool:
+        """The statement an exception oracle would wrap only declares literals (``final double a
+        = 1.2345678;``): nothing in it can throw. So it is where a test computes its inputs and
+        calls the unit inside the assertion the cut removed (``assertThrows(X.class, () ->
+        f(a))``), and an exception oracle wrapping it would fail on any code."""
+        statement = self.throwing_statement
+        if statement.type != "local_variable_declaration":
+            return False
+        values = [d.child_by_field_name("value") for d in statement.children_by_field_name("declarator")]
+        return all(v is None or is_literal(v) for v in values)
 
 
 def _reads(statement: Node) -> bool:

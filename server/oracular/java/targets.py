@@ -173,7 +173,7 @@ def _declared_value(statement: Node, name: str) -> Node | None:
     return None
 
 
-def _is_literal(node: Node | None) -> bool:
+def is_literal(node: Node | None) -> bool:
     """A literal, or an array initialiser of literals (``{1, 2}``, ``new int[] {1, 2}``)."""
     if node is None:
         return False
@@ -182,7 +182,7 @@ def _is_literal(node: Node | None) -> bool:
     if node.type == "array_creation_expression":
         node = node.child_by_field_name("value")
     if node is not None and node.type == "array_initializer":
-        return all(_is_literal(c) for c in node.named_children)
+        return all(is_literal(c) for c in node.named_children)
     return False
 
 
@@ -243,7 +243,7 @@ def write_history(statements: list[Node]) -> WriteHistory:
                 history.restated.discard(name)
                 history.fresh.discard(name)
                 history.assigned(name, value)
-                if _is_literal(value):
+                if is_literal(value):
                     history.restated.add(name)
                 elif value is not None and value.type == "object_creation_expression":
                     history.fresh.add(name)
