@@ -323,6 +323,24 @@ def test_fixtures_the_prefix_never_names_are_observed_through_the_bound_type(tmp
     assert "testObject" not in found  # a fixture is no target itself: it is not null by set-up
 
 
+def test_a_superclass_private_fields_are_not_the_tests(tmp_path: Path) -> None:
+    """commons-math3's abstract distribution tests keep their arrays private: a subclass's test
+    cannot read ``cumulativeTestValues``; protected fields it can, from any package, and a
+    nested test class reads its enclosing class's private ones."""
+    files = {
+        "BaseTest.java": "package org.example.base;\npublic abstract class BaseTest {\n"
+        " private int[] hidden = {1};\n protected int[] shared = {2};\n int[] packaged = {3};\n}\n",
+        "DistTest.java": "package org.example.app;\nclass DistTest extends org.example.base.BaseTest {\n"
+        " private int[] own = {4};\n"
+        " class Inner {\n  @org.junit.jupiter.api.Test\n  void t() {\n   int n = 1;\n  }\n }\n}\n",
+    }
+    engine, analysis = analysed_workspace(tmp_path, files, "DistTest.java")
+    (status,) = analysis.statuses
+    fields = engine.env_for(analysis, status).fields
+    assert "shared" in fields and "own" in fields
+    assert "hidden" not in fields and "packaged" not in fields  # private; package-private elsewhere
+
+
 def test_fields_the_prefix_hands_to_the_unit_are_targets(tmp_path: Path) -> None:
     """The unit writes a test-class field it is handed like a local: args4j's ``new
     CmdLineParser(this)`` fills the test's own fields, xmlunit's ``engine.compare(..., listener)``

@@ -55,6 +55,7 @@ from oracular.java.neighbours import PathMemo
 from oracular.java.oracles import HelperScope, OracleEvidence, find_oracle
 from oracular.java.prefix import FocalMethod, PrefixAnalysis, analyse_prefix
 from oracular.java.source import SourceText
+from oracular.java.targets import visible
 from oracular.java.types import TypeEnv, split_generic, substitute
 from oracular.java.workspace import WorkspaceIndex
 from oracular.ranking.baseline import BaselineRanker
@@ -376,10 +377,20 @@ class OracleEngine:
         decls = analysis.decls
         env = TypeEnv(self.index, decls.package, decls.imports)
         bindings = self._type_bindings(status.classes)
+        own = status.classes[0].qualified_name if status.classes else ""
         for cls in reversed(status.classes):
             mapping = bindings.get(cls.qualified_name, {})
-            env.fields.update({name: substitute(f.type, mapping) for name, f in cls.fields.items()})
-            env.instance_fields.update(name for name, f in cls.fields.items() if "static" not in f.modifiers)
+            enclosing = own == cls.qualified_name or own.startswith(f"{cls.qualified_name}.")
+            # a superclass's private fields are not the test's (commons-math3's abstract test
+            # classes keep `cumulativeTestValues` private: `cumulativeTestValues.length` did not
+            # compile); its protected ones are, wherever it lives
+            fields = {
+                name: f
+                for name, f in cls.fields.items()
+                if enclosing or "protected" in f.modifiers or visible(cls, f.modifiers, decls.package)
+            }
+            env.fields.update({name: substitute(f.type, mapping) for name, f in fields.items()})
+            env.instance_fields.update(name for name, f in fields.items() if "static" not in f.modifiers)
             for method in cls.methods:
                 env.helpers[method.name] = env.helpers.get(method.name, frozenset()) | method.handed
         literals = (text for cls in status.classes for m in cls.methods for text in m.set_up_literals)
