@@ -79,6 +79,7 @@ def test_the_focal_call_is_found_and_split_into_arguments() -> None:
         ("if the array is empty", {"data": "{}"}, True),  # the one parameter there is
         ("if the array is empty", {"data": "{}", "n": "2"}, None),  # which one: unknown
         ("if the result is not null", {"x": "null"}, None),
+        ("if data contains characters not legal in XML, such as a null", {"data": '"=,;"'}, None),
         ("if the mixing ratio is outside the [0, 1] range", {"ratio": "-0.5d"}, True),
         ("if the mixing ratio is outside the [0, 1] range", {"ratio": "0.5"}, False),
         ("if the matrix is singular", {"m": "0"}, None),  # nothing it says can be read

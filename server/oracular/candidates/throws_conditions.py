@@ -45,7 +45,9 @@ _NUMBER = re.compile(r"^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?[dDfFlL]?$")
 _NEW_ARRAY = re.compile(
     r"^new\s+[\w.<>]+\s*((?:\[\s*\])+)\s*(\{.*\})?$|^new\s+[\w.<>]+\s*\[\s*(\d+)\s*\]", re.S
 )
-_DECLARED = re.compile(r"(?:^|[\s,(])(\w+)\s*(?:\[\s*\])*\s*=\s*([^;]+?)\s*;?\s*$", re.S)
+_ASSIGNED = re.compile(r"(\w+)\s*(?:\[\s*\])*\s*$")
+_COMPOUND = "=<>!+-*/%&|^"
+"""What before ``=`` makes it a comparison or a compound assignment, not an initialiser."""
 
 
 def read_argument(text: str, locals_: dict[str, str] | None = None) -> Argument:
@@ -76,12 +78,30 @@ def _locals(statements: Sequence[str]) -> dict[str, str]:
     """Locals initialised with a literal (``double[] c = {};``), the last declaration winning."""
     found: dict[str, str] = {}
     for statement in statements:
-        match = _DECLARED.search(statement.strip())
-        if match is not None:
-            value = match.group(2)
-            if read_argument(value).known:
-                found[match.group(1)] = value
+        declared = _assignment(statement.strip().rstrip(";"))
+        if declared is not None and read_argument(declared[1]).known:
+            found[declared[0]] = declared[1]
     return found
+
+
+def _assignment(text: str) -> tuple[str, str] | None:
+    """``final double[] c = {1, 2}`` -> (``c``, ``{1, 2}``): the name before the first top-level
+    ``=`` (not ``==``, ``<=``...) and what follows it; ``None`` for anything else."""
+    at = next(
+        (
+            i
+            for i, ch, depth in unquoted(text)
+            if ch == "="
+            and depth == 0
+            and text[i + 1 : i + 2] != "="
+            and text[i - 1 : i] not in "=<>!+-*/%&|^"
+        ),
+        None,
+    )
+    if at is None or "(" in text[:at]:
+        return None
+    name = _ASSIGNED.search(text[:at])
+    return (name.group(1), text[at + 1 :].strip()) if name is not None else None
 
 
 _SIGNATURE_PARAMS = re.compile(r"\(([^()]*)\)\s*(?:throws\b.*)?$", re.S)
@@ -127,7 +147,8 @@ _SUBJECT = r"((?:[A-Za-z_]\w*\s*(?:,|\bor\b|\band\b)\s*)*[A-Za-z_]\w*)"
 _SIGNED = re.compile(rf"\b{_SUBJECT}\s+(?:is|are)\s+(not\s+)?(?:strictly\s+)?(negative|positive|zero)\b")
 """``x is negative``, ``n or m is not strictly positive``."""
 _RANGE = re.compile(rf"\b(?:outside|not in|out of)\b[^\[(]*[\[(]\s*({_OPERAND})\s*,\s*({_OPERAND})\s*[\])]")
-_NULL = re.compile(r"\bnull\b")
+_NULL = re.compile(r"\b(?:is|are|be|was|were)\s+null\b|==\s*null\b")
+"""A null reference (``if name is null``), not a null character (``such as a null``)."""
 _EMPTY = re.compile(r"\b(empty|zero length|zero-length|no data|length (?:is )?(?:0|zero))\b")
 
 
