@@ -48,6 +48,7 @@ def test_the_focal_call_is_found_and_split_into_arguments() -> None:
     assert parameter_names("public Entry record(long amount, String label) throws X") == ["amount", "label"]
     assert parameter_names("public double value(double x, double... param)") == ["x", "param"]
     assert parameter_names("public Stack()") == []
+    assert parameter_names("<T> T pick(Map<String, List<T>> m, int n)") == ["m", "n"]
     statements = ["Gamma g = new Gamma();", "Gamma.invGamma1pm1(f(1, 2), -0.51);"]
     assert call_arguments(statements, GAMMA) == ["f(1, 2)", "-0.51"]
     built = {"class": "TriangularDistribution", "method": "TriangularDistribution"}

@@ -91,10 +91,7 @@ def _assignment(text: str) -> tuple[str, str] | None:
         (
             i
             for i, ch, depth in unquoted(text)
-            if ch == "="
-            and depth == 0
-            and text[i + 1 : i + 2] != "="
-            and text[i - 1 : i] not in "=<>!+-*/%&|^"
+            if ch == "=" and depth == 0 and text[i + 1 : i + 2] != "=" and text[i - 1 : i] not in _COMPOUND
         ),
         None,
     )
@@ -105,11 +102,14 @@ def _assignment(text: str) -> tuple[str, str] | None:
 
 
 _SIGNATURE_PARAMS = re.compile(r"\(([^()]*)\)\s*(?:throws\b.*)?$", re.S)
+_GENERIC = re.compile(r"<[^<>]*>")
+"""Type arguments, removed innermost first (twice: ``Map<String, List<T>>``), so that their
+commas do not split a parameter."""
 
 
 def parameter_names(signature: str) -> list[str]:
     """``public Entry record(long amount, String label)`` -> ``["amount", "label"]``."""
-    match = _SIGNATURE_PARAMS.search(signature)
+    match = _SIGNATURE_PARAMS.search(_GENERIC.sub("", _GENERIC.sub("", signature)))
     if match is None or not match.group(1).strip():
         return []
     return [part.split()[-1].lstrip(".") for part in split_arguments(match.group(1)) if part.split()]
