@@ -387,7 +387,7 @@ class OracleEngine:
             fields = {
                 name: f
                 for name, f in cls.fields.items()
-                if enclosing or "protected" in f.modifiers or visible(cls, f.modifiers, decls.package)
+                if enclosing or visible(cls, f.modifiers, decls.package, inherited=True)
             }
             env.fields.update({name: substitute(f.type, mapping) for name, f in fields.items()})
             env.instance_fields.update(name for name, f in fields.items() if "static" not in f.modifiers)

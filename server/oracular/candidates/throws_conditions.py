@@ -23,6 +23,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from oracular.candidates.text import split_arguments, unquoted
+from oracular.java import syntax
+from oracular.java.declarations import method_info
+from oracular.java.javadoc import parse_javadoc
+from oracular.java.source import parse_text
 
 NULL = "null"
 
@@ -101,18 +105,15 @@ def _assignment(text: str) -> tuple[str, str] | None:
     return (name.group(1), text[at + 1 :].strip()) if name is not None else None
 
 
-_SIGNATURE_PARAMS = re.compile(r"\(([^()]*)\)\s*(?:throws\b.*)?$", re.S)
-_GENERIC = re.compile(r"<[^<>]*>")
-"""Type arguments, removed innermost first (twice: ``Map<String, List<T>>``), so that their
-commas do not split a parameter."""
-
-
 def parameter_names(signature: str) -> list[str]:
-    """``public Entry record(long amount, String label)`` -> ``["amount", "label"]``."""
-    match = _SIGNATURE_PARAMS.search(_GENERIC.sub("", _GENERIC.sub("", signature)))
-    if match is None or not match.group(1).strip():
-        return []
-    return [part.split()[-1].lstrip(".") for part in split_arguments(match.group(1)) if part.split()]
+    """``public Entry record(long amount, String label)`` -> ``["amount", "label"]``, read by the
+    workspace's own parser (a mined sample keeps the focal method's signature as text only)."""
+    source = parse_text(f"class OracularSignature {{\n{signature} {{}}\n}}\n")
+    node = next((n for n in syntax.walk(source.root) if n.type in _DECLARATIONS), None)
+    return [name for _, name in method_info(node).params] if node is not None else []
+
+
+_DECLARATIONS = ("method_declaration", "constructor_declaration")
 
 
 def call_arguments(statements: Sequence[str], focal: dict[str, Any]) -> list[str] | None:
@@ -240,14 +241,9 @@ def condition_signals(
     locals_ = _locals(statements)
     arguments = {n: read_argument(t, locals_) for n, t in zip(names, texts, strict=False)}
     clauses: dict[str, list[str]] = {}
-    for line in focal["javadoc"].splitlines():
-        if line.startswith(("@throws ", "@exception ")):
-            _, exception, condition = [*line.split(maxsplit=2), ""][:3]
-            clauses.setdefault(exception.rsplit(".", 1)[-1], []).append(condition)
+    for clause in parse_javadoc(focal["javadoc"]).throws:
+        clauses.setdefault(clause.simple, []).append(clause.condition)
     for i, exception in enumerate(types):
-        verdicts = [condition_holds(c, arguments) for c in clauses.get(exception.rsplit(".", 1)[-1], [])]
-        if any(v is True for v in verdicts):
-            signals[i] = 1.0
-        elif verdicts and all(v is False for v in verdicts):
-            signals[i] = -1.0
+        met = _any([condition_holds(c, arguments) for c in clauses.get(exception.rsplit(".", 1)[-1], [])])
+        signals[i] = 0.0 if met is None else 1.0 if met else -1.0
     return signals
