@@ -13,7 +13,7 @@ import torch
 from transformers import BertModel
 
 from oracular.models.calibration import Calibration, predict
-from oracular.models.inference import CHUNK, LoadedModel
+from oracular.models.inference import CHUNK, LoadedModel, attention_kernels
 from oracular.models.inputs import InputFormatter
 from oracular.models.network import CrossEncoderNetwork, OracleNetwork, build_network, collate
 
@@ -130,6 +130,19 @@ def test_chunked_inference_scores_as_one_pass(
         float(exception[0]), scores[0], torch.zeros(len(candidates), dtype=torch.bool), Calibration()
     )
     assert prediction.scores == pytest.approx(expected.scores, abs=1e-6)
+
+
+def test_the_attention_kernels_a_gpu_is_held_to_score_as_torch_s_own_choice(
+    formatter: InputFormatter,
+) -> None:
+    network = tiny_network()
+    batch = collate([formatter.encode(STACK_STATEMENTS, STACK_FOCAL, STACK_CANDIDATES)], formatter.pad_id)
+    with torch.no_grad():
+        exception, scores = network(batch)
+        with attention_kernels("cuda"):  # here the plain kernel: the memory-efficient one is CUDA's
+            held_exception, held_scores = network(batch)
+    assert torch.allclose(held_scores, scores, atol=1e-5)
+    assert torch.allclose(held_exception, exception, atol=1e-5)
 
 
 def test_all_candidates_in_one_pass_score_as_one_at_a_time(formatter: InputFormatter) -> None:

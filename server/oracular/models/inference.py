@@ -8,6 +8,7 @@ ranking (the unit tests check that the order survives it).
 
 from __future__ import annotations
 
+import contextlib
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,7 +31,8 @@ from oracular.ranking.baseline import value_weights
 from oracular.ranking.problem import OracleProblem, Ranker, Ranking
 
 CHUNK = 16
-"""Candidates scored per forward pass at inference (see :meth:`LoadedModel.predict`)."""
+"""Candidates scored per forward pass on a CPU (see :meth:`LoadedModel.logits`); a GPU scores
+all of a test's candidates in one pass."""
 CPU_THREADS = 1
 """torch threads for CPU inference. An editor's machine is busy (the editor, builds, the server):
 on a shared 2-core CPU, two threads made the dev p95 15x worse than one (each step waits for
@@ -123,16 +125,18 @@ class LoadedModel(Ranker):
 
         Chunking by length matters on a CPU: padding 64 candidates to the longest one (often a
         long string literal) would do up to twice the work for nothing. Scores do not depend on
-        how candidates are batched.
+        how candidates are batched. On a GPU the padding costs nothing next to a pass's fixed
+        cost, so one pass scores them all.
         """
         ids = torch.tensor([encoded.context], device=self.device)
         lengths = [len(c) for c in encoded.candidates]
         order = sorted(range(len(lengths)), key=lengths.__getitem__)
         logits = torch.zeros(len(order))
-        with torch.inference_mode():
+        step = CHUNK if self.device == "cpu" else max(1, len(order))
+        with torch.inference_mode(), attention_kernels(self.device):
             context, exception = self.network.encode(ids, torch.ones_like(ids, dtype=torch.bool))
-            for start in range(0, len(order), CHUNK):
-                chunk = order[start : start + CHUNK]
+            for start in range(0, len(order), step):
+                chunk = order[start : start + step]
                 group = [[encoded.candidates[i] for i in chunk]]
                 candidate_ids, mask = pad_candidates(group, self.formatter.pad_id)
                 scores = self.network.score(context, candidate_ids.to(self.device), mask.to(self.device))
@@ -154,6 +158,24 @@ class LoadedModel(Ranker):
         index = prediction.exception_index
         exception_type = problem.candidates[index].exception if index is not None else None
         return Ranking(prediction.exception_probability, exception_type or "Exception", prediction.scores)
+
+
+def attention_kernels(device: str) -> contextlib.AbstractContextManager[object]:
+    """On CUDA, the attention kernels that take any mask without a per-shape set-up: the
+    memory-efficient one, else the plain one; never cuDNN's.
+
+    Why: every test has its own shape (context, candidate count and length). On the H100 a
+    realistic dev test took 196 ms p50 against 29.6 ms for the fixed-shape worst case with more
+    tokens (``docs/benchmarks.md``): the cost follows new shapes, as cuDNN's attention does, which
+    builds an execution graph for each new shape (pytorch#191576 measured 42 ms per uncached
+    build). Chosen on that evidence, not yet timed on a GPU: the next lent GPU's benchmark says.
+    A CPU keeps torch's choice, its own flash kernel included.
+    """
+    if device != "cuda":
+        return contextlib.nullcontext()
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+
+    return sdpa_kernel([SDPBackend.EFFICIENT_ATTENTION, SDPBackend.MATH])
 
 
 def load_model(directory: Path, device: str = "auto", cpu_threads: int | None = CPU_THREADS) -> LoadedModel:
