@@ -16,9 +16,11 @@
 #             embeddings stay frozen) in parts of 16 MB, and reports.tar.gz (logs, benchmark
 #             JSON, configs). A call returns at most 8 files of 16 MiB, 64 MiB in all: two runs.
 #   DEADLINE  seconds from the start by which everything must be written (default 560)
-#   RESERVE   seconds of DEADLINE kept for loading the data, calibrating and saving (default 80)
+#   RESERVE   seconds of DEADLINE kept for loading the data, calibrating and saving (default 120:
+#             two runs beside the checks took 28 s to load and over 48 s to calibrate on the H100)
 #   CHECKS    1 (default): the CUDA checks beside the training and the benchmarks after it
-#             (BENCH seconds, default 60, kept from the training); 0: training only
+#             (BENCH seconds, default 60, kept from the training; a late training eats into
+#             them, never the other way round); 0: training only
 #   RUNS      training runs side by side, sharing the GPU and the cores, as NAME=FLAGS separated
 #             by ';' (default "model=": one run, no extra flags); e.g. "plain=;named=--test-name"
 #   BATCH, EPOCHS, CANDIDATES, WORKERS   the training's --batch-size (32), --epochs (10: the
@@ -58,7 +60,10 @@ checks() {  # correctness on the GPU: beside the training
         tests/models/test_shipped.py tests/models/test_ranker.py tests/lsp/test_settings.py -k "cuda or device or gpu"
     step suggest-cuda 60 bash -c 'time python3 -m oracular suggest examples/stack --no-check --top 3'
 }
-benchmarks() {  # timings: after the training, the GPU to themselves
+benchmarks() {  # timings: after the training, the GPU to themselves, in what time is left
+    local left=$((DEADLINE - SECONDS - 20))
+    [ "$left" -lt "$BENCH" ] && BENCH=$left
+    [ "$BENCH" -lt 15 ] && return
     step model-bench-cuda $((BENCH * 2 / 3)) python3 bench/model_bench.py --device cuda --data /tmp/gpu-data \
         --repeat 100 --cross-tests 0 --json "$REPORTS/model_bench_cuda.json"
     step lsp-bench-cuda $((BENCH / 3)) python3 bench/lsp_bench.py \
@@ -74,11 +79,11 @@ else
 fi
 
 # Training: whatever is left, less the data loading, the dev calibration and the saving.
-budget=$((DEADLINE - SECONDS - ${RESERVE:-80} - BENCH))
+budget=$((DEADLINE - SECONDS - ${RESERVE:-120} - BENCH))
 train() {  # train NAME FLAGS...: one run, its model in /tmp/gpu-NAME
     local name=$1
     shift
-    timeout $((DEADLINE - SECONDS - BENCH - 10)) python3 -m oracular train all --data /tmp/gpu-data --init models/oracles \
+    timeout $((DEADLINE - SECONDS - 20)) python3 -m oracular train all --data /tmp/gpu-data --init models/oracles \
         --out "/tmp/gpu-$name" --templates --device ${DEVICE:-cuda} --epochs ${EPOCHS:-10} --batch-size ${BATCH:-32} \
         --train-candidates ${CANDIDATES:-16} --dev-limit 1000 --time-budget "$budget" \
         --checkpoint "/tmp/gpu-$name.pt" --checkpoint-every 1000 ${WORKERS:+--workers $WORKERS} -q "$@" \

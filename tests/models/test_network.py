@@ -12,6 +12,7 @@ import pytest
 import torch
 from transformers import BertModel
 
+from oracular.models import network as network_module
 from oracular.models.calibration import Calibration, predict
 from oracular.models.inference import CHUNK, LoadedModel, attention_kernels
 from oracular.models.inputs import InputFormatter
@@ -143,6 +144,20 @@ def test_the_attention_kernels_a_gpu_is_held_to_score_as_torch_s_own_choice(
             held_exception, held_scores = network(batch)
     assert torch.allclose(held_scores, scores, atol=1e-5)
     assert torch.allclose(held_exception, exception, atol=1e-5)
+
+
+def test_candidates_attending_in_groups_score_as_all_together(
+    formatter: InputFormatter, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    network = tiny_network()
+    batch = collate([formatter.encode(STACK_STATEMENTS, STACK_FOCAL, STACK_CANDIDATES)], formatter.pad_id)
+    assert len(STACK_CANDIDATES) > 2
+    with torch.no_grad():
+        monkeypatch.setattr(network_module, "JOINT_CANDIDATES", 1000)
+        _, together = network(batch)
+        monkeypatch.setattr(network_module, "JOINT_CANDIDATES", 2)
+        _, grouped = network(batch)
+    assert torch.allclose(grouped, together, atol=1e-5)
 
 
 def test_all_candidates_in_one_pass_score_as_one_at_a_time(formatter: InputFormatter) -> None:
