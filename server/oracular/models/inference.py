@@ -125,8 +125,8 @@ class LoadedModel(Ranker):
 
         Chunking by length matters on a CPU: padding 64 candidates to the longest one (often a
         long string literal) would do up to twice the work for nothing. Scores do not depend on
-        how candidates are batched. On a GPU the padding costs nothing next to a pass's fixed
-        cost, so one pass scores them all.
+        how candidates are batched. On a GPU padding is cheap next to a call's fixed cost and
+        every new shape costs, so one call takes them all (the network still attends in groups).
         """
         ids = torch.tensor([encoded.context], device=self.device)
         lengths = [len(c) for c in encoded.candidates]
