@@ -487,3 +487,28 @@ def test_an_element_a_query_hands_back_is_read_like_an_observer(tmp_path: Path) 
     assert found["rows.get(0).getOldLine()"] == ("String", "chain")
     assert "sb.toString().length()" not in found  # sb.length() says it
     assert found["sb.length()"] == ("int", "observer")
+
+
+def test_an_interface_typed_receiver_offers_what_its_superinterfaces_declare(tmp_path: Path) -> None:
+    """commons-math3: a ``RealMatrix`` inherits ``getRowDimension()`` from ``AnyMatrix``, which it
+    extends; the observer is offered and its call resolves to the superinterface's ``int``."""
+    files = {
+        "AnyMatrix.java": "package org.example.app;\npublic interface AnyMatrix extends Shaped<String> {\n"
+        " int getRowDimension();\n boolean isSquare();\n}\n",
+        "Shaped.java": "package org.example.app;\npublic interface Shaped<T> {\n T shape();\n}\n",
+        "RealMatrix.java": "package org.example.app;\n"
+        "public interface RealMatrix extends AnyMatrix, java.io.Serializable {\n double getTrace();\n}\n",
+        "Matrices.java": "package org.example.app;\npublic class Matrices {\n"
+        " public static RealMatrix identity(int n) { return null; }\n}\n",
+        "MatrixTest.java": "package org.example.app;\nclass MatrixTest {\n"
+        " @org.junit.jupiter.api.Test\n void t() {\n  RealMatrix m = Matrices.identity(2);\n }\n}\n",
+    }
+    engine, analysis = analysed_workspace(tmp_path, files, "MatrixTest.java")
+    (status,) = analysis.statuses
+    prefix = engine.prefix_for(analysis, status)
+    assert prefix is not None
+    named = {t.expression: t.type for t in prefix.targets}
+    assert named["m.getTrace()"] == "double"
+    assert named["m.getRowDimension()"] == "int"  # declared by the superinterface
+    assert named["m.isSquare()"] == "boolean"
+    assert "m.shape()" in named  # two levels up: AnyMatrix extends Shaped

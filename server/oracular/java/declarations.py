@@ -297,7 +297,10 @@ def class_info(node: Node, package: str, outer: str | None, path: str) -> ClassI
     name = syntax.text(node.child_by_field_name("name"))
     dotted = f"{outer}.{name}" if outer else name
     superclass = node.child_by_field_name("superclass")
-    interfaces = node.child_by_field_name("interfaces")
+    # a class's `implements` list, or the interfaces an interface `extends`
+    interfaces = node.child_by_field_name("interfaces") or next(
+        (c for c in node.named_children if c.type == "extends_interfaces"), None
+    )
     kind = node.type.removesuffix("_declaration")
     info = ClassInfo(
         name=name,

@@ -250,7 +250,7 @@ class TypeEnv:
         return self.locals.get(name) or self.fields.get(name)
 
     def methods_in_hierarchy(self, cls: ClassInfo) -> Iterator[tuple[ClassInfo, MethodInfo]]:
-        for owner in (cls, *self.index.superclasses(cls)):
+        for owner in (cls, *self.index.supertypes(cls)):
             for method in owner.methods:
                 yield owner, method
 

@@ -237,6 +237,25 @@ class WorkspaceIndex:
             yield parent
             current = parent
 
+    def supertypes(self, cls: ClassInfo) -> Iterator[ClassInfo]:
+        """Workspace superclasses of ``cls`` (nearest first), then the workspace interfaces it and
+        they implement or extend, breadth first (cycle-safe): where the methods a receiver of
+        type ``cls`` can call are declared (commons-math3's ``RealMatrix`` inherits
+        ``getRowDimension()`` from ``AnyMatrix``)."""
+        classes = [cls, *self.superclasses(cls)]
+        yield from classes[1:]
+        seen = {c.qualified_name for c in classes}
+        queue = [(c, name) for c in classes for name in c.interfaces]
+        while queue:
+            owner, name = queue.pop(0)
+            decls = self._decls_of(owner)
+            parent = self.resolve(name, owner.package, decls.imports if decls else ())
+            if parent is None or parent.qualified_name in seen:
+                continue
+            seen.add(parent.qualified_name)
+            yield parent
+            queue += [(parent, grand) for grand in parent.interfaces]
+
     def _decls_of(self, cls: ClassInfo) -> FileDeclarations | None:
         """The declarations of ``cls``'s file. Every type resolution asks, so indexed classes are
         found by their path string: ``Path.resolve()`` costs a system call per path component."""
