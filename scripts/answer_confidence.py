@@ -9,7 +9,7 @@ evaluation's output, and compares the precision at a share of tests answered on 
 by the fitted confidence against the top-1 score. An offline measure, to decide whether the
 engine should compute such a confidence; nothing here changes the engine.
 
-    .venv/bin/python scripts/answer_confidence.py FIT.json TEST.json [--shares 0.6 0.4 0.8]
+    .venv/bin/python scripts/answer_confidence.py FIT.json TEST.json
 
 FIT and TEST: ``oracular eval --realistic ... --json`` outputs (observed mode: the hold status
 is a feature), e.g. the 12 ``OTHERS`` projects to fit and the 8 reported ones to test.
@@ -24,6 +24,8 @@ from pathlib import Path
 from typing import Any
 
 import torch
+
+from oracular.evaluation.ranking import COVERAGES, AssertionOutcome, most_confident
 
 METHODS = ("assertEquals", "assertThrows", "assertTrue", "assertFalse", "assertNotNull", "assertArrayEquals")
 FEATURES = (
@@ -45,7 +47,7 @@ def _log_odds(p: float) -> float:
 
 def features(judged: dict[str, Any]) -> list[float]:
     top = judged.get("top") or []
-    first = top[0][1] if top else 0.0
+    first = judged["top1_score"]
     second = top[1][1] if len(top) > 1 else 0.0
     return [
         _log_odds(first),
@@ -59,19 +61,20 @@ def features(judged: dict[str, Any]) -> list[float]:
     ]
 
 
-def load(path: Path) -> tuple[torch.Tensor, torch.Tensor, int]:
-    """Features and labels of the tests with a top-1, and how many tests there were."""
+def load(path: Path) -> tuple[torch.Tensor, list[int | None], int]:
+    """Features and ranks of the tests the engine answers (those the report's
+    abstention curve counts: a top-1 that can fail), and how many tests were judged."""
     judged = [j for project in json.loads(path.read_text()) for j in project["judged"]]
-    answered = [j for j in judged if j.get("top1") is not None]
-    x = torch.tensor([features(j) for j in answered])
-    y = torch.tensor([float(j.get("rank") == 1) for j in answered])
-    return x, y, len(judged)
+    answered = [j for j in judged if j.get("top1_score") is not None]
+    return torch.tensor([features(j) for j in answered]), [j.get("rank") for j in answered], len(judged)
 
 
 def fit(
-    x: torch.Tensor, y: torch.Tensor, l2: float = 1e-2
+    x: torch.Tensor, ranks: list[int | None], l2: float = 1e-2
 ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-    """Weights over standardised features, and the standardisation (mean, scale)."""
+    """Weights over standardised features predicting a right top-1, and the standardisation
+    (mean, scale)."""
+    y = torch.tensor([float(rank == 1) for rank in ranks])
     mean, scale = x.mean(0), x.std(0) + 1e-6
     z = (x - mean) / scale
     w = torch.zeros(x.shape[1] + 1, requires_grad=True)
@@ -88,26 +91,26 @@ def fit(
     return w.detach(), mean, scale
 
 
-def precision_at(confidence: torch.Tensor, right: torch.Tensor, tests: int, share: float) -> float:
-    """Top-1 precision over the ``share`` of all tests with the highest confidence."""
-    answered = torch.argsort(confidence, descending=True)[: round(share * tests)]
-    return right[answered].mean().item()
+def precision_at(confidence: torch.Tensor, ranks: list[int | None], tests: int) -> dict[float, float]:
+    """Top-1 precision at each of the report's shares answered, the most confident first
+    (:func:`oracular.evaluation.ranking.most_confident`, as ``oracular eval`` computes it)."""
+    outcomes = [AssertionOutcome(rank, score) for rank, score in zip(ranks, confidence.tolist(), strict=True)]
+    return {level["coverage"]: level["precision"] for level in most_confident(outcomes, tests)}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("fit", type=Path)
     parser.add_argument("test", type=Path)
-    parser.add_argument("--shares", type=float, nargs="+", default=[0.6, 0.4, 0.8])
     args = parser.parse_args()
     w, mean, scale = fit(*load(args.fit)[:2])
-    x, y, tests = load(args.test)
+    x, ranks, tests = load(args.test)
     fitted = ((x - mean) / scale) @ w[:-1] + w[-1]
+    by_score, by_fit = precision_at(x[:, 3], ranks, tests), precision_at(fitted, ranks, tests)
     print(f"fitted on {args.fit.name}, tested on {args.test.name} ({tests} tests)\n")
     print("| answered | precision, top-1 score | precision, fitted confidence |\n|---:|---:|---:|")
-    for share in args.shares:
-        by_score, by_fit = precision_at(x[:, 3], y, tests, share), precision_at(fitted, y, tests, share)
-        print(f"| {share:.0%} | {by_score:.1%} | {by_fit:.1%} |")
+    for share in COVERAGES[1:]:
+        print(f"| {share:.0%} | {by_score[share]:.1%} | {by_fit[share]:.1%} |")
     print(
         "\nweights (standardised): "
         + ", ".join(f"{n} {v:+.2f}" for n, v in zip(FEATURES, w[:-1].tolist(), strict=True))

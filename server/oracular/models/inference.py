@@ -16,6 +16,7 @@ from typing import ClassVar
 
 import torch
 from torch import nn
+from torch.nn.attention import SDPBackend, sdpa_kernel
 
 from oracular.candidates.template_features import TemplateContext
 from oracular.candidates.templates import group_by_template, spread, target_templates
@@ -173,8 +174,6 @@ def attention_kernels(device: str) -> contextlib.AbstractContextManager[object]:
     """
     if device != "cuda":
         return contextlib.nullcontext()
-    from torch.nn.attention import SDPBackend, sdpa_kernel
-
     return sdpa_kernel([SDPBackend.EFFICIENT_ATTENTION, SDPBackend.MATH])
 
 
