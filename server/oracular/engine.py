@@ -59,6 +59,7 @@ from oracular.java.targets import visible
 from oracular.java.types import TypeEnv, split_generic, substitute
 from oracular.java.workspace import WorkspaceIndex
 from oracular.ranking.baseline import BaselineRanker
+from oracular.ranking.confidence import VIEW_SIZE, AnswerView, Offered
 from oracular.ranking.problem import OracleProblem, Ranker
 
 if TYPE_CHECKING:
@@ -76,9 +77,9 @@ class RankingCancelled(Exception):
 class EngineSettings:
     top_k: int = 5
     abstain_below: float | None = None
-    """Below this top score the engine says "no confident oracle" instead of guessing;
-    ``None``: the ranker's own threshold (the neural model's is chosen on dev for a stated
-    top-1 precision, see ``models/MODEL_CARD.md``)."""
+    """Below this answer confidence (:mod:`oracular.ranking.confidence`) the engine says "no
+    confident oracle" instead of guessing; ``None``: the ranker's own threshold (the neural
+    model's is chosen on dev projects for a stated top-1 precision, see ``models/MODEL_CARD.md``)."""
     assertion_style: str = "auto"
     """One of :data:`~oracular.candidates.style.ASSERTION_STYLES`: ``auto`` (from the file's imports),
     ``junit4`` or ``junit5``."""
@@ -206,6 +207,9 @@ class TestReport:
     """Why nothing is suggested (empty body, no target), when that is the case."""
     observed: bool = False
     """The test's prefix was run and its targets' values observed (see ``execution.observe``)."""
+    confidence: float | None = None
+    """How sure the ranker is of the top-1 (what abstention compares); ``None``: not asked,
+    there is no top-1 that can fail."""
 
     @property
     def line(self) -> int:
@@ -216,6 +220,22 @@ class TestReport:
     def confident(self) -> bool:
         """Whether there is an oracle to offer as the answer: the editor inserts only these."""
         return not self.abstained and bool(self.suggestions)
+
+    def answer_view(self) -> AnswerView:
+        """What the answer confidence reads (:mod:`oracular.ranking.confidence`)."""
+        offered = tuple(
+            Offered(
+                s.score,
+                s.kind,
+                s.candidate.assertion,
+                s.candidate.expected.source if s.candidate.expected is not None else None,
+                s.candidate.target.expression if s.candidate.target is not None else None,
+                s.verdict.status if s.verdict is not None else None,
+                s.candidate.target.kind if s.candidate.target is not None else None,
+            )
+            for s in self.suggestions[:VIEW_SIZE]
+        )
+        return AnswerView(self.observed, self.exception_probability, offered, self.focal is not None)
 
     def to_json(self) -> dict:
         focal = None
@@ -232,6 +252,7 @@ class TestReport:
             "focal": focal,
             "exception": {"probability": round(self.exception_probability, 4), "type": self.exception_type},
             "abstained": self.abstained,
+            **({"confidence": round(self.confidence, 4)} if self.confidence is not None else {}),
             "observed": self.observed,
             "suggestions": [s.to_json() for s in self.suggestions],
         }
@@ -587,18 +608,20 @@ class OracleEngine:
         return report, renderer
 
     def _decide_abstention(self, report: TestReport) -> None:
-        """Offer the top oracle when it holds now and can fail; else only above the threshold."""
+        """Offer the top oracle when it can fail and the ranker is confident enough in it."""
         top = report.suggestions[0] if report.suggestions else None
-        if top is not None and top.verdict is not None and top.verdict.status == "holds" and not top.vacuous:
+        if top is None:
+            report.abstained = True
             return
-        score = top.score if top is not None else 0.0
-        threshold = self.abstention_threshold
-        if top is not None and top.vacuous:
+        if top.vacuous:
             report.abstained = True
             report.reason = "no oracle that can fail (only vacuous ones hold)"
-        elif score < threshold:
+            return
+        report.confidence = self.ranker.answer_confidence(report.answer_view())
+        threshold = self.abstention_threshold
+        if report.confidence < threshold:
             report.abstained = True
-            report.reason = f"no confident oracle (best score {score:.2f} < {threshold:.2f})"
+            report.reason = f"no confident oracle (confidence {report.confidence:.2f} < {threshold:.2f})"
 
     def suggest(
         self,

@@ -164,6 +164,10 @@ def test_the_abstention_curve_answers_the_most_confident_tests_first() -> None:
     assert 1.0 not in curve or curve[1.0]["coverage"] < 1.0
     text = markdown([ProjectRun("p", "1.0", items)], {})
     assert "| 60.0% | 0.700 | 66.7% |" in text
+    # where the engine recorded its answer confidence, that orders the tests, not the score
+    items[0].confidence, items[1].confidence, items[2].confidence, items[3].confidence = 0.1, 0.9, 0.8, 0.2
+    curve = {round(c["coverage"], 2): c for c in abstention_curve(items)}
+    assert curve[0.4]["precision"] == 1.0 and curve[0.4]["threshold"] == 0.8
 
 
 def test_eval_realistic_on_the_example(project: Path, tmp_path: Path, capsys) -> None:
@@ -182,6 +186,8 @@ def test_eval_realistic_on_the_example(project: Path, tmp_path: Path, capsys) ->
     assert once["appended"] and once["kind"] == "assertion" and once["observed"]
     assert once["rank"] is not None  # assertEquals(1, c.value()) is among the first five, observed
     assert once["template_rank"] is not None and once["template_rank"] <= once["rank"]
+    # what the engine's answer confidence read is recorded, for 'oracular train confidence'
+    assert once["confidence"] is not None and once["answer"]["observed"] and once["answer"]["offered"]
     negative = judged["CounterOracleTest.rejectsNegativeMax"]
     assert negative["kind"] == "exception" and negative["rank"] == 1 and negative["top1_status"] == "holds"
     assert all(j["top1_status"] in ("holds", None) for j in judged.values())  # observed: nothing fails

@@ -245,7 +245,7 @@ async def test_abstaining_says_why(fresh_client: RecordingClient, project: Path)
     async with opened(client, project / STACK_TEST) as doc:
         found = await doc.diagnostics()
         assert found[0].message.startswith("testPushPopIsEmpty has no oracle (focal method Stack.isEmpty); ")
-        assert found[0].message.endswith("no confident oracle (best score 0.78 < 0.99)")
+        assert found[0].message.endswith("no confident oracle (confidence 0.78 < 0.99)")
         actions = await code_actions(client, doc, at(doc.position_of("s.push(a);")))
         hints = await client.text_document_inlay_hint_async(
             types.InlayHintParams(text_document=doc.identifier, range=full_range(doc.text))
@@ -256,7 +256,7 @@ async def test_abstaining_says_why(fresh_client: RecordingClient, project: Path)
         (action,) = actions
         assert action.title == "Add oracle to testPushPopIsEmpty"
         assert action.disabled is not None
-        assert action.disabled.reason == "no confident oracle (best score 0.78 < 0.99)"
+        assert action.disabled.reason == "no confident oracle (confidence 0.78 < 0.99)"
     else:
         assert not actions
 

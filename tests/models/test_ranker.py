@@ -284,7 +284,7 @@ def test_the_engine_abstains_at_the_models_threshold_unless_the_user_sets_one(
         top = test.suggestions[0].score
         assert test.abstained is (top < threshold)
         if test.abstained:
-            assert test.reason == f"no confident oracle (best score {top:.2f} < {threshold:.2f})"
+            assert test.reason == f"no confident oracle (confidence {top:.2f} < {threshold:.2f})"
     engine.settings = EngineSettings(top_k=3, abstain_below=0.0)  # the user's setting wins
     assert engine.abstention_threshold == 0.0
     assert not any(t.abstained for t in engine.suggest(source).tests)

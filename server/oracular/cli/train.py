@@ -1,5 +1,5 @@
-"""``oracular train exception|ranker|all|calibrate|prior``: fine-tune the neural oracles on the
-mined corpus, or re-fit what sits on top of their weights.
+"""``oracular train exception|ranker|all|calibrate|prior|confidence``: fine-tune the neural oracles
+on the mined corpus, or re-fit what sits on top of their weights.
 
 torch and the model code are imported only when the command runs: every other sub-command
 (``scan`` above all) must start without paying for them.
@@ -27,9 +27,10 @@ def register(commands: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "stage",
-        choices=("exception", "ranker", "all", "calibrate", "prior"),
+        choices=("exception", "ranker", "all", "calibrate", "prior", "confidence"),
         help="calibrate: no training, re-fit the calibration of the model in --out on dev; "
-        "prior: fit the template prior of the (version 2) model in --out on train, then calibrate",
+        "prior: fit the template prior of the (version 2) model in --out on train, then calibrate; "
+        "confidence: fit when the model in --out answers, on --eval's realistic evaluations",
     )
     add_data_arguments(parser)
     parser.add_argument(
@@ -134,7 +135,23 @@ def register(commands: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--seed", type=int, default=13)
     parser.add_argument(
-        "--l2", type=float, default=1e-3, metavar="L", help="prior: L2 penalty on the feature weights"
+        "--l2", type=float, default=None, metavar="L", help="prior, confidence: L2 penalty on feature weights"
+    )
+    parser.add_argument(
+        "--eval",
+        type=Path,
+        nargs="+",
+        default=[],
+        metavar="JSON",
+        help="confidence: 'oracular eval --realistic --json' outputs of the model in --out to fit on",
+    )
+    parser.add_argument(
+        "--check",
+        type=Path,
+        nargs="*",
+        default=[],
+        metavar="JSON",
+        help="confidence: evaluations of other projects to measure the fitted confidence on",
     )
     parser.set_defaults(run=run)
 
@@ -158,6 +175,8 @@ def data_dir(args: argparse.Namespace) -> Path:
 
 def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.WARNING if args.quiet else logging.INFO, format="%(message)s")
+    if args.stage == "confidence":
+        return fit_answer_confidence(args)
     from oracular.models.devices import DeviceUnavailable
     from oracular.models.inputs import InputSettings
     from oracular.training.data import dataset_path
@@ -207,7 +226,8 @@ def run(args: argparse.Namespace) -> int:
         if args.stage == "prior":
             from oracular.training.prior import train_prior
 
-            train_prior(settings.out, data, args.limit, args.dev_limit, args.seed, args.l2, not args.quiet)
+            l2 = 1e-3 if args.l2 is None else args.l2
+            train_prior(settings.out, data, args.limit, args.dev_limit, args.seed, l2, not args.quiet)
             settings = dataclasses.replace(settings, stage="calibrate")
         result = train(settings)
     except DeviceUnavailable as exc:
@@ -219,3 +239,46 @@ def run(args: argparse.Namespace) -> int:
     print(f"saved {result.directory} after {result.steps} steps in {result.seconds:.0f} s")
     print(json.dumps({"calibration": result.calibration.to_json(), "dev": result.dev}, indent=1))
     return 0
+
+
+def fit_answer_confidence(args: argparse.Namespace) -> int:
+    """Fit the answer confidence on ``--eval``, print its precision there and on ``--check``, save
+    it in the model's config (the weights stay as they are)."""
+    from oracular.models.store import load_config, save_config
+    from oracular.training.confidence import (
+        L2,
+        TARGET_PRECISION,
+        at_threshold,
+        fit_confidence,
+        load_answers,
+        precision_table,
+    )
+
+    directory = args.out or default_model_dir()
+    if not args.eval:
+        error("--eval: give the realistic evaluations to fit on")
+        return 2
+    precision = TARGET_PRECISION if args.target_precision is None else args.target_precision
+    try:
+        config = load_config(directory)
+        answers = load_answers(args.eval)
+        model = fit_confidence(answers, precision, L2 if args.l2 is None else args.l2)
+        checks = [load_answers([path]) for path in args.check]
+    except (OSError, ValueError) as exc:
+        error(str(exc))
+        return 2
+    for title, measured in [("fitted on", answers), *(("checked on", c) for c in checks)]:
+        print(f"\n{title} {'; '.join(measured.sources)} ({measured.tests} tests)\n")
+        print("| answered | precision, top-1 score | precision, confidence |\n|---:|---:|---:|")
+        for share, plain, fitted in precision_table(model, measured):
+            print(f"| {share:.0%} | {_pct(plain)} | {_pct(fitted)} |")
+        share, right = at_threshold(model, measured)
+        print(f"\nat the threshold {model.threshold:.3f}: {share:.1%} answered, precision {_pct(right)}")
+    config.answer = model
+    save_config(directory, config)
+    print(f"\nsaved in {directory / 'config.json'}")
+    return 0
+
+
+def _pct(x: float | None) -> str:
+    return "—" if x is None else f"{x:.1%}"

@@ -103,6 +103,18 @@ class Judged:
     listed counts as wrong), whatever ranks above it; ``None`` for assertion tests."""
     top: list[tuple[str, float]] = field(default_factory=list)
     """The first :data:`TOP_K` suggestions' oracle keys and scores, for reading a test's losses."""
+    confidence: float | None = None
+    """The engine's answer confidence (what abstention compares); ``None`` as for :attr:`top1_score`,
+    and in evaluations that predate it."""
+    answer: dict[str, Any] | None = None
+    """What the confidence read (:class:`~oracular.ranking.confidence.AnswerView`), so that
+    ``oracular train confidence`` can fit one on this evaluation."""
+
+    @property
+    def answer_score(self) -> float | None:
+        """What orders the tests by how sure the engine is: the confidence, or, in evaluations
+        that predate it, the top-1's score."""
+        return self.confidence if self.confidence is not None else self.top1_score
 
     def to_json(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
@@ -147,6 +159,8 @@ def judge(project: str, file: str, cut: DevTest, report: TestReport) -> Judged:
         template_rank=template_rank(cut, report, rank),
         type_right=type_right(cut, report, keys),
         top=[(suggestion_key(s), s.score) for s in report.suggestions[:TOP_K]],
+        confidence=report.confidence,
+        answer=report.answer_view().to_json() if report.confidence is not None else None,
     )
 
 
@@ -337,10 +351,10 @@ def _cells(f: dict[str, Any]) -> list[str]:
 
 
 def abstention_curve(judged: Sequence[Judged]) -> list[dict[str, float]]:
-    """Top-1 precision when answering only the most confident tests (by the top-1's score), over
-    every test judged (also those the grammar cannot answer); a test without a suggestion is
+    """Top-1 precision when answering only the most confident tests (by :attr:`Judged.answer_score`),
+    over every test judged (also those the grammar cannot answer); a test without a suggestion is
     never answered, so ``coverage`` is the share actually answered."""
-    outcomes = [AssertionOutcome(j.rank, j.top1_score) for j in judged if j.top1_score is not None]
+    outcomes = [AssertionOutcome(j.rank, j.answer_score) for j in judged if j.answer_score is not None]
     if not outcomes:
         return []
     return [
@@ -354,7 +368,7 @@ def abstention_table(judged: Sequence[Judged]) -> list[str]:
     if not curve:
         return []
     lines = ["", "## Answering only the most confident tests", ""]
-    lines += [_row("answered", "top-1 score at least", "top-1 precision"), _row("---", "---", "---")]
+    lines += [_row("answered", "confidence at least", "top-1 precision"), _row("---", "---", "---")]
     lines += [_row(_pct(c["coverage"]), f"{c['threshold']:.3f}", _pct(c["precision"])) for c in curve]
     return lines
 

@@ -29,6 +29,7 @@ from oracular.models.network import OracleNetwork, pad_candidates
 from oracular.models.prior import TemplatePrior
 from oracular.models.store import load
 from oracular.ranking.baseline import value_weights
+from oracular.ranking.confidence import AnswerConfidence, AnswerView, plain_confidence
 from oracular.ranking.problem import OracleProblem, Ranker, Ranking
 
 CHUNK = 16
@@ -97,6 +98,8 @@ class LoadedModel(Ranker):
     calibration: Calibration
     device: str
     prior: TemplatePrior = field(default_factory=TemplatePrior)
+    answer: AnswerConfidence | None = None
+    """The fitted answer confidence (:mod:`oracular.ranking.confidence`), if the config has one."""
 
     @classmethod
     def from_network(
@@ -106,10 +109,11 @@ class LoadedModel(Ranker):
         calibration: Calibration,
         device: str,
         prior: TemplatePrior | None = None,
+        answer: AnswerConfidence | None = None,
     ) -> LoadedModel:
         network.eval()
         prepared = network.to("cuda").half() if device == "cuda" else quantise(network)
-        return cls(prepared, formatter, calibration, device, prior or TemplatePrior())
+        return cls(prepared, formatter, calibration, device, prior or TemplatePrior(), answer)
 
     def predict(self, encoded: Encoded, is_exception: list[bool]) -> Prediction:
         """Calibrated scores for every candidate of one test (no template prior: value-full
@@ -146,7 +150,10 @@ class LoadedModel(Ranker):
 
     @property
     def abstain_below(self) -> float:
-        return self.calibration.abstain_below
+        return self.answer.threshold if self.answer is not None else self.calibration.abstain_below
+
+    def answer_confidence(self, view: AnswerView) -> float:
+        return self.answer.probability(view) if self.answer is not None else plain_confidence(view)
 
     def rank(self, problem: OracleProblem) -> Ranking:
         if self.formatter.settings.templates:
@@ -187,4 +194,6 @@ def load_model(directory: Path, device: str = "auto", cpu_threads: int | None = 
     device = select_device(device)
     if device == "cpu" and cpu_threads is not None:
         torch.set_num_threads(cpu_threads)
-    return LoadedModel.from_network(network, formatter, config.calibration, device, config.prior)
+    return LoadedModel.from_network(
+        network, formatter, config.calibration, device, config.prior, config.answer
+    )

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 
 from oracular.models.layout import default_model_dir, weights_present
 from oracular.ranking.baseline import BaselineRanker
+from oracular.ranking.confidence import AnswerView
 from oracular.ranking.problem import OracleProblem, Ranker, Ranking
 
 if TYPE_CHECKING:
@@ -81,6 +82,11 @@ class NeuralRanker(Ranker):
         the baseline's before that and when falling back (the baseline is what ranks then)."""
         model = self._loaded_now()
         return model.abstain_below if model is not None else self._baseline.abstain_below
+
+    def answer_confidence(self, view: AnswerView) -> float:
+        """The model's, once loaded (it has ranked the view: :meth:`rank` waits for it)."""
+        model = self._loaded_now()
+        return model.answer_confidence(view) if model is not None else self._baseline.answer_confidence(view)
 
     def preload(self) -> None:
         """Start loading in a background thread (once); returns at once."""

@@ -23,6 +23,7 @@ from oracular.models.inputs import InputSettings
 from oracular.models.layout import CONFIG_FILE, DEFAULT_ARCHITECTURE, WEIGHTS_FILE
 from oracular.models.network import EncoderConfig, OracleNetwork, build_network
 from oracular.models.prior import TemplatePrior
+from oracular.ranking.confidence import AnswerConfidence
 
 FORMAT = 1
 
@@ -38,6 +39,8 @@ class ModelConfig:
     calibration: Calibration = field(default_factory=Calibration)
     prior: TemplatePrior = field(default_factory=TemplatePrior)
     """Added to the template logits (:mod:`oracular.models.prior`); none by default."""
+    answer: AnswerConfidence | None = None
+    """When to answer (:mod:`oracular.ranking.confidence`), fitted on realistic evaluations."""
     stages: list[str] = field(default_factory=list)
     """The stages trained so far (``exception``, ``ranker``); a later run keeps both trained."""
     metadata: dict[str, Any] = field(default_factory=dict)
@@ -60,6 +63,7 @@ class ModelConfig:
             "inputs": self.inputs.to_json(),
             "calibration": self.calibration.to_json(),
             **({"prior": self.prior.to_json()} if self.prior.active else {}),
+            **({"answer": self.answer.to_json()} if self.answer is not None else {}),
             "stages": self.stages,
             "metadata": self.metadata,
         }
@@ -75,6 +79,7 @@ class ModelConfig:
             InputSettings(**data["inputs"]),
             Calibration.from_json(data["calibration"]),
             TemplatePrior.from_json(data.get("prior")),
+            AnswerConfidence.from_json(data.get("answer")),
             list(data.get("stages", [])),
             dict(data.get("metadata", {})),
         )

@@ -11,6 +11,7 @@ from typing import Protocol
 
 from oracular.candidates.grammar import Candidate
 from oracular.java.prefix import FocalMethod, PrefixAnalysis
+from oracular.ranking.confidence import AnswerView, plain_confidence
 
 
 @dataclass
@@ -48,9 +49,15 @@ class Ranker(Protocol):
 
     @property
     def abstain_below(self) -> float:
-        """The ranker's own "no confident oracle" threshold on the top score, used unless the
-        user sets one: scores of different rankers are not on the same scale."""
+        """The ranker's own "no confident oracle" threshold on :meth:`answer_confidence`, used
+        unless the user sets one: confidences of different rankers are not on the same scale."""
         ...
+
+    def answer_confidence(self, view: AnswerView) -> float:
+        """How sure the ranker is that the view's top-1 is the developer's oracle (what
+        :attr:`abstain_below` is compared with); without a fitted model, the top-1's score, or 1
+        when it holds now (:func:`~oracular.ranking.confidence.plain_confidence`)."""
+        return plain_confidence(view)
 
     def rank(self, problem: OracleProblem) -> Ranking: ...
 

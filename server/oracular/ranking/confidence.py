@@ -1,0 +1,176 @@
+"""How sure the engine is that a test's top-1 is the oracle a developer would write: what decides
+whether it answers or says "no confident oracle".
+
+Why more than the top-1's score: the score says how the ranker weighs the top-1 against the other
+candidates of *this* test, not how often such an answer is right. What else is known when the
+engine answers says more: how close the second candidate is, whether the top-1 held when the
+test's prefix ran, whether it is an exception oracle, which assertion it is, where its value came
+from. A model fitted on realistic evaluations of dev projects (``oracular train confidence``,
+:mod:`oracular.training.confidence`) weighs those into a probability, shipped in the model's
+config; a ranker without one answers by the top-1's score, or at once when it holds now.
+
+The engine hands the confidence an :class:`AnswerView` (the first suggestions, as plain values),
+which the realistic evaluation also records, so a model can be fitted and checked on evaluations
+without running them again.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+VIEW_SIZE = 5
+"""Suggestions a view keeps: the offered list's usual length (``topK``)."""
+
+
+@dataclass(frozen=True)
+class Offered:
+    """One offered suggestion as the confidence sees it."""
+
+    score: float
+    kind: str
+    """``assertion`` or ``exception``."""
+    method: str | None
+    """``assertEquals``, ``assertThrows``..."""
+    source: str | None
+    """Where the expected value came from (``observed``, ``literal``...); ``None``: no value."""
+    target: str | None
+    """The asserted expression; ``None`` for exception oracles."""
+    status: str | None = None
+    """What the observed run says: ``holds``, ``fails``, or ``None`` (not run)."""
+    target_kind: str | None = None
+    """:attr:`oracular.java.targets.Target.kind`: ``call``, ``variable``, ``observer``..."""
+
+
+@dataclass(frozen=True)
+class AnswerView:
+    """What the engine knows of one test when it decides whether to answer."""
+
+    observed: bool
+    """The test's prefix ran and its values were observed."""
+    exception_probability: float
+    offered: tuple[Offered, ...] = ()
+    """The first :data:`VIEW_SIZE` suggestions, best first."""
+    focal: bool = False
+    """The test's focal method (the unit under test) was found."""
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> AnswerView:
+        offered = tuple(Offered(**o) for o in data.get("offered", ()))
+        return cls(
+            bool(data["observed"]), float(data["exception_probability"]), offered, bool(data.get("focal"))
+        )
+
+
+METHODS = (
+    "assertEquals", "assertThrows", "assertTrue", "assertFalse", "assertNotNull", "assertNull",
+    "assertArrayEquals", "assertSame",
+)  # fmt: skip
+SOURCES = ("observed", "literal", "variable", "constant", "global")
+FEATURES = (
+    "top-1 log-odds",
+    "second log-odds",
+    "margin",
+    "top-1 score",
+    "values observed",
+    "top-1 holds",
+    "top-1 fails",
+    "exception probability",
+    "second on the same target",
+    "top-1 target's share of the scores",
+    "offered that hold",
+    *(f"method {m}" for m in METHODS),
+    *(f"value {s}" for s in SOURCES),
+)
+
+
+def _log_odds(p: float) -> float:
+    p = min(max(p, 1e-6), 1 - 1e-6)
+    return math.log(p / (1 - p))
+
+
+def features(view: AnswerView) -> list[float]:
+    """The confidence's inputs, named by :data:`FEATURES` (a view with an empty offer is all zeros
+    but its log-odds, which the engine never asks about: it has nothing to answer)."""
+    offered = view.offered
+    top = offered[0] if offered else Offered(0.0, "assertion", None, None, None)
+    second = offered[1] if len(offered) > 1 else None
+    second_score = second.score if second is not None else 0.0
+    total = sum(o.score for o in offered)
+    same_target = sum(o.score for o in offered if top.target is not None and o.target == top.target)
+    return [
+        _log_odds(top.score),
+        _log_odds(second_score),
+        top.score - second_score,
+        top.score,
+        float(view.observed),
+        float(top.status == "holds"),
+        float(top.status == "fails"),
+        view.exception_probability,
+        float(second is not None and top.target is not None and second.target == top.target),
+        same_target / total if total > 0 else 0.0,
+        sum(o.status == "holds" for o in offered) / len(offered) if offered else 0.0,
+        *(float(top.method == m) for m in METHODS),
+        *(float(top.source == s) for s in SOURCES),
+    ]
+
+
+def plain_confidence(view: AnswerView) -> float:
+    """Without a fitted model: 1 when the top-1 held on the running code, else its score."""
+    if not view.offered:
+        return 0.0
+    top = view.offered[0]
+    return 1.0 if top.status == "holds" else top.score
+
+
+@dataclass
+class AnswerConfidence:
+    """A logistic regression over standardised :func:`features`: the probability that the top-1
+    is the developer's oracle, and the threshold below which the engine abstains."""
+
+    weights: list[float]
+    bias: float
+    mean: list[float]
+    scale: list[float]
+    threshold: float
+    """Abstain below this probability (chosen where fitted, for ``target_precision``)."""
+    target_precision: float | None = None
+    fitted_on: dict[str, Any] = field(default_factory=dict)
+    """What it was fitted on (evaluation files, tests): for the model card."""
+    names: tuple[str, ...] = FEATURES
+
+    def __post_init__(self) -> None:
+        if tuple(self.names) != FEATURES:
+            raise ValueError(
+                "the model's answer confidence was fitted on other features than this version computes: "
+                "fit it again with 'oracular train confidence'"
+            )
+        if not len(self.weights) == len(self.mean) == len(self.scale) == len(FEATURES):
+            raise ValueError(f"the answer confidence needs {len(FEATURES)} weights, means and scales")
+
+    def logit(self, x: Sequence[float]) -> float:
+        return self.bias + sum(
+            w * (v - m) / s for w, v, m, s in zip(self.weights, x, self.mean, self.scale, strict=True)
+        )
+
+    def probability(self, view: AnswerView) -> float:
+        if not view.offered:
+            return 0.0
+        z = self.logit(features(view))
+        return 1.0 / (1.0 + math.exp(-z)) if z > -50 else 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        document = asdict(self)
+        document["names"] = list(self.names)
+        return document
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any] | None) -> AnswerConfidence | None:
+        if data is None:
+            return None
+        return cls(**{**data, "names": tuple(data.get("names", ()))})
