@@ -6,6 +6,7 @@ progress, and silence on files that are not tests.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -210,6 +211,7 @@ async def test_hover_on_an_oracle_free_test_name(
     assert "```java\npublic T pop()\n```" in text
     assert "> Removes the item at the top of this stack and returns it." in text
     assert "Exception: p = 0.85 (`EmptyStackException`)" in text
+    assert re.search(r"Confidence in the top oracle: (0\.85|1\.00)\n", text)  # its score, or it holds now
     assert "1. `0.850` `assertThrows(EmptyStackException.class, () -> s.pop());`" in text
     assert hover.range is not None and hover.range.start == doc.position_of("testPopOnEmptyStack")
 

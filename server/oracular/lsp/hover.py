@@ -45,6 +45,8 @@ def markdown(report: TestReport, state: CheckState | None = None) -> str:
     else:
         lines.append("No focal method found in the workspace.")
     lines += ["", f"Exception: p = {report.exception_probability:.2f} ({code(report.exception_type)})", ""]
+    if report.confidence is not None:
+        lines += [f"Confidence in the top oracle: {report.confidence:.2f}", ""]
     if not report.confident:
         lines.append(f"*{report.reason or 'No oracle to suggest.'}*")
     if report.suggestions:

@@ -247,9 +247,10 @@ SETTINGS: dict[str, Setting] = {
             "abstainBelow",
             ("engine", "abstain_below"),
             Kind(_probability, {"type": "number", "minimum": 0, "maximum": 1}),
-            "When the best oracle scores below this, Oracular says it has no confident oracle instead of "
-            "guessing. Unset (`null`): the ranker's own threshold, which for the neural model was chosen on "
-            "the dev projects for 25% top-1 precision (0.1 for the baseline heuristic).",
+            "When Oracular's confidence that the top oracle is the one a developer would write is below "
+            "this, it says it has no confident oracle instead of guessing (the oracles stay listed in the "
+            "hover). Unset (`null`): the ranker's own threshold, which for the neural model was chosen on "
+            "dev projects for 60% top-1 precision (0.1 on the top score for the baseline heuristic).",
         ),
         Setting(
             "assertionStyle",
