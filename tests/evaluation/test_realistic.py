@@ -226,3 +226,20 @@ def test_one_cut_answers_each_test_beside_the_files_other_oracles(project: Path,
         for text in seen
     ]
     assert oracles == ([2, 2, 2] if one_cut else [0])
+
+
+def test_kind_keeps_only_the_tests_whose_developer_oracle_is_of_that_kind(project: Path) -> None:
+    """``--kind exception`` measures the exception type over every throwing test, not a draw."""
+    (project / TEST_PACKAGE / "CounterOracleTest.java").write_text(DEVELOPER_TESTS, encoding="utf-8")
+
+    def engine_for(index: WorkspaceIndex, root: Path) -> OracleEngine:
+        return OracleEngine(index, BaselineRanker(), project_root=root)
+
+    def suggest(engine: OracleEngine, source: SourceText) -> FileReport:
+        return engine.suggest(source)
+
+    every = evaluate_project(project, engine_for, suggest, 100, 13, progress=False)
+    throwing = evaluate_project(project, engine_for, suggest, 100, 13, progress=False, kind="exception")
+    assert {j.kind for j in every.judged} == {"assertion", "exception"}
+    assert [j.test for j in throwing.judged] == [j.test for j in every.judged if j.kind == "exception"]
+    assert throwing.counts["tests_cut"] == len(throwing.judged)

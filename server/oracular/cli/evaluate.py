@@ -73,6 +73,13 @@ def add_realistic_arguments(parser: argparse.ArgumentParser) -> None:
         "one suggestion run per test, not per file)",
     )
     group.add_argument(
+        "--kind",
+        choices=("assertion", "exception"),
+        default=None,
+        help="only the tests whose developer oracle is of this kind (before --max-tests draws): e.g. "
+        "exception type accuracy over every throwing test",
+    )
+    group.add_argument(
         "--check-timeout", type=float, default=5.0, metavar="S", help="time limit per run test (default 5)"
     )
     group.add_argument(

@@ -55,7 +55,8 @@ def run_realistic(args: argparse.Namespace) -> int:
     header: dict[str, object] = {
         "ranker": ranker.name,
         "mode": "static (no values observed)" if args.no_observe else "observed values where the code runs",
-        "tests per project": f"at most {args.max_tests} (seed {args.seed})",
+        "tests per project": f"at most {args.max_tests} (seed {args.seed})"
+        + (f", {args.kind} tests only" if args.kind else ""),
         "cut": "each test in a copy of its own file, the others as written"
         if args.one_cut
         else "a file's chosen tests together",
@@ -94,7 +95,7 @@ def _evaluate(
     progress = not args.quiet
     try:
         return evaluate_project(
-            root, engine_for, suggest, args.max_tests, args.seed, checking, progress, args.one_cut
+            root, engine_for, suggest, args.max_tests, args.seed, checking, progress, args.one_cut, args.kind
         )
     finally:
         if checker is not None:

@@ -209,8 +209,10 @@ def evaluate_project(
     check_top: TopChecker | None = None,
     progress: bool = True,
     one_cut: bool = False,
+    kind: str | None = None,
 ) -> ProjectRun:
-    """Cut ``max_tests`` (seeded) of the project's tests, answer them, and judge the answers.
+    """Cut ``max_tests`` (seeded) of the project's tests (those of ``kind`` only, if given:
+    ``assertion`` or ``exception``), answer them, and judge the answers.
 
     A file's chosen tests are cut together, in one copy; ``one_cut``: each in a copy of its own,
     the file's other tests as written, as a user's oracle-free test sits among tests with oracles
@@ -232,7 +234,7 @@ def evaluate_project(
             continue
         run.counts["tests"] += len(analysis.statuses)
         found = cut_file(engine, analysis, append_call=False)
-        cuts += [(path, cut) for cut in found]
+        cuts += [(path, cut) for cut in found if kind is None or cut.kind == kind]
     run.counts["tests_cut"] = len(cuts)
     chosen = cuts if len(cuts) <= max_tests else random.Random(seed).sample(cuts, max_tests)
     by_file: dict[Path, list[DevTest]] = {}
