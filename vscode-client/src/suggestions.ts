@@ -29,6 +29,8 @@ export interface TestSuggestions {
   readonly focal: { readonly class: string; readonly method: string } | null;
   readonly exception: { readonly probability: number; readonly type: string };
   readonly abstained: boolean;
+  /** How sure the server is of the top oracle (it abstains below its threshold); null: not asked. */
+  readonly confidence: number | null;
   readonly suggestions: readonly Suggestion[];
 }
 
@@ -64,6 +66,7 @@ function parseTest(value: unknown, where: string): TestSuggestions {
       type: string(exception.type, `${where}.exception.type`),
     },
     abstained: boolean(test.abstained, `${where}.abstained`),
+    confidence: test.confidence === undefined ? null : number(test.confidence, `${where}.confidence`),
     suggestions: array(test.suggestions, `${where}.suggestions`).map((s, i) =>
       parseSuggestion(s, `${where}.suggestions[${i}]`),
     ),
@@ -157,7 +160,11 @@ export function pickEntries(test: TestSuggestions): PickEntry[] {
 /** The quick pick's title: the test, its focal method and how likely it is to throw. */
 export function pickTitle(test: TestSuggestions): string {
   const focal = test.focal !== null ? `focal ${test.focal.class}.${test.focal.method}` : 'no focal method';
-  return `Oracles for ${test.method} (${focal}; p(${test.exception.type}) = ${test.exception.probability.toFixed(2)})`;
+  const sure =
+    test.confidence === null
+      ? ''
+      : `; confidence ${test.confidence.toFixed(2)}${test.abstained ? ', too low to insert on its own' : ''}`;
+  return `Oracles for ${test.method} (${focal}; p(${test.exception.type}) = ${test.exception.probability.toFixed(2)}${sure})`;
 }
 
 /** Why there is nothing to pick, or `undefined` when there is. */
@@ -168,7 +175,7 @@ export function nothingToPick(document: SuggestDocument, line: number): string |
   }
   if (test.suggestions.length === 0) {
     return test.abstained
-      ? `Oracular has no confident oracle for ${test.method} (it abstains below the oracular.abstainBelow score).`
+      ? `Oracular has no confident oracle for ${test.method} (it abstains below the oracular.abstainBelow confidence).`
       : `Oracular has no oracle to suggest for ${test.method}.`;
   }
   return undefined;

@@ -17,6 +17,7 @@ const ANSWER = {
       },
       exception: { probability: 0.02, type: 'Exception' },
       abstained: false,
+      confidence: 0.62,
       suggestions: [
         {
           rank: 1,
@@ -88,11 +89,15 @@ describe('pick entries', () => {
     assert.equal(entries[0].suggestion.rank, 1);
   });
 
-  it('title the pick with the test, its focal method and the exception probability', () => {
+  it('title the pick with the test, its focal method, the exception probability and the confidence', () => {
     assert.equal(
       pickTitle(document.tests[0]),
-      'Oracles for testPushPopIsEmpty (focal Stack.isEmpty; p(Exception) = 0.02)',
+      'Oracles for testPushPopIsEmpty (focal Stack.isEmpty; p(Exception) = 0.02; confidence 0.62)',
     );
+    const unsure = { ...document.tests[0], abstained: true, confidence: 0.1 };
+    assert.match(pickTitle(unsure), /; confidence 0\.10, too low to insert on its own\)$/);
+    const unasked = { ...document.tests[0], confidence: null };
+    assert.equal(pickTitle(unasked), 'Oracles for testPushPopIsEmpty (focal Stack.isEmpty; p(Exception) = 0.02)');
   });
 
   it('explain why there is nothing to pick', () => {
