@@ -69,6 +69,14 @@ GLOBAL_KEPT = 4
 """Global dictionary values kept for a target whose value was observed (see ``_merge``)."""
 
 
+JUNIT_ORACLES = frozenset(
+    {"assertEquals", "assertNotEquals", "assertTrue", "assertFalse", "assertNull", "assertNotNull",
+     "assertSame", "assertNotSame", "assertArrayEquals", "assertThrows", "fail"}
+)  # fmt: skip
+"""The oracles Oracular writes (and ``fail``, of try/``fail``/catch): a test whose oracle is one of
+these checks the way Oracular's answers do."""
+
+
 class RankingCancelled(Exception):
     """Raised by :meth:`OracleEngine.suggest` when its caller no longer wants the result."""
 
@@ -120,6 +128,17 @@ class FileAnalysis:
         """The exception types this version's tests with an oracle expect, the most often first."""
         tests = (s.test for s in self.statuses if s.evidence is not None)
         return self.paths.expected(self.source.data, tests, self.extra_assertion_methods)
+
+    @cached_property
+    def own_helpers(self) -> float:
+        """The share of this version's tests with an oracle that check through none of JUnit's own
+        assertions (a helper of the suite, AssertJ, Hamcrest): Oracular writes JUnit's, so where
+        the file's habit is another, its answer is less likely the one the developer would write."""
+        reasons = [s.evidence.reason for s in self.statuses if s.evidence is not None]
+        own = [
+            r for r in reasons if not r.startswith("expected=") and r.rsplit(".", 1)[-1] not in JUNIT_ORACLES
+        ]
+        return len(own) / len(reasons) if reasons else 0.0
 
     @property
     def oracle_free(self) -> list[TestStatus]:
@@ -210,6 +229,8 @@ class TestReport:
     confidence: float | None = None
     """How sure the ranker is of the top-1 (what abstention compares); ``None``: not asked,
     there is no top-1 that can fail."""
+    view: AnswerView | None = None
+    """What :attr:`confidence` was computed from (:mod:`oracular.ranking.confidence`)."""
 
     @property
     def line(self) -> int:
@@ -220,22 +241,6 @@ class TestReport:
     def confident(self) -> bool:
         """Whether there is an oracle to offer as the answer: the editor inserts only these."""
         return not self.abstained and bool(self.suggestions)
-
-    def answer_view(self) -> AnswerView:
-        """What the answer confidence reads (:mod:`oracular.ranking.confidence`)."""
-        offered = tuple(
-            Offered(
-                s.score,
-                s.kind,
-                s.candidate.assertion,
-                s.candidate.expected.source if s.candidate.expected is not None else None,
-                s.candidate.target.expression if s.candidate.target is not None else None,
-                s.verdict.status if s.verdict is not None else None,
-                s.candidate.target.kind if s.candidate.target is not None else None,
-            )
-            for s in self.suggestions[:VIEW_SIZE]
-        )
-        return AnswerView(self.observed, self.exception_probability, offered, self.focal is not None)
 
     def to_json(self) -> dict:
         focal = None
@@ -599,7 +604,7 @@ class OracleEngine:
             report.suggestions.append(
                 Suggestion(rank + 1, scores[i], candidates[i], rendered, edits, verdicts[i], bug, vacuous[i])
             )
-        self._decide_abstention(report)
+        self._decide_abstention(report, analysis.own_helpers)
         if observation is not None and observation.thrown_before is not None:
             report.reason = (
                 f"the test throws {observation.thrown_before.rsplit('.', 1)[-1]} before its last "
@@ -607,8 +612,9 @@ class OracleEngine:
             )
         return report, renderer
 
-    def _decide_abstention(self, report: TestReport) -> None:
-        """Offer the top oracle when it can fail and the ranker is confident enough in it."""
+    def _decide_abstention(self, report: TestReport, own_helpers: float) -> None:
+        """Offer the top oracle when it can fail and the ranker is confident enough in it
+        (``own_helpers``: :attr:`FileAnalysis.own_helpers`)."""
         top = report.suggestions[0] if report.suggestions else None
         if top is None:
             report.abstained = True
@@ -617,7 +623,8 @@ class OracleEngine:
             report.abstained = True
             report.reason = "no oracle that can fail (only vacuous ones hold)"
             return
-        report.confidence = self.ranker.answer_confidence(report.answer_view())
+        report.view = answer_view(report, own_helpers)
+        report.confidence = self.ranker.answer_confidence(report.view)
         threshold = self.abstention_threshold
         if report.confidence < threshold:
             report.abstained = True
@@ -647,7 +654,7 @@ class OracleEngine:
         analysis = self.analyse(source, memo)
         chosen = [s for s in analysis.oracle_free if line is None or s.test.spans_line(line)]
         # a report depends on what the other tests assert and expect too (java/neighbours.py)
-        habits = hash((analysis.asserted, analysis.expected_exceptions))
+        habits = hash((analysis.asserted, analysis.expected_exceptions, analysis.own_helpers))
         kind = f"report {habits}" if chosen else "report"
         reused = {s.test.line: r for s in chosen if memo is not None and (r := memo.get(kind, s.test))}
         prefixes = {s.test.line: self.prefix_for(analysis, s) for s in chosen if s.test.line not in reused}
@@ -737,6 +744,25 @@ class OracleEngine:
         statuses = self._statuses(report)
         prefixes = {s.test.line: self.prefix_for(report.analysis, s) for s in statuses}
         return self._report(report.analysis, statuses, prefixes, observation, cancelled)
+
+
+def answer_view(report: TestReport, own_helpers: float) -> AnswerView:
+    """What the answer confidence reads of a ranked test (:mod:`oracular.ranking.confidence`)."""
+    offered = tuple(
+        Offered(
+            s.score,
+            s.kind,
+            s.candidate.assertion,
+            s.candidate.expected.source if s.candidate.expected is not None else None,
+            s.candidate.target.expression if s.candidate.target is not None else None,
+            s.verdict.status if s.verdict is not None else None,
+            s.candidate.target.kind if s.candidate.target is not None else None,
+        )
+        for s in report.suggestions[:VIEW_SIZE]
+    )
+    return AnswerView(
+        report.observed, report.exception_probability, offered, report.focal is not None, own_helpers
+    )
 
 
 def _moved(reuse: Reuse, test: TestMethod) -> TestReport:

@@ -63,7 +63,7 @@ def test_without_a_fitted_model_a_top_1_that_holds_is_answered() -> None:
 
 
 def test_a_view_travels_as_json() -> None:
-    v = view(0.6, holds=True)
+    v = AnswerView(True, 0.2, view(0.6, holds=True).offered, focal=True, own_helpers=0.25)
     assert AnswerView.from_json(json.loads(json.dumps(v.to_json()))) == v
 
 
@@ -137,6 +137,13 @@ def test_train_confidence_saves_it_in_the_models_config(tmp_path: Path, tiny_mod
     assert loaded.answer is not None and loaded.abstain_below == loaded.answer.threshold
     assert loaded.answer_confidence(view(0.4, True)) > loaded.answer_confidence(view(0.4, False))
     assert (model_dir / "model.safetensors").read_bytes() == weights  # the weights stay as they are
+    # a confidence fitted on other features stops the model loading, but not its refit
+    config = json.loads((model_dir / "config.json").read_text())
+    config["answer"]["names"] = config["answer"]["names"][:-1]
+    (model_dir / "config.json").write_text(json.dumps(config))
+    with pytest.raises(ValueError, match="fit it again"):
+        load_model(model_dir, "cpu")
+    assert main(args) == 0 and load_model(model_dir, "cpu").answer is not None
     assert main(["train", "confidence", "--out", str(model_dir), "-q"]) == 2
     assert "--eval" in capsys.readouterr().err
 
@@ -160,3 +167,36 @@ def test_the_engine_abstains_by_the_fitted_confidence(
         assert test.abstained is (test.confidence < split)
         assert test.to_json()["confidence"] == round(test.confidence, 4)
     assert {t.abstained for t in report.tests} == {True, False}
+
+
+HELPER_FILE = """
+import static org.junit.Assert.*;
+import org.junit.Test;
+
+public class OptionsTest {
+    @Test public void plain() { assertEquals(1, new java.util.ArrayList<>(java.util.List.of(1)).size()); }
+    @Test public void helped() { assertDetected("a"); }
+    @Test public void helpedAgain() { assertDetected("b"); }
+    @Test(expected = IllegalStateException.class)
+    public void throwing() { throw new IllegalStateException(); }
+    @Test public void free() { int x = 1; }
+
+    private void assertDetected(String name) { assertTrue(name.length() == 1); }
+}
+"""
+
+
+def test_the_file_habit_of_checking_through_its_own_helpers_is_read() -> None:
+    """Two of the four tests with an oracle check through the suite's own helper: a JUnit
+    assertion from Oracular is then less likely the one the developer would write."""
+    from oracular.java.source import parse_text
+
+    analysis = OracleEngine(WorkspaceIndex()).analyse(parse_text(HELPER_FILE))
+    assert [s.test.name for s in analysis.oracle_free] == ["free"]
+    assert analysis.own_helpers == 0.5
+    assert (
+        by_name(AnswerView(False, 0.0, view(0.5, False).offered, own_helpers=0.5))[
+            "the file's tests check through their own helpers"
+        ]
+        == 0.5
+    )

@@ -260,7 +260,7 @@ def fit_answer_confidence(args: argparse.Namespace) -> int:
         return 2
     precision = TARGET_PRECISION if args.target_precision is None else args.target_precision
     try:
-        config = load_config(directory)
+        config = load_config(directory, answer=False)  # replaced: it may predate these features
         answers = load_answers(args.eval)
         model = fit_confidence(answers, precision, L2 if args.l2 is None else args.l2)
         checks = [load_answers([path]) for path in args.check]

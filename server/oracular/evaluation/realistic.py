@@ -160,7 +160,7 @@ def judge(project: str, file: str, cut: DevTest, report: TestReport) -> Judged:
         type_right=type_right(cut, report, keys),
         top=[(suggestion_key(s), s.score) for s in report.suggestions[:TOP_K]],
         confidence=report.confidence,
-        answer=report.answer_view().to_json() if report.confidence is not None else None,
+        answer=report.view.to_json() if report.view is not None else None,
     )
 
 

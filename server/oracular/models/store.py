@@ -105,8 +105,13 @@ def save_config(directory: Path, config: ModelConfig) -> None:
     (directory / CONFIG_FILE).write_text(json.dumps(config.to_json(), indent=1) + "\n", encoding="utf-8")
 
 
-def load_config(directory: Path) -> ModelConfig:
-    return ModelConfig.from_json(json.loads((directory / CONFIG_FILE).read_text(encoding="utf-8")))
+def load_config(directory: Path, answer: bool = True) -> ModelConfig:
+    """``answer=False``: without the answer confidence, which then need not match this version's
+    features (``oracular train confidence`` replaces it)."""
+    data = json.loads((directory / CONFIG_FILE).read_text(encoding="utf-8"))
+    if not answer:
+        data.pop("answer", None)
+    return ModelConfig.from_json(data)
 
 
 def load(directory: Path) -> tuple[OracleNetwork, ModelConfig, Tokenizer]:

@@ -55,6 +55,9 @@ class AnswerView:
     """The first :data:`VIEW_SIZE` suggestions, best first."""
     focal: bool = False
     """The test's focal method (the unit under test) was found."""
+    own_helpers: float = 0.0
+    """The share of the file's tests with an oracle that check through none of JUnit's
+    assertions (:attr:`oracular.engine.FileAnalysis.own_helpers`)."""
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -63,7 +66,11 @@ class AnswerView:
     def from_json(cls, data: dict[str, Any]) -> AnswerView:
         offered = tuple(Offered(**o) for o in data.get("offered", ()))
         return cls(
-            bool(data["observed"]), float(data["exception_probability"]), offered, bool(data.get("focal"))
+            bool(data["observed"]),
+            float(data["exception_probability"]),
+            offered,
+            bool(data.get("focal")),
+            float(data.get("own_helpers", 0.0)),
         )
 
 
@@ -84,6 +91,7 @@ FEATURES = (
     "second on the same target",
     "top-1 target's share of the scores",
     "offered that hold",
+    "the file's tests check through their own helpers",
     *(f"method {m}" for m in METHODS),
     *(f"value {s}" for s in SOURCES),
 )
@@ -115,6 +123,7 @@ def features(view: AnswerView) -> list[float]:
         float(second is not None and top.target is not None and second.target == top.target),
         same_target / total if total > 0 else 0.0,
         sum(o.status == "holds" for o in offered) / len(offered) if offered else 0.0,
+        view.own_helpers,
         *(float(top.method == m) for m in METHODS),
         *(float(top.source == s) for s in SOURCES),
     ]
