@@ -51,7 +51,7 @@ from oracular.candidates.values import (
 )
 from oracular.java.declarations import ClassInfo, FileDeclarations, MethodInfo, extract, method_info
 from oracular.java.junit import Flavour, TestMethod, file_flavour, find_test_methods
-from oracular.java.neighbours import PathMemo
+from oracular.java.neighbours import PathMemo, member_path
 from oracular.java.oracles import HelperScope, OracleEvidence, find_oracle
 from oracular.java.prefix import FocalMethod, PrefixAnalysis, analyse_prefix
 from oracular.java.source import SourceText
@@ -604,7 +604,7 @@ class OracleEngine:
             report.suggestions.append(
                 Suggestion(rank + 1, scores[i], candidates[i], rendered, edits, verdicts[i], bug, vacuous[i])
             )
-        self._decide_abstention(report, analysis.own_helpers)
+        self._decide_abstention(report, analysis)
         if observation is not None and observation.thrown_before is not None:
             report.reason = (
                 f"the test throws {observation.thrown_before.rsplit('.', 1)[-1]} before its last "
@@ -612,9 +612,8 @@ class OracleEngine:
             )
         return report, renderer
 
-    def _decide_abstention(self, report: TestReport, own_helpers: float) -> None:
-        """Offer the top oracle when it can fail and the ranker is confident enough in it
-        (``own_helpers``: :attr:`FileAnalysis.own_helpers`)."""
+    def _decide_abstention(self, report: TestReport, analysis: FileAnalysis) -> None:
+        """Offer the top oracle when it can fail and the ranker is confident enough in it."""
         top = report.suggestions[0] if report.suggestions else None
         if top is None:
             report.abstained = True
@@ -623,7 +622,7 @@ class OracleEngine:
             report.abstained = True
             report.reason = "no oracle that can fail (only vacuous ones hold)"
             return
-        report.view = answer_view(report, own_helpers)
+        report.view = answer_view(report, analysis)
         report.confidence = self.ranker.answer_confidence(report.view)
         threshold = self.abstention_threshold
         if report.confidence < threshold:
@@ -746,8 +745,17 @@ class OracleEngine:
         return self._report(report.analysis, statuses, prefixes, observation, cancelled)
 
 
-def answer_view(report: TestReport, own_helpers: float) -> AnswerView:
+def answer_view(report: TestReport, analysis: FileAnalysis) -> AnswerView:
     """What the answer confidence reads of a ranked test (:mod:`oracular.ranking.confidence`)."""
+    expected = {_simple(e) for e in analysis.expected_exceptions}
+
+    def habit(candidate: Candidate) -> bool:
+        """The file's other tests assert on its member path, or expect its exception type."""
+        if candidate.kind == "exception":
+            return _simple(candidate.exception) in expected
+        target = candidate.target
+        return target is not None and member_path(target.expression) in analysis.asserted
+
     offered = tuple(
         Offered(
             s.score,
@@ -757,11 +765,12 @@ def answer_view(report: TestReport, own_helpers: float) -> AnswerView:
             s.candidate.target.expression if s.candidate.target is not None else None,
             s.verdict.status if s.verdict is not None else None,
             s.candidate.target.kind if s.candidate.target is not None else None,
+            habit(s.candidate),
         )
         for s in report.suggestions[:VIEW_SIZE]
     )
     return AnswerView(
-        report.observed, report.exception_probability, offered, report.focal is not None, own_helpers
+        report.observed, report.exception_probability, offered, report.focal is not None, analysis.own_helpers
     )
 
 

@@ -200,3 +200,30 @@ def test_the_file_habit_of_checking_through_its_own_helpers_is_read() -> None:
         ]
         == 0.5
     )
+
+
+HABIT_FILE = """
+import static org.junit.Assert.*;
+import org.junit.Test;
+import java.util.ArrayList;
+
+public class ListTest {
+    @Test public void adds() {
+        ArrayList<String> s = new ArrayList<>(); s.add("a"); assertEquals(1, s.size());
+    }
+    @Test public void addsTwo() { ArrayList<String> s = new ArrayList<>(); s.add("a"); s.add("b"); }
+}
+"""
+
+
+def test_the_view_marks_the_suggestions_that_follow_the_files_habit() -> None:
+    """``adds`` asserts on ``s.size()``: ``addsTwo``'s suggestions on that path follow the habit."""
+    from oracular.java.source import parse_text
+    from oracular.ranking.baseline import BaselineRanker
+
+    engine = OracleEngine(WorkspaceIndex(), BaselineRanker(), EngineSettings(top_k=5))
+    [test] = engine.suggest(parse_text(HABIT_FILE)).tests
+    assert test.view is not None and test.confidence is not None
+    offered = test.view.offered
+    assert [o.habit for o in offered] == [o.target == "s.size()" for o in offered]
+    assert any(o.habit for o in offered) and test.view.own_helpers == 0.0

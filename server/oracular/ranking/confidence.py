@@ -42,6 +42,9 @@ class Offered:
     """What the observed run says: ``holds``, ``fails``, or ``None`` (not run)."""
     target_kind: str | None = None
     """:attr:`oracular.java.targets.Target.kind`: ``call``, ``variable``, ``observer``..."""
+    habit: bool = False
+    """The file's other tests assert on its target's member path (:mod:`oracular.java.neighbours`),
+    or expect its exception type."""
 
 
 @dataclass(frozen=True)
@@ -92,6 +95,8 @@ FEATURES = (
     "top-1 target's share of the scores",
     "offered that hold",
     "the file's tests check through their own helpers",
+    "top-1 follows the file's habit",
+    "offered that follow the file's habit",
     *(f"method {m}" for m in METHODS),
     *(f"value {s}" for s in SOURCES),
 )
@@ -124,6 +129,8 @@ def features(view: AnswerView) -> list[float]:
         same_target / total if total > 0 else 0.0,
         sum(o.status == "holds" for o in offered) / len(offered) if offered else 0.0,
         view.own_helpers,
+        float(top.habit),
+        sum(o.habit for o in offered) / len(offered) if offered else 0.0,
         *(float(top.method == m) for m in METHODS),
         *(float(top.source == s) for s in SOURCES),
     ]
