@@ -764,14 +764,11 @@ def answer_view(report: TestReport, analysis: FileAnalysis) -> AnswerView:
             s.candidate.expected.source if s.candidate.expected is not None else None,
             s.candidate.target.expression if s.candidate.target is not None else None,
             s.verdict.status if s.verdict is not None else None,
-            s.candidate.target.kind if s.candidate.target is not None else None,
             habit(s.candidate),
         )
         for s in report.suggestions[:VIEW_SIZE]
     )
-    return AnswerView(
-        report.observed, report.exception_probability, offered, report.focal is not None, analysis.own_helpers
-    )
+    return AnswerView(report.observed, report.exception_probability, offered, analysis.own_helpers)
 
 
 def _moved(reuse: Reuse, test: TestMethod) -> TestReport:

@@ -63,8 +63,11 @@ def test_without_a_fitted_model_a_top_1_that_holds_is_answered() -> None:
 
 
 def test_a_view_travels_as_json() -> None:
-    v = AnswerView(True, 0.2, view(0.6, holds=True).offered, focal=True, own_helpers=0.25)
+    v = AnswerView(True, 0.2, view(0.6, holds=True).offered, own_helpers=0.25)
     assert AnswerView.from_json(json.loads(json.dumps(v.to_json()))) == v
+    recorded = v.to_json()
+    recorded["offered"][0]["target_kind"] = "observer"  # what another version recorded
+    assert AnswerView.from_json(recorded) == v
 
 
 def only_the_score(threshold: float) -> AnswerConfidence:

@@ -9,16 +9,16 @@ from. A model fitted on realistic evaluations of dev projects (``oracular train 
 :mod:`oracular.training.confidence`) weighs those into a probability, shipped in the model's
 config; a ranker without one answers by the top-1's score, or at once when it holds now.
 
-The engine hands the confidence an :class:`AnswerView` (the first suggestions, as plain values),
-which the realistic evaluation also records, so a model can be fitted and checked on evaluations
-without running them again.
+The engine hands the confidence an :class:`AnswerView` (the first suggestions and the file's
+habits, as plain values), which the realistic evaluation also records, so a model can be fitted
+and checked on evaluations without running them again.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 VIEW_SIZE = 5
@@ -40,8 +40,6 @@ class Offered:
     """The asserted expression; ``None`` for exception oracles."""
     status: str | None = None
     """What the observed run says: ``holds``, ``fails``, or ``None`` (not run)."""
-    target_kind: str | None = None
-    """:attr:`oracular.java.targets.Target.kind`: ``call``, ``variable``, ``observer``..."""
     habit: bool = False
     """The file's other tests assert on its target's member path (:mod:`oracular.java.neighbours`),
     or expect its exception type."""
@@ -56,8 +54,6 @@ class AnswerView:
     exception_probability: float
     offered: tuple[Offered, ...] = ()
     """The first :data:`VIEW_SIZE` suggestions, best first."""
-    focal: bool = False
-    """The test's focal method (the unit under test) was found."""
     own_helpers: float = 0.0
     """The share of the file's tests with an oracle that check through none of JUnit's
     assertions (:attr:`oracular.engine.FileAnalysis.own_helpers`)."""
@@ -67,12 +63,14 @@ class AnswerView:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> AnswerView:
-        offered = tuple(Offered(**o) for o in data.get("offered", ()))
+        known = {f.name for f in fields(Offered)}  # views recorded by other versions may hold more
+        offered = tuple(
+            Offered(**{k: v for k, v in o.items() if k in known}) for o in data.get("offered", ())
+        )
         return cls(
             bool(data["observed"]),
             float(data["exception_probability"]),
             offered,
-            bool(data.get("focal")),
             float(data.get("own_helpers", 0.0)),
         )
 
