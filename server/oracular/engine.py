@@ -768,7 +768,10 @@ def answer_view(report: TestReport, analysis: FileAnalysis) -> AnswerView:
         )
         for s in report.suggestions[:VIEW_SIZE]
     )
-    return AnswerView(report.observed, report.exception_probability, offered, analysis.own_helpers)
+    with_oracle = sum(s.evidence is not None for s in analysis.statuses)
+    return AnswerView(
+        report.observed, report.exception_probability, offered, analysis.own_helpers, with_oracle
+    )
 
 
 def _moved(reuse: Reuse, test: TestMethod) -> TestReport:

@@ -63,7 +63,7 @@ def test_without_a_fitted_model_a_top_1_that_holds_is_answered() -> None:
 
 
 def test_a_view_travels_as_json() -> None:
-    v = AnswerView(True, 0.2, view(0.6, holds=True).offered, own_helpers=0.25)
+    v = AnswerView(True, 0.2, view(0.6, holds=True).offered, own_helpers=0.25, with_oracle=8)
     assert AnswerView.from_json(json.loads(json.dumps(v.to_json()))) == v
     recorded = v.to_json()
     recorded["offered"][0]["target_kind"] = "observer"  # what another version recorded
@@ -197,11 +197,14 @@ def test_the_file_habit_of_checking_through_its_own_helpers_is_read() -> None:
     analysis = OracleEngine(WorkspaceIndex()).analyse(parse_text(HELPER_FILE))
     assert [s.test.name for s in analysis.oracle_free] == ["free"]
     assert analysis.own_helpers == 0.5
-    assert (
-        by_name(AnswerView(False, 0.0, view(0.5, False).offered, own_helpers=0.5))[
-            "the file's tests check through their own helpers"
-        ]
-        == 0.5
+    name = "the file's tests check through their own helpers, shrunk for few tests"
+    offered = view(0.5, False).offered
+    # half of 4 tests, shrunk as if 2 more had none; half of 40 hardly shrinks
+    assert by_name(AnswerView(False, 0.0, offered, own_helpers=0.5, with_oracle=4))[name] == pytest.approx(
+        1 / 3
+    )
+    assert by_name(AnswerView(False, 0.0, offered, own_helpers=0.5, with_oracle=40))[name] == pytest.approx(
+        20 / 42
     )
 
 

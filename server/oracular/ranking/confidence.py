@@ -57,6 +57,8 @@ class AnswerView:
     own_helpers: float = 0.0
     """The share of the file's tests with an oracle that check through none of JUnit's
     assertions (:attr:`oracular.engine.FileAnalysis.own_helpers`)."""
+    with_oracle: int = 0
+    """How many of the file's tests have an oracle: what :attr:`own_helpers` is a share of."""
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -72,6 +74,7 @@ class AnswerView:
             float(data["exception_probability"]),
             offered,
             float(data.get("own_helpers", 0.0)),
+            int(data.get("with_oracle", 0)),
         )
 
 
@@ -92,12 +95,17 @@ FEATURES = (
     "second on the same target",
     "top-1 target's share of the scores",
     "offered that hold",
-    "the file's tests check through their own helpers",
+    "the file's tests check through their own helpers, shrunk for few tests",
     "top-1 follows the file's habit",
     "offered that follow the file's habit",
     *(f"method {m}" for m in METHODS),
     *(f"value {s}" for s in SOURCES),
 )
+
+
+HELPER_PRIOR = 2
+"""Tests without a helper added to the file's count before taking the share: one helper in a
+file of two tests with an oracle says less about its habit than ten in twenty."""
 
 
 def _log_odds(p: float) -> float:
@@ -126,7 +134,7 @@ def features(view: AnswerView) -> list[float]:
         float(second is not None and top.target is not None and second.target == top.target),
         same_target / total if total > 0 else 0.0,
         sum(o.status == "holds" for o in offered) / len(offered) if offered else 0.0,
-        view.own_helpers,
+        view.own_helpers * view.with_oracle / (view.with_oracle + HELPER_PRIOR),
         float(top.habit),
         sum(o.habit for o in offered) / len(offered) if offered else 0.0,
         *(float(top.method == m) for m in METHODS),
