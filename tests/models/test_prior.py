@@ -250,9 +250,15 @@ def test_the_command_fits_the_prior_on_train_then_recalibrates_on_dev(
     data = tmp_path / "data"  # the fixture's dev projects never throw: their exception samples from train
     shutil.copytree(realistic, data)
     shutil.copy(data / "train" / "exception.jsonl", data / "dev" / "exception.jsonl")
+    # an answer confidence fitted on other features (or on the ranking the prior replaces) goes
+    stale = json.loads((prior_dir / "config.json").read_text())
+    stale["answer"] = {"weights": [1.0], "bias": 0.0, "mean": [0.0], "scale": [1.0], "threshold": 0.5,
+                       "names": ["gone"]}  # fmt: skip
+    (prior_dir / "config.json").write_text(json.dumps(stale))
     args = ["train", "prior", "--data", str(data), "--out", str(prior_dir), "--device", "cpu", "-q"]
     assert main(args) == 0
     config = store.load_config(prior_dir)
+    assert config.answer is None and "answer" not in json.loads((prior_dir / "config.json").read_text())
     assert config.inputs.templates, "re-calibrating (no --templates) must not turn the model into version 1"
     assert config.prior != NAMED and set(config.prior.weights) == set(FEATURES)
     fitted = config.metadata["prior"]

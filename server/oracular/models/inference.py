@@ -184,12 +184,15 @@ def attention_kernels(device: str) -> contextlib.AbstractContextManager[object]:
     return sdpa_kernel([SDPBackend.EFFICIENT_ATTENTION, SDPBackend.MATH])
 
 
-def load_model(directory: Path, device: str = "auto", cpu_threads: int | None = CPU_THREADS) -> LoadedModel:
+def load_model(
+    directory: Path, device: str = "auto", cpu_threads: int | None = CPU_THREADS, answer: bool = True
+) -> LoadedModel:
     """Load shipped weights for inference on ``device`` (``auto``, ``cpu`` or ``cuda``).
 
     On a CPU this sets torch's (process-wide) thread count to ``cpu_threads`` unless ``None``.
+    ``answer=False``: without the answer confidence (training ranks without it).
     """
-    network, config, tokenizer = load(directory)
+    network, config, tokenizer = load(directory, answer)
     formatter = InputFormatter(tokenizer, config.inputs)
     device = select_device(device)
     if device == "cpu" and cpu_threads is not None:

@@ -114,9 +114,10 @@ def load_config(directory: Path, answer: bool = True) -> ModelConfig:
     return ModelConfig.from_json(data)
 
 
-def load(directory: Path) -> tuple[OracleNetwork, ModelConfig, Tokenizer]:
-    """The network in float32 on the CPU (in eval mode), its config and its tokenizer."""
-    config = load_config(directory)
+def load(directory: Path, answer: bool = True) -> tuple[OracleNetwork, ModelConfig, Tokenizer]:
+    """The network in float32 on the CPU (in eval mode), its config and its tokenizer
+    (``answer``: as for :func:`load_config`)."""
+    config = load_config(directory, answer)
     network = build_network(config.encoder_config(), config.cross_layers, config.architecture)
     state = {
         name: t.float() if t.is_floating_point() else t

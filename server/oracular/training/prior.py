@@ -74,7 +74,9 @@ class LogitCache:
         """The cache of the weights and inputs in ``directory`` (under ``root``, by default
         ``prior-logits`` in Oracular's cache)."""
         digest = hashlib.sha256((directory / WEIGHTS_FILE).read_bytes())
-        digest.update(json.dumps(load_config(directory).to_json()["inputs"], sort_keys=True).encode())
+        digest.update(
+            json.dumps(load_config(directory, answer=False).to_json()["inputs"], sort_keys=True).encode()
+        )
         folder = root if root is not None else default_cache_dir() / "prior-logits"
         return cls(folder / f"{digest.hexdigest()[:20]}.pt")
 
@@ -295,8 +297,11 @@ def describe(prior: TemplatePrior) -> str:
 
 
 def write_prior(directory: Path, prior: TemplatePrior, metadata: dict[str, Any]) -> None:
-    """Store ``prior`` in the model's ``config.json`` (weights untouched), with how it was fitted."""
-    config = load_config(directory)
+    """Store ``prior`` in the model's ``config.json`` (weights untouched), with how it was fitted.
+
+    The answer confidence goes: it was fitted on the ranking this prior replaces
+    (``oracular train confidence`` fits one again, on evaluations of the new ranking)."""
+    config = load_config(directory, answer=False)
     config.prior = prior
     config.metadata = {**config.metadata, "prior": metadata}
     save_config(directory, config)
@@ -319,11 +324,11 @@ def train_prior(
     also kept in the model's metadata for the model card. The calibration is not re-fitted here:
     ``oracular train prior`` runs ``calibrate`` next.
     """
-    if not load_config(directory).inputs.templates:
+    if not load_config(directory, answer=False).inputs.templates:
         raise ValueError(
             f"{directory} holds a version 1 model (value-full candidates): the prior needs version 2"
         )
-    model = load_model(directory, "cpu", os.cpu_count() or 1)  # batch work: every core
+    model = load_model(directory, "cpu", os.cpu_count() or 1, answer=False)  # batch work: every core
     cache = LogitCache.for_model(directory, cache_root)
     train = template_samples(
         model,

@@ -217,7 +217,8 @@ def initial_network(settings: TrainSettings) -> tuple[OracleNetwork, store.Model
     on nothing, so the model keeps those too."""
     start = start_folder(settings)
     if start is not None:
-        network, config, tokenizer = store.load(start)
+        # without the answer confidence: it was fitted on the ranking this run replaces
+        network, config, tokenizer = store.load(start, answer=False)
         if STAGES.get(settings.stage):
             for name in ADOPTED_INPUTS:
                 wanted = getattr(settings.inputs, name)
