@@ -130,6 +130,11 @@ class FileAnalysis:
         return self.paths.expected(self.source.data, tests, self.extra_assertion_methods)
 
     @cached_property
+    def with_oracle(self) -> int:
+        """How many of this version's tests have an oracle."""
+        return sum(s.evidence is not None for s in self.statuses)
+
+    @cached_property
     def own_helpers(self) -> float:
         """The share of this version's tests with an oracle that check through none of JUnit's own
         assertions (a helper of the suite, AssertJ, Hamcrest): Oracular writes JUnit's, so where
@@ -138,7 +143,7 @@ class FileAnalysis:
         own = [
             r for r in reasons if not r.startswith("expected=") and r.rsplit(".", 1)[-1] not in JUNIT_ORACLES
         ]
-        return len(own) / len(reasons) if reasons else 0.0
+        return len(own) / self.with_oracle if self.with_oracle else 0.0
 
     @property
     def oracle_free(self) -> list[TestStatus]:
@@ -653,7 +658,8 @@ class OracleEngine:
         analysis = self.analyse(source, memo)
         chosen = [s for s in analysis.oracle_free if line is None or s.test.spans_line(line)]
         # a report depends on what the other tests assert and expect too (java/neighbours.py)
-        habits = hash((analysis.asserted, analysis.expected_exceptions, analysis.own_helpers))
+        habits = (analysis.asserted, analysis.expected_exceptions, analysis.own_helpers, analysis.with_oracle)
+        habits = hash(habits)
         kind = f"report {habits}" if chosen else "report"
         reused = {s.test.line: r for s in chosen if memo is not None and (r := memo.get(kind, s.test))}
         prefixes = {s.test.line: self.prefix_for(analysis, s) for s in chosen if s.test.line not in reused}
@@ -768,9 +774,8 @@ def answer_view(report: TestReport, analysis: FileAnalysis) -> AnswerView:
         )
         for s in report.suggestions[:VIEW_SIZE]
     )
-    with_oracle = sum(s.evidence is not None for s in analysis.statuses)
     return AnswerView(
-        report.observed, report.exception_probability, offered, analysis.own_helpers, with_oracle
+        report.observed, report.exception_probability, offered, analysis.own_helpers, analysis.with_oracle
     )
 
 

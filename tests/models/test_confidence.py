@@ -196,7 +196,7 @@ def test_the_file_habit_of_checking_through_its_own_helpers_is_read() -> None:
 
     analysis = OracleEngine(WorkspaceIndex()).analyse(parse_text(HELPER_FILE))
     assert [s.test.name for s in analysis.oracle_free] == ["free"]
-    assert analysis.own_helpers == 0.5
+    assert analysis.own_helpers == 0.5 and analysis.with_oracle == 4
     name = "the file's tests check through their own helpers, shrunk for few tests"
     offered = view(0.5, False).offered
     # half of 4 tests, shrunk as if 2 more had none; half of 40 hardly shrinks

@@ -244,6 +244,7 @@ def run(args: argparse.Namespace) -> int:
 def fit_answer_confidence(args: argparse.Namespace) -> int:
     """Fit the answer confidence on ``--eval``, print its precision there and on ``--check``, save
     it in the model's config (the weights stay as they are)."""
+    from oracular.evaluation.realistic import percent
     from oracular.models.store import load_config, save_config
     from oracular.training.confidence import (
         L2,
@@ -271,14 +272,10 @@ def fit_answer_confidence(args: argparse.Namespace) -> int:
         print(f"\n{title} {'; '.join(measured.sources)} ({measured.tests} tests)\n")
         print("| answered | precision, top-1 score | precision, confidence |\n|---:|---:|---:|")
         for share, plain, fitted in precision_table(model, measured):
-            print(f"| {share:.0%} | {_pct(plain)} | {_pct(fitted)} |")
+            print(f"| {share:.0%} | {percent(plain)} | {percent(fitted)} |")
         share, right = at_threshold(model, measured)
-        print(f"\nat the threshold {model.threshold:.3f}: {share:.1%} answered, precision {_pct(right)}")
+        print(f"\nat the threshold {model.threshold:.3f}: {share:.1%} answered, precision {percent(right)}")
     config.answer = model
     save_config(directory, config)
     print(f"\nsaved in {directory / 'config.json'}")
     return 0
-
-
-def _pct(x: float | None) -> str:
-    return "—" if x is None else f"{x:.1%}"

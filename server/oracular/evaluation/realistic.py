@@ -334,7 +334,8 @@ GROUPS: dict[str, Callable[[Judged], bool]] = {
 }
 
 
-def _pct(x: float | None) -> str:
+def percent(x: float | None) -> str:
+    """``42.3%``, or ``—`` for an unknown share."""
     return "—" if x is None else f"{100 * x:.1f}%"
 
 
@@ -347,9 +348,9 @@ COLUMNS = ("tests", "top-1", "top-5", "what top-1", "what top-5", "offered", "to
 
 
 def _cells(f: dict[str, Any]) -> list[str]:
-    return [str(f["tests"]), _pct(f["top1"]), _pct(f["top5"]), _pct(f["template_top1"]),
-            _pct(f["template_top5"]), _pct(f["offered"]), _pct(f["top1_offered"]), _pct(f["holds"]),
-            _pct(f["fails"]), _pct(f["not_null"])]  # fmt: skip
+    shares = ("top1", "top5", "template_top1", "template_top5", "offered", "top1_offered", "holds", "fails",
+              "not_null")  # fmt: skip
+    return [str(f["tests"]), *(percent(f[name]) for name in shares)]
 
 
 def abstention_curve(judged: Sequence[Judged]) -> list[dict[str, float]]:
@@ -371,7 +372,7 @@ def abstention_table(judged: Sequence[Judged]) -> list[str]:
         return []
     lines = ["", "## Answering only the most confident tests", ""]
     lines += [_row("answered", "confidence at least", "top-1 precision"), _row("---", "---", "---")]
-    lines += [_row(_pct(c["coverage"]), f"{c['threshold']:.3f}", _pct(c["precision"])) for c in curve]
+    lines += [_row(percent(c["coverage"]), f"{c['threshold']:.3f}", percent(c["precision"])) for c in curve]
     return lines
 
 
@@ -390,7 +391,7 @@ def markdown(runs: Sequence[ProjectRun], header: dict[str, Any]) -> str:
     lines += [_row("project", *COLUMNS, "observed"), _row(*["---"] * (len(COLUMNS) + 2))]
     for run in runs:
         f = figures(run.judged)
-        lines.append(_row(f"{run.name} {run.version}".strip(), *_cells(f), _pct(f["observed"])))
+        lines.append(_row(f"{run.name} {run.version}".strip(), *_cells(f), percent(f["observed"])))
     lines += [
         "",
         "Top-1/top-5: the developer's oracle (up to argument order) is the first / among the first five "
@@ -403,15 +404,15 @@ def markdown(runs: Sequence[ProjectRun], header: dict[str, Any]) -> str:
     if any(j.top1_status is not None for j in judged):
         lines += [
             "",
-            f"Top-1 checks what the developer's oracle checks for {_pct(typed['same_check'])} of the "
-            f"tests (top-1 {_pct(typed['top1'])}): the developer's oracle, or one asserting what they "
+            f"Top-1 checks what the developer's oracle checks for {percent(typed['same_check'])} of the "
+            f"tests (top-1 {percent(typed['top1'])}): the developer's oracle, or one asserting what they "
             "assert, on their target, that holds on the correct code (a literal for their constant).",
         ]
     if typed["exception_tests"]:
         lines += [
             "",
             f"Exception type accuracy: the first exception oracle listed names the developer's type "
-            f"for {_pct(typed['type_accuracy'])} of the {typed['exception_tests']} exception tests.",
+            f"for {percent(typed['type_accuracy'])} of the {typed['exception_tests']} exception tests.",
         ]
     lines += abstention_table(judged)
     notes = [(run.name, note) for run in runs for note in run.notes]

@@ -44,23 +44,40 @@ def fit_temperature(logits: Tensor, group: Tensor, labels: Tensor) -> float:
     return float(grid[int(losses.argmin())])
 
 
+def fit_logistic(
+    x: Tensor, labels: Tensor, l2: float = 0.0, start: Sequence[float] | None = None
+) -> tuple[list[float], float]:
+    """``(weights, bias)`` minimising the log-loss of ``sigmoid(x @ weights + bias)`` plus
+    ``l2 * |weights|^2`` (LBFGS, float64): Platt scaling with one column, the answer confidence
+    (:mod:`oracular.training.confidence`) with one per feature. ``start``: the first weights
+    (default zeros)."""
+    x = x.detach().double()
+    y = labels.double()
+    params = torch.zeros(x.shape[1] + 1, dtype=torch.float64)
+    if start is not None:
+        params[:-1] = torch.tensor(start, dtype=torch.float64)
+    params.requires_grad_(True)
+    optimiser = torch.optim.LBFGS([params], max_iter=500, line_search_fn="strong_wolfe")
+
+    def closure() -> Tensor:
+        optimiser.zero_grad()
+        weights = params[:-1]
+        loss = torch.nn.functional.binary_cross_entropy_with_logits(x @ weights + params[-1], y)
+        loss = loss + l2 * (weights**2).sum()
+        loss.backward()
+        return loss
+
+    optimiser.step(closure)
+    fitted = params.detach().tolist()
+    return fitted[:-1], fitted[-1]
+
+
 def fit_platt(logits: Tensor, labels: Tensor) -> tuple[float, float]:
     """``(scale, bias)`` minimising the log-loss of ``sigmoid(scale * logit + bias)``."""
     labels = labels.float()
     if labels.numel() == 0 or bool((labels == labels[0]).all()):
         return 1.0, 0.0
-    params = torch.tensor([1.0, 0.0], requires_grad=True)
-    optimiser = torch.optim.LBFGS([params], lr=0.5, max_iter=200, line_search_fn="strong_wolfe")
-    x = logits.detach().float()
-
-    def closure() -> Tensor:
-        optimiser.zero_grad()
-        loss = torch.nn.functional.binary_cross_entropy_with_logits(params[0] * x + params[1], labels)
-        loss.backward()
-        return loss
-
-    optimiser.step(closure)
-    scale, bias = params.detach().tolist()
+    (scale,), bias = fit_logistic(logits.reshape(-1, 1), labels, start=[1.0])
     return float(scale), float(bias)
 
 

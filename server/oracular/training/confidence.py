@@ -20,7 +20,7 @@ import torch
 from oracular.evaluation.ranking import COVERAGES, AssertionOutcome, most_confident
 from oracular.evaluation.realistic import ProjectRun
 from oracular.ranking.confidence import AnswerConfidence, AnswerView, features
-from oracular.training.calibration import abstention_threshold
+from oracular.training.calibration import abstention_threshold, fit_logistic
 
 L2 = 1e-2
 """Penalty on the standardised weights: a few hundred tests fit two dozen features."""
@@ -57,28 +57,15 @@ def load_answers(paths: Sequence[Path]) -> Answers:
 
 
 def fit_confidence(answers: Answers, target_precision: float, l2: float = L2) -> AnswerConfidence:
-    """A logistic regression of "the top-1 is right" on the views' features (LBFGS, float64), and
-    the lowest threshold at which the fitted tests' answered top-1s reach ``target_precision``."""
+    """A logistic regression of "the top-1 is right" on the views' standardised features, and the
+    lowest threshold at which the fitted tests' answered top-1s reach ``target_precision``."""
     if not answers.views or all(answers.right) or not any(answers.right):
         raise ValueError("fitting a confidence needs answered tests, some right and some wrong")
     x = torch.tensor([features(v) for v in answers.views], dtype=torch.float64)
-    y = torch.tensor(answers.right, dtype=torch.float64)
     mean, scale = x.mean(0), x.std(0).clamp_min(1e-6)
-    z = (x - mean) / scale
-    w = torch.zeros(x.shape[1] + 1, dtype=torch.float64, requires_grad=True)
-    optimiser = torch.optim.LBFGS([w], max_iter=500, line_search_fn="strong_wolfe")
-
-    def loss() -> torch.Tensor:
-        optimiser.zero_grad()
-        value = torch.nn.functional.binary_cross_entropy_with_logits(z @ w[:-1] + w[-1], y)
-        value = value + l2 * (w[:-1] ** 2).sum()
-        value.backward()
-        return value
-
-    optimiser.step(loss)
-    weights = w.detach()
+    weights, bias = fit_logistic((x - mean) / scale, torch.tensor(answers.right), l2)
     model = AnswerConfidence(
-        weights[:-1].tolist(), float(weights[-1]), mean.tolist(), scale.tolist(), 1.0, target_precision,
+        weights, bias, mean.tolist(), scale.tolist(), 1.0, target_precision,
         {"evaluations": answers.sources, "tests": answers.tests, "answered": len(answers.views), "l2": l2},
     )  # fmt: skip
     confidences = [model.probability(v) for v in answers.views]
