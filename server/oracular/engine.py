@@ -7,6 +7,7 @@ Everything the CLI and the language server show comes from here, through two cal
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import cached_property
@@ -17,6 +18,7 @@ from tree_sitter import Node
 
 from oracular.candidates.grammar import MAX_CANDIDATES, Candidate, build_candidates
 from oracular.candidates.habits import weigh_alike
+from oracular.candidates.helpers import HelperHabit, helper_candidates, helper_reads, passed_in_full
 from oracular.candidates.observed import (
     FileObservation,
     ObservationPlan,
@@ -52,6 +54,7 @@ from oracular.candidates.values import (
 from oracular.java.declarations import ClassInfo, FileDeclarations, MethodInfo, extract, method_info
 from oracular.java.junit import Flavour, TestMethod, file_flavour, find_test_methods
 from oracular.java.neighbours import PathMemo, member_path
+from oracular.java.oracle_statements import closing_calls
 from oracular.java.oracles import HelperScope, OracleEvidence, find_oracle
 from oracular.java.prefix import FocalMethod, PrefixAnalysis, analyse_prefix
 from oracular.java.source import SourceText
@@ -115,6 +118,8 @@ class FileAnalysis:
     extra_assertion_methods: frozenset[str] = frozenset()
     paths: PathMemo = field(default_factory=PathMemo)
     """The engine's, shared by the versions of a document."""
+    index: WorkspaceIndex | None = None
+    """Where the suite's helpers are found (:attr:`helper_habits`)."""
 
     @cached_property
     def asserted(self) -> frozenset[str]:
@@ -133,6 +138,39 @@ class FileAnalysis:
     def with_oracle(self) -> int:
         """How many of this version's tests have an oracle."""
         return sum(s.evidence is not None for s in self.statuses)
+
+    @cached_property
+    def helper_habits(self) -> tuple[HelperHabit, ...]:
+        """The suite's assertion helpers this version's tests call, each counted once per test with
+        an oracle that calls it, the most used first (:mod:`oracular.candidates.helpers`).
+
+        Read from the calls, not the oracle evidence: a test calling ``assertOptionDetected`` and
+        ``assertEquals`` has the latter as its evidence (the first by name), yet checks through both.
+        Only the calls a test closes with count (:func:`~oracular.java.oracle_statements.closing_calls`):
+        one that opens a test, or comes before its next action, prepares it.
+        """
+        if self.index is None:
+            return ()
+        asserting: dict[tuple[str, str], bool] = {}
+        scopes: dict[str, HelperScope] = {}
+        uses: Counter[str] = Counter()
+        for status in self.statuses:
+            if status.evidence is None:
+                continue
+            scope = scopes.get(status.test.class_name)
+            if scope is None:
+                scope = HelperScope(status.classes, self.index, self.decls.package, self.decls.imports)
+                scopes[status.test.class_name] = scope
+            for name in closing_calls(status.test.node):
+                if name.rsplit(".", 1)[-1] in JUNIT_ORACLES:
+                    continue
+                key = (status.test.class_name, name.removeprefix("this."))
+                if key not in asserting:
+                    asserting[key] = any(
+                        find_oracle(m, scope, self.extra_assertion_methods) is not None for m in scope[key[1]]
+                    )
+                uses[key[1]] += asserting[key]
+        return tuple(HelperHabit(name, n) for name, n in uses.most_common() if n > 0)
 
     @cached_property
     def own_helpers(self) -> float:
@@ -196,7 +234,7 @@ class Suggestion:
             return "holds now (observed)"
         why = "possible bug" if self.possible_bug else "likely wrong guess"
         seen = self.verdict.observed
-        seen = seen if seen.startswith(("threw ", "nothing thrown")) else f"was {seen}"
+        seen = seen if seen.startswith(("threw ", "nothing thrown", "the helper")) else f"was {seen}"
         return f"fails now: {seen} — {why}"
 
     def to_json(self) -> dict:
@@ -387,7 +425,9 @@ class OracleEngine:
                 if memo is not None:
                     memo.put("oracle", test, evidence)
             statuses.append(TestStatus(test, evidence, False, classes))
-        return FileAnalysis(source, decls, statuses, self.settings.extra_assertion_methods, self._paths)
+        return FileAnalysis(
+            source, decls, statuses, self.settings.extra_assertion_methods, self._paths, self.index
+        )
 
     # -- suggestions ------------------------------------------------------------------------
     def style_for(
@@ -502,6 +542,20 @@ class OracleEngine:
             prefix.targets, self.values_for(prefix, status, dictionary), prefix.exception_types()
         )
 
+    def helpers_for(
+        self, analysis: FileAnalysis, status: TestStatus, prefix: PrefixAnalysis
+    ) -> list[tuple[Candidate, float]]:
+        """Calls of the file's own assertion helpers, scored (:mod:`oracular.candidates.helpers`)."""
+        habits = analysis.helper_habits
+        if not habits:
+            return []
+        decls = analysis.decls
+        scope = HelperScope(status.classes, self.index, decls.package, decls.imports)
+        constants = [
+            (name, f.type) for cls in status.classes for name, f in cls.fields.items() if f.is_constant
+        ]
+        return helper_candidates(habits, analysis.with_oracle, scope, prefix, constants)
+
     def _qualifier(self, focal: FocalMethod | None):
         def qualify(simple: str) -> str | None:
             if focal is not None:
@@ -585,12 +639,20 @@ class OracleEngine:
             if ranking.habits
             else weigh_alike(candidates, ranking.scores, analysis.asserted, prefix)
         )
+        # never ranked (the models know JUnit's assertions): a helper is the oracle of a test that
+        # does not throw, so its habit's share weighs as much as the classifier leaves to assertions
+        helpers = self.helpers_for(analysis, status, prefix)
+        candidates = [*candidates, *(c for c, _ in helpers)]
+        scores = [*scores, *(score * (1 - ranking.exception_probability) for _, score in helpers)]
         verdicts = [verdict(c, observation) if observed else None for c in candidates]  # type: ignore[arg-type]
         if observed:
             assert observation is not None
             restated = prefix.history.restated
             scores = settled(candidates, witnessed(candidates, verdicts, scores, observation), observation)
             scores = named_first(candidates, verdicts, scores, observation, restated)
+            scores = passed_in_full(
+                candidates, verdicts, scores, analysis.helper_habits, analysis.with_oracle
+            )
         vacuous = [cannot_fail(c, prefix) for c in candidates]
         weaker = implied(candidates, verdicts, vacuous)
         renderings = [renders_whole_object(c, prefix) for c in candidates]
@@ -658,13 +720,16 @@ class OracleEngine:
         analysis = self.analyse(source, memo)
         chosen = [s for s in analysis.oracle_free if line is None or s.test.spans_line(line)]
         # a report depends on what the other tests assert and expect too (java/neighbours.py)
-        habits = (analysis.asserted, analysis.expected_exceptions, analysis.own_helpers, analysis.with_oracle)
+        habits = (
+            analysis.asserted, analysis.expected_exceptions, analysis.own_helpers, analysis.with_oracle,
+            analysis.helper_habits,
+        )  # fmt: skip
         habits = hash(habits)
         kind = f"report {habits}" if chosen else "report"
         reused = {s.test.line: r for s in chosen if memo is not None and (r := memo.get(kind, s.test))}
         prefixes = {s.test.line: self.prefix_for(analysis, s) for s in chosen if s.test.line not in reused}
         observation = FileObservation()
-        if observer is not None and (plans := self._plans(chosen, prefixes)):
+        if observer is not None and (plans := self._plans(analysis, chosen, prefixes)):
             observation = observer.observe(analysis.source, plans, cancelled)
         report = self._report(analysis, chosen, prefixes, observation, cancelled, reused)
         if memo is not None:
@@ -710,13 +775,16 @@ class OracleEngine:
         return FileReport(path, reports, analysis, renderer, list(observation.notes))
 
     def _plans(
-        self, statuses: list[TestStatus], prefixes: dict[int, PrefixAnalysis | None]
+        self, analysis: FileAnalysis, statuses: list[TestStatus], prefixes: dict[int, PrefixAnalysis | None]
     ) -> list[ObservationPlan]:
         plans = []
         for status in statuses:
             prefix = prefixes.get(status.test.line)
             if prefix is not None:  # with no target at all, running it still says whether it throws
-                reads = [*prefix.targets, *value_reads(self.candidates_for(prefix, status))]
+                helpers = (c for c, _ in self.helpers_for(analysis, status, prefix))
+                reads = [
+                    *prefix.targets, *value_reads(self.candidates_for(prefix, status)), *helper_reads(helpers)
+                ]  # fmt: skip
                 plans.append(ObservationPlan(status.test, prefix, tuple(reads)))
         return plans
 
@@ -728,7 +796,8 @@ class OracleEngine:
     def plans(self, report: FileReport) -> list[ObservationPlan]:
         """What to run and read for ``report``'s tests: their prefixes, targets and expected values."""
         statuses = self._statuses(report)
-        return self._plans(statuses, {s.test.line: self.prefix_for(report.analysis, s) for s in statuses})
+        prefixes = {s.test.line: self.prefix_for(report.analysis, s) for s in statuses}
+        return self._plans(report.analysis, statuses, prefixes)
 
     def observe(
         self,
@@ -739,7 +808,7 @@ class OracleEngine:
         cancelled: Callable[[], bool] | None = None,
     ) -> FileObservation:
         """Run the prefixes of ``statuses`` and read their targets (tests without a prefix skipped)."""
-        plans = self._plans(statuses, prefixes)
+        plans = self._plans(analysis, statuses, prefixes)
         return observer.observe(analysis.source, plans, cancelled) if plans else FileObservation()
 
     def rerank(
@@ -759,6 +828,8 @@ def answer_view(report: TestReport, analysis: FileAnalysis) -> AnswerView:
         """The file's other tests assert on its member path, or expect its exception type."""
         if candidate.kind == "exception":
             return _simple(candidate.exception) in expected
+        if candidate.kind == "helper":
+            return True  # offered only as the file's habit
         target = candidate.target
         return target is not None and member_path(target.expression) in analysis.asserted
 

@@ -459,7 +459,7 @@ def test_a_class_that_cannot_load_is_not_what_the_prefix_threw(tmp_path: Path) -
     engine = engine_for([path], EngineSettings(top_k=8))
     analysis = engine.analyse(load_source(path))
     statuses = analysis.oracle_free
-    plans = engine._plans(statuses, {s.test.line: engine.prefix_for(analysis, s) for s in statuses})
+    plans = engine._plans(analysis, statuses, {s.test.line: engine.prefix_for(analysis, s) for s in statuses})
     harness = Harness(analysis.source, plans)
     unloaded = TestOutcome("failed", exception="java.lang.NoClassDefFoundError", message="s/Parser")
     outcome = ScratchOutcome(
@@ -472,3 +472,73 @@ def test_a_class_that_cannot_load_is_not_what_the_prefix_threw(tmp_path: Path) -
     (observation,) = harness.interpret(outcome).values()
     assert observation.thrown is None and observation.thrown_before is None
     assert observation.error == "could not load the code here (NoClassDefFoundError)"
+
+
+TAGS = """
+package h;
+
+import java.util.*;
+
+public class Tags {
+    private final Set<String> tags = new TreeSet<>();
+
+    public void parse(String line) {
+        for (String part : line.split(",")) {
+            tags.add(part.trim().replace("#", ""));
+        }
+    }
+
+    public boolean has(String tag) { return tags.contains(tag); }
+}
+"""
+
+TAGS_TEST = """
+package h;
+
+import static org.junit.Assert.assertTrue;
+
+import org.junit.Test;
+
+public class TagsTest {
+    @Test
+    public void one() {
+        Tags tags = new Tags();
+        tags.parse("#a");
+        assertTagged(tags, "a");
+    }
+
+    @Test
+    public void two() {
+        Tags tags = new Tags();
+        String tag = "c";
+        tags.parse("#b," + tag);
+    }
+
+    static void assertTagged(Tags tags, String tag) {
+        assertTrue("not tagged " + tag, tags.has(tag));
+    }
+}
+"""
+
+
+def test_the_suites_helper_calls_are_run_and_the_one_that_passes_is_offered_first(
+    tmp_path: Path, checker: OracleChecker
+) -> None:
+    """Each call of the file's ``assertTagged`` is run after the prefix: the literal ``"#b,"`` fails
+    the helper's assertion, ``tag`` and ``"c"`` pass, and the first that passes is the answer."""
+    require_toolchain()
+    write_project(tmp_path, {"main/java/h/Tags": TAGS, "test/java/h/TagsTest": TAGS_TEST})
+    path = tmp_path / "src/test/java/h/TagsTest.java"
+    engine = engine_for([path], EngineSettings(top_k=64))
+    (observation,) = observe(engine, path, checker).tests.values()
+    assert observation.values['assertTagged(tags, "#b,")'] == ObservedValue("boolean", "boolean", "false")
+    analysis = engine.analyse(load_source(path))
+    (status,) = analysis.oracle_free
+    report, _ = engine.suggest_test(analysis, status, observation=observation)
+    helpers = {s.oracle: s.verdict.status for s in report.suggestions if s.kind == "helper" and s.verdict}
+    assert helpers == {
+        "assertTagged(tags, tag);": "holds",
+        'assertTagged(tags, "c");': "holds",
+        'assertTagged(tags, "#b,");': "fails",
+    }
+    assert report.suggestions[0].oracle == "assertTagged(tags, tag);"

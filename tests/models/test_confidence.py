@@ -54,6 +54,9 @@ def test_features_read_the_top_1_its_verdict_and_its_rivals() -> None:
     apart = by_name(view(0.6, holds=False, second=0.2))
     assert apart["second on the same target"] == 0.0
     assert apart["top-1 target's share of the scores"] == pytest.approx(0.6 / 0.8)
+    assert x["top-1 is a call of the suite's own helper"] == 0.0
+    helper = Offered(0.5, "helper", "assertOptionDetected", None, None, "holds", True)
+    assert by_name(AnswerView(True, 0.05, (helper,)))["top-1 is a call of the suite's own helper"] == 1.0
 
 
 def test_without_a_fitted_model_a_top_1_that_holds_is_answered() -> None:

@@ -16,7 +16,8 @@ export interface LspEdit {
 
 export interface Suggestion {
   readonly rank: number;
-  readonly kind: 'assertion' | 'exception';
+  /** `helper`: a call of the suite's own assertion helper (`assertOptionDetected(options, "a")`). */
+  readonly kind: 'assertion' | 'exception' | 'helper';
   readonly oracle: string;
   readonly score: number;
   readonly edits: readonly LspEdit[];
@@ -76,8 +77,10 @@ function parseTest(value: unknown, where: string): TestSuggestions {
 function parseSuggestion(value: unknown, where: string): Suggestion {
   const suggestion = object(value, where);
   const kind = string(suggestion.kind, `${where}.kind`);
-  if (kind !== 'assertion' && kind !== 'exception') {
-    throw new MalformedAnswer(`${where}.kind: expected "assertion" or "exception", got ${JSON.stringify(kind)}`);
+  if (kind !== 'assertion' && kind !== 'exception' && kind !== 'helper') {
+    throw new MalformedAnswer(
+      `${where}.kind: expected "assertion", "exception" or "helper", got ${JSON.stringify(kind)}`,
+    );
   }
   return {
     rank: number(suggestion.rank, `${where}.rank`),
@@ -149,10 +152,16 @@ export interface PickEntry {
   readonly suggestion: Suggestion;
 }
 
+const KIND_NOTE: Record<Suggestion['kind'], string> = {
+  assertion: '',
+  exception: ', expects an exception',
+  helper: ", the suite's own helper",
+};
+
 export function pickEntries(test: TestSuggestions): PickEntry[] {
   return test.suggestions.map((suggestion) => ({
     label: oneLine(suggestion.oracle),
-    description: `${suggestion.rank}. score ${suggestion.score.toFixed(3)}${suggestion.kind === 'exception' ? ', expects an exception' : ''}`,
+    description: `${suggestion.rank}. score ${suggestion.score.toFixed(3)}${KIND_NOTE[suggestion.kind]}`,
     suggestion,
   }));
 }

@@ -38,6 +38,13 @@ const ANSWER = {
           score: 0.1,
           edits: [],
         },
+        {
+          rank: 3,
+          kind: 'helper',
+          oracle: 'assertSize(s, 0);',
+          score: 0.05,
+          edits: [],
+        },
       ],
     },
   ],
@@ -70,7 +77,7 @@ describe('parseSuggestDocument', () => {
     );
     const badKind = structuredClone(ANSWER) as { tests: Array<{ suggestions: Array<{ kind: unknown }> }> };
     badKind.tests[0].suggestions[0].kind = 'guess';
-    assert.throws(() => parseSuggestDocument(badKind), /kind: expected "assertion" or "exception"/);
+    assert.throws(() => parseSuggestDocument(badKind), /kind: expected "assertion", "exception" or "helper"/);
   });
 });
 
@@ -84,6 +91,7 @@ describe('pick entries', () => {
       [
         ['assertTrue(empty);', '1. score 0.784'],
         ['assertThrows(Exception.class, () -> s.pop());', '2. score 0.100, expects an exception'],
+        ['assertSize(s, 0);', "3. score 0.050, the suite's own helper"],
       ],
     );
     assert.equal(entries[0].suggestion.rank, 1);

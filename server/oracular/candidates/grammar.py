@@ -22,17 +22,26 @@ FLOAT_DELTA = "0.0001"
 @dataclass(frozen=True)
 class Candidate:
     kind: str
-    """``assertion`` or ``exception``."""
+    """``assertion``, ``exception``, or ``helper`` (a call of the suite's own assertion helper,
+    :mod:`oracular.candidates.helpers`)."""
     assertion: str
-    """The assertion method (``assertEquals``...), or ``assertThrows`` for exceptions."""
+    """The assertion method (``assertEquals``...), ``assertThrows`` for exceptions, the helper's
+    name as the test calls it (``assertOptionDetected``, ``TestUtils.assertEqualsIgnoreCase``)."""
     target: Target | None = None
     expected: Value | None = None
     exception: str | None = None
+    arguments: tuple[str, ...] = ()
+    """A helper call's arguments, as written."""
 
     @property
     def key(self) -> tuple:
         return (self.kind, self.assertion, self.target.expression if self.target else None,
-                self.expected.text if self.expected else None, self.exception)  # fmt: skip
+                self.expected.text if self.expected else None, self.exception, self.arguments)  # fmt: skip
+
+    @property
+    def call(self) -> str:
+        """A helper candidate's call expression: ``assertOptionDetected(options, "a")``."""
+        return f"{self.assertion}({', '.join(self.arguments)})"
 
 
 def assertion_candidates(target: Target, values: list[Value]) -> list[Candidate]:

@@ -308,6 +308,8 @@ def verdict(candidate: Candidate, observation: TestObservation) -> Verdict | Non
         if observation.thrown_ancestors:  # the whole hierarchy is known: nothing else can catch it
             return Verdict(FAILS, f"threw {thrown}")
         return None  # a supertype may still match: only running it says
+    if candidate.kind == "helper":
+        return _helper_verdict(candidate, observation)
     target = candidate.target
     if target is None or observation.thrown is not None or observation.thrown_before is not None:
         return None
@@ -339,6 +341,23 @@ def verdict(candidate: Candidate, observation: TestObservation) -> Verdict | Non
     if same is None:
         return None
     return Verdict(HOLDS if same else FAILS, shown)
+
+
+HELPER_PASSES = "the helper's checks pass"
+HELPER_FAILS = "the helper's checks fail"
+
+
+def _helper_verdict(candidate: Candidate, observation: TestObservation) -> Verdict | None:
+    """A helper call holds when running it after the prefix threw nothing (its assertions passed:
+    :func:`oracular.candidates.helpers.helper_reads`)."""
+    if observation.thrown is not None or observation.thrown_before is not None:
+        return None
+    observed = observation.values.get(candidate.call)
+    if observed is None:
+        return None
+    if observed.kind == "thrown":
+        return Verdict(FAILS, observed.describe())
+    return Verdict(HOLDS, HELPER_PASSES) if observed.payload == "true" else Verdict(FAILS, HELPER_FAILS)
 
 
 NAMED_SOURCES = ("variable", "constant")

@@ -146,6 +146,8 @@ class Renderer:
         return self._call(candidate.assertion, *args)
 
     def assertion_text(self, candidate: Candidate) -> str:
+        if candidate.kind == "helper":
+            return f"{candidate.call};"
         assert candidate.target is not None
         if candidate.expected is None:
             return self._call(candidate.assertion, candidate.target.expression)
@@ -229,7 +231,7 @@ class Renderer:
     ) -> frozenset[ImportLine]:
         """The imports ``candidate`` needs. For an exception oracle, pass the ``prefix`` it was
         rendered for: it decides between ``assertThrows`` and try/``fail``/catch."""
-        methods = [candidate.assertion]
+        methods = [candidate.assertion] if candidate.kind != "helper" else []  # in scope already
         if candidate.kind == "exception" and not self.asserts_throws(prefix):
             methods = ["fail"]
         lines = set()

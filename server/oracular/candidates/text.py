@@ -53,6 +53,8 @@ def candidate_text(candidate: Candidate) -> str:
     """A candidate as JUnit 5 would read it with no message: ``assertEquals(expected, target)``."""
     if candidate.kind == "exception":
         return f"assertThrows({candidate.exception}.class)"
+    if candidate.kind == "helper":
+        return candidate.call
     target = candidate.target.expression if candidate.target else ""
     if candidate.expected is None:
         return f"{candidate.assertion}({target})"

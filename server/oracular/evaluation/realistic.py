@@ -21,6 +21,7 @@ import dataclasses
 import json
 import logging
 import random
+import re
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -33,6 +34,7 @@ from tqdm import tqdm
 from oracular.candidates.text import candidate_text, canonical_expression
 from oracular.corpus.devtests import DevTest, cut_file, oracle_free_copy
 from oracular.corpus.fetch import MARKER_NAME
+from oracular.corpus.normalise import BINARY, UNARY, GroundTruth
 from oracular.corpus.realistic import is_developers
 from oracular.engine import FileReport, OracleEngine, Suggestion, TestReport
 from oracular.evaluation.ranking import AssertionOutcome, most_confident
@@ -56,10 +58,28 @@ def answer_keys(cut: DevTest) -> frozenset[str]:
     truth = cut.truth
     if truth is None:
         return frozenset()
+    if not is_junit(truth):  # the suite's own helper, say: its call, as a helper candidate reads
+        call = developers_call(cut)
+        return frozenset({canonical_expression(call[1])}) if call else frozenset()
     keys = {truth.key}
     if truth.expected is not None:
         keys.add(canonical_expression(f"{truth.method}({truth.actual}, {truth.expected})"))
     return frozenset(keys)
+
+
+_CALL = re.compile(r"\s*([\w$.]+)\s*\(.*\)\s*;?\s*$", re.DOTALL)
+
+
+def is_junit(truth: GroundTruth) -> bool:
+    """One of JUnit's (or TestNG's) assertions, or ``assertThat``: not a call of the suite's own."""
+    return truth.method in UNARY or truth.method in BINARY or truth.method == "assertThat"
+
+
+def developers_call(cut: DevTest) -> tuple[str, str] | None:
+    """The developer's oracle as ``(name, call expression)`` when it is one call: ``("helper",
+    'helper(a, "b")')``."""
+    match = _CALL.match(cut.oracle)
+    return (match.group(1), cut.oracle.strip().removesuffix(";").strip()) if match else None
 
 
 def suggestion_key(suggestion: Suggestion) -> str:
@@ -122,9 +142,16 @@ class Judged:
 
 def template_rank(cut: DevTest, report: TestReport, rank: int | None) -> int | None:
     truth = cut.truth
-    if cut.kind == "exception" or truth is None:
-        return rank if cut.kind == "exception" else None
+    if cut.kind == "exception":
+        return rank
     top = report.suggestions[:TOP_K]
+    if truth is None:
+        return None
+    if not is_junit(truth):  # the same helper, whatever its arguments
+        name = (developers_call(cut) or ("", ""))[0]
+        return next(
+            (s.rank for s in top if s.candidate.kind == "helper" and s.candidate.assertion == name), None
+        )
     return next(
         (s.rank for s in top if s.candidate.kind == "assertion" and is_developers(s.candidate, truth)), None
     )

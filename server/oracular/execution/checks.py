@@ -229,7 +229,7 @@ def _classify_one(
     if (
         bare is not None
         and bare.status == "failed"
-        and suggestion.kind == "assertion"
+        and suggestion.kind != "exception"
         and bare.exception == result.exception
     ):  # the bare test throws the same: the oracle is never reached
         return CheckResult(

@@ -37,6 +37,7 @@ from oracular.execution.runner import LINKAGE_ERRORS, ScratchOutcome, ScratchRun
 from oracular.execution.scratch import ByteEdit, ScratchBuilder, ScratchClass, Variant
 from oracular.java.junit import Flavour
 from oracular.java.source import SourceText
+from oracular.java.targets import Target
 
 OBSERVER = "oracular.exec.Observe"
 """The helper class that records values (``execution/java/oracular/exec/Observe.java``)."""
@@ -54,11 +55,17 @@ class _Read:
     expression: str
 
 
+ALONE = frozenset({"action", "helper"})
+"""Reads that may change state, so each runs in a method of its own: actions, and calls of the
+suite's assertion helpers (joptsimple's ``assertNextTokenTakesNoArgument(lexer, 'W', true)``
+consumes the lexer's token)."""
+
+
 def _groups(plan: ObservationPlan) -> list[list[int]]:
     """Target indices per generated method: the reads first (none: does the prefix throw?), then
-    each action alone."""
-    reads = [i for i, t in enumerate(plan.targets) if t.kind != "action"]
-    return [reads, *([i] for i, t in enumerate(plan.targets) if t.kind == "action")]
+    each action and helper call alone."""
+    reads = [i for i, t in enumerate(plan.targets) if t.kind not in ALONE]
+    return [reads, *([i] for i, t in enumerate(plan.targets) if t.kind in ALONE)]
 
 
 _NAME = re.compile(r"[A-Za-z_$][\w$]*")
@@ -76,7 +83,9 @@ def _before(plan: ObservationPlan) -> tuple[list[int], set[str]]:
     declared = plan.prefix.declared_from(action)
     reads, fresh = [], set()
     for i, target in enumerate(plan.targets):
-        if target.kind in ("action", "value") or (target.kind == "call" and plan.prefix.replace_last):
+        if target.kind in ("action", "value", "helper") or (
+            target.kind == "call" and plan.prefix.replace_last
+        ):
             continue
         if declared.intersection(_NAME.findall(target.expression)):
             fresh.add(target.expression)
@@ -98,9 +107,21 @@ def observe_statement(observation_key: str, expression: str) -> str:
     )
 
 
-def read_statement(key: str, observation_key: str, expression: str) -> str:
+def try_statement(observation_key: str, call: str) -> str:
+    """Records whether the statement ``call;`` passes (``true``), fails an assertion (``false``) or
+    throws anything else (what it threw): a helper candidate's verdict."""
+    k = java_string(observation_key)
+    return (
+        f"try {{ {call}; {OBSERVER}.value({k}, true); }} "
+        f"catch (AssertionError oracular$a) {{ {OBSERVER}.value({k}, false); }} "
+        f"catch (Throwable oracular$t) {{ {OBSERVER}.thrown({k}, oracular$t); }}"
+    )
+
+
+def read_statement(key: str, observation_key: str, target: Target) -> str:
     """One read on one line, behind its marker: ``/*oracular:s0.3*/ try { Observe.value(...); } ...``."""
-    return f"/*oracular:{key}*/ {observe_statement(observation_key, expression)}"
+    statement = try_statement if target.kind == "helper" else observe_statement
+    return f"/*oracular:{key}*/ {statement(observation_key, target.expression)}"
 
 
 class Harness:
@@ -164,8 +185,9 @@ class Harness:
                         if f"s{t}.{i}" in excluded:
                             continue
                         target = plan.targets[i]
-                        statements.append(read_statement(f"s{t}.{i}", self.observation_key(t, run, i),
-                                                         target.expression))  # fmt: skip
+                        statements.append(
+                            read_statement(f"s{t}.{i}", self.observation_key(t, run, i), target)
+                        )
                         wraps_last = wraps_last or (plan.prefix.replace_last and target.kind == "call")
                     edits = [self._edit(plan, statements, wraps_last)] if statements else []
                     if g == 0:
@@ -187,9 +209,7 @@ class Harness:
         for run in range(RUNS):
             key = self.before_key(t, run)
             reads = [
-                read_statement(
-                    f"b{t}.{i}", self.before_observation_key(t, run, i), plan.targets[i].expression
-                )
+                read_statement(f"b{t}.{i}", self.before_observation_key(t, run, i), plan.targets[i])
                 for i in self.before[t][0]
                 if f"b{t}.{i}" not in excluded and f"s{t}.{i}" not in excluded  # not after: not before
             ]

@@ -57,6 +57,28 @@ def statement_call(statement: Node) -> Node | None:
     return None
 
 
+def closing_calls(method: Node) -> frozenset[str]:
+    """The calls a method's body ends with, as ``name`` or, on a named receiver,
+    ``Receiver.name``: the last statements that are calls, up to the first that is not, and never
+    the first of several statements. That is where a suite's helper checks what the test did:
+    commons-email's ``getMailServer()`` (void, asserting that the server started) opens its tests,
+    commons-io's ``checkCollectionsEmpty("A")`` comes before the next action; xmlunit's
+    ``assertParsedDocumentEqual(xHtmlDocument, goodHTML)``, a test of one statement, is all check."""
+    body = method.child_by_field_name("body")
+    statements = body.named_children if body is not None else []
+    found: set[str] = set()
+    for index in range(len(statements) - 1, -1, -1):
+        statement = statements[index]
+        call = statement_call(statement) if statement.type == "expression_statement" else None
+        if call is None or (index == 0 and len(statements) > 1):
+            break
+        if len(call_chain(call)) == 1:  # a chain (``assertThat(x).isTrue()``) is no helper of the suite
+            receiver = call.child_by_field_name("object")
+            name = syntax.call_name(call)
+            found.add(name if receiver is None else f"{syntax.text(receiver)}.{name}")
+    return frozenset(found)
+
+
 def is_oracle_statement(statement: Node, extra: frozenset[str] = frozenset()) -> bool:
     """A statement whose call chain contains an assertion entry point (``verify``, AssertJ...)."""
     call = statement_call(statement)

@@ -141,7 +141,9 @@ class Target:
     ``action`` (any other zero-argument call with a value: ``s.pop()``, which may change state),
     ``field`` (an instance field the test can read: ``holder.value``),
     ``chain`` (an observer of an observer), ``query`` (a call with prefix values as arguments),
-    ``static``, or ``text`` (a JDK list's or set's ``toString()``: ``"[a, b]"``)."""
+    ``static``, ``text`` (a JDK list's or set's ``toString()``: ``"[a, b]"``), or, read only
+    when the code runs, ``value`` (an expected value) and ``helper`` (a call of the suite's
+    assertion helper, :mod:`oracular.candidates.helpers`: does it pass?)."""
     receiver: str | None = None
     method: str | None = None
 
@@ -333,7 +335,7 @@ def prefix_values(statements: list[Node], env: TypeEnv) -> list[PrefixValue]:
     return list(values.values())
 
 
-def _accepts(param_type: str, value_type: str) -> bool:
+def accepts(param_type: str, value_type: str) -> bool:
     """Whether a value of ``value_type`` can be passed where ``param_type`` is expected."""
     param, value = unboxed(param_type), unboxed(value_type)
     if param == value:
@@ -483,7 +485,7 @@ class TargetEnumerator:
             yield "0"
         passed = self.passed.get(receiver, [])
         for value in sorted(self.values, key=lambda v: (v.text not in passed, _is_data(v.text))):
-            if value.text != receiver and _accepts(param_type, value.type):
+            if value.text != receiver and accepts(param_type, value.type):
                 yield value.text
 
     def queries(self, receiver: str, receiver_type: str) -> list[Target]:

@@ -31,9 +31,9 @@ class Offered:
 
     score: float
     kind: str
-    """``assertion`` or ``exception``."""
+    """``assertion``, ``exception`` or ``helper`` (the suite's own, :mod:`oracular.candidates.helpers`)."""
     method: str | None
-    """``assertEquals``, ``assertThrows``..."""
+    """``assertEquals``, ``assertThrows``..., a helper's name."""
     source: str | None
     """Where the expected value came from (``observed``, ``literal``...); ``None``: no value."""
     target: str | None
@@ -98,6 +98,7 @@ FEATURES = (
     "the file's tests check through their own helpers, shrunk for few tests",
     "top-1 follows the file's habit",
     "offered that follow the file's habit",
+    "top-1 is a call of the suite's own helper",
     *(f"method {m}" for m in METHODS),
     *(f"value {s}" for s in SOURCES),
 )
@@ -137,6 +138,7 @@ def features(view: AnswerView) -> list[float]:
         view.own_helpers * view.with_oracle / (view.with_oracle + HELPER_PRIOR),
         float(top.habit),
         sum(o.habit for o in offered) / len(offered) if offered else 0.0,
+        float(top.kind == "helper"),
         *(float(top.method == m) for m in METHODS),
         *(float(top.source == s) for s in SOURCES),
     ]

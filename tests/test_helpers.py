@@ -1,0 +1,165 @@
+"""The suite's own assertion helpers as candidates: which helpers, which arguments, how they are
+scored, rendered, judged on a run and compared with a developer's oracle."""
+
+from __future__ import annotations
+
+from tree_sitter import Node
+
+from oracular.candidates.grammar import Candidate
+from oracular.candidates.helpers import (
+    CALL_DECAY,
+    MAX_CALLS_PER_HELPER,
+    HelperHabit,
+    callable_overloads,
+    helper_reads,
+)
+from oracular.candidates.observed import FAILS, HOLDS, ObservedValue, TestObservation, verdict
+from oracular.corpus.devtests import DevTest
+from oracular.corpus.normalise import normalise_assertion
+from oracular.engine import OracleEngine
+from oracular.evaluation.realistic import answer_keys, suggestion_key, template_rank
+from oracular.execution.observe import ALONE, read_statement
+from oracular.java import syntax
+from oracular.java.declarations import MethodInfo
+from oracular.java.junit import Flavour
+from oracular.java.oracle_statements import closing_calls
+from oracular.java.targets import Target
+
+from .conftest import fixture_source, java
+
+FIXTURE = "SuiteHelperTest.java"
+
+
+def _helpers(engine: OracleEngine) -> list[tuple[str, float]]:
+    analysis = engine.analyse(fixture_source(FIXTURE))
+    (status,) = analysis.oracle_free
+    prefix = engine.prefix_for(analysis, status)
+    assert prefix is not None
+    return [(c.call, score) for c, score in engine.helpers_for(analysis, status, prefix)]
+
+
+def test_the_files_helper_habits_count_calls_named_like_oracles_and_helpers_reached() -> None:
+    analysis = OracleEngine().analyse(fixture_source(FIXTURE))
+    # assertContains is an oracle by its name, checkEmpty through the assertion it reaches;
+    # countsOne's assertEquals is JUnit's, not a habit of the suite, and a helper called first
+    # (startsEmpty's checkEmpty) prepares the test
+    assert analysis.helper_habits == (HelperHabit("assertContains", 2), HelperHabit("checkEmpty", 1))
+    assert analysis.with_oracle == 5
+
+
+def test_helper_calls_take_the_prefixs_values_first_and_score_by_the_habits_share(
+    engine: OracleEngine,
+) -> None:
+    calls = _helpers(engine)
+    by_call = dict(calls)
+    # the prefix's local and literal first, then the constant, the field, the targets; never a
+    # value read off another argument (``assertContains(more, more.get(0))`` cannot fail), and
+    # always something the prefix made (it never touches ``names``)
+    assert [c for c, _ in calls][:3] == [
+        'assertContains(more, "x")',
+        "assertContains(more, FIRST)",
+        "assertContains(names, more.get(0))",
+    ]
+    assert "assertContains(more, more.get(0))" not in by_call
+    assert 'assertContains(names, "x")' not in by_call and "checkEmpty(names)" not in by_call
+    assert by_call['assertContains(more, "x")'] == 2 / 5
+    assert by_call["assertContains(more, FIRST)"] == 2 / 5 * CALL_DECAY
+    assert by_call["checkEmpty(more)"] == 1 / 5
+    # the overload with a message comes after the shorter one, the varargs helper never (no habit)
+    helper_calls = [c for c, _ in calls if c.startswith("assertContains(")]
+    assert len(helper_calls) == MAX_CALLS_PER_HELPER
+    assert not any(c.startswith("logAll") for c, _ in calls)
+
+
+def test_overloads_leave_out_tests_constructors_and_varargs() -> None:
+    def method(
+        name: str, params: tuple[tuple[str, str], ...], annotations: tuple[str, ...] = ()
+    ) -> MethodInfo:
+        return MethodInfo(name, params, "void", frozenset(), annotations, (), None, (), 1, frozenset(), False)
+
+    two = method("check", (("String", "m"), ("int", "x")))
+    one = method("check", (("int", "x"),))
+    varargs = method("check", (("int...", "xs"),))
+    test = method("check", (), ("Test",))
+    assert callable_overloads([two, varargs, test, one]) == [one, two]
+
+
+def test_a_helper_suggestion_is_rendered_as_its_call_with_no_import(engine: OracleEngine) -> None:
+    report = engine.suggest(fixture_source(FIXTURE))
+    (test,) = report.tests
+    helper = next(s for s in test.suggestions if s.kind == "helper")
+    assert helper.oracle == 'assertContains(more, "x");'
+    assert helper.edits == [helper.rendered.statement_edit]  # no import: it is in scope
+    assert helper.rendered.statement_edit.new_text.strip() == 'assertContains(more, "x");'
+
+
+def test_a_helper_call_holds_when_running_it_passed() -> None:
+    candidate = Candidate("helper", "assertContains", arguments=("more", '"x"'))
+    seen = TestObservation(completed=True)
+    assert verdict(candidate, seen) is None  # not run
+    seen.values[candidate.call] = ObservedValue("boolean", "boolean", "true")
+    assert verdict(candidate, seen).status == HOLDS
+    seen.values[candidate.call] = ObservedValue("boolean", "boolean", "false")
+    assert verdict(candidate, seen).status == FAILS
+    seen.values[candidate.call] = ObservedValue("thrown", "java.lang.NullPointerException", "")
+    assert verdict(candidate, seen).status == FAILS
+
+
+def test_each_helper_call_is_run_alone_and_tells_a_failed_assertion_from_an_error() -> None:
+    (read,) = helper_reads(
+        [Candidate("helper", "check", arguments=("a",)), Candidate("assertion", "assertTrue")]
+    )
+    assert read == Target("check(a)", "boolean", "helper") and read.kind in ALONE
+    statement = read_statement("s0.1", "0.0.1", read)
+    assert statement.startswith(
+        '/*oracular:s0.1*/ try { check(a); oracular.exec.Observe.value("0.0.1", true); }'
+    )
+    assert 'catch (AssertionError oracular$a) { oracular.exec.Observe.value("0.0.1", false); }' in statement
+    assert "\n" not in statement  # one line behind its marker: a compile error drops only this read
+
+
+def _cut(oracle: str) -> DevTest:
+    """A developer test whose oracle is ``oracle``, read as the corpus reads it."""
+    method = java(f"class S {{ void t() {{ {oracle} }} }}").root
+    statement = next(n for n in syntax.walk(method) if n.type == "expression_statement")
+    truth = normalise_assertion(statement, Flavour.JUNIT4)
+    return DevTest("T", "t", 3, Flavour.JUNIT4, "assertion", ("a();",), ("a();", oracle), None, oracle, truth)
+
+
+def test_a_developers_helper_call_is_judged_by_its_call_text(engine: OracleEngine) -> None:
+    cut = _cut('assertContains( more, "x" );')
+    assert answer_keys(cut) == frozenset({'assertContains(more,"x")'})
+    assert "assertEquals(2,more.size())" in answer_keys(_cut("assertEquals(2, more.size());"))
+    report = engine.suggest(fixture_source(FIXTURE))
+    (test,) = report.tests
+    keys = [suggestion_key(s) for s in test.suggestions]
+    assert 'assertContains(more,"x")' in keys
+    helper_rank = next(s.rank for s in test.suggestions if s.kind == "helper")
+    # the same helper with other arguments asserts what the developer asserted
+    assert template_rank(_cut("assertContains(names, FIRST);"), test, None) == helper_rank
+    assert template_rank(_cut("checkOther(more);"), test, None) is None
+
+
+def test_only_the_calls_a_test_closes_with_are_checks() -> None:
+    method = java(
+        """
+        class S {
+            void t() {
+                this.getServer();
+                prepare(a);
+                int n = a.size();
+                Util.check(a);
+                assertThat(n).isPositive();
+                this.verify(b);
+            }
+        }
+        """
+    ).root
+    # prepare(a) comes before the next action, getServer() opens the test
+    assert closing_calls(_method(method)) == {"Util.check", "this.verify"}
+    alone = java("class S { void t() { check(a); } }").root
+    assert closing_calls(_method(alone)) == {"check"}  # a test of one statement is all check
+
+
+def _method(root: Node) -> Node:
+    return next(n for n in syntax.walk(root) if n.type == "method_declaration")
