@@ -43,7 +43,11 @@ def test_the_files_helper_habits_count_calls_named_like_oracles_and_helpers_reac
     # assertContains is an oracle by its name, checkEmpty through the assertion it reaches;
     # countsOne's assertEquals is JUnit's, not a habit of the suite, and a helper called first
     # (startsEmpty's checkEmpty) prepares the test
-    assert analysis.helper_habits == (HelperHabit("assertContains", 2), HelperHabit("checkEmpty", 1))
+    passed = frozenset({(0, "names"), (1, '"a"'), (1, '"c"')})  # what they pass, by position
+    assert analysis.helper_habits == (
+        HelperHabit("assertContains", 2, passed),
+        HelperHabit("checkEmpty", 1, frozenset({(0, "names")})),
+    )
     assert analysis.with_oracle == 5
 
 
@@ -52,18 +56,20 @@ def test_helper_calls_take_the_prefixs_values_first_and_score_by_the_habits_shar
 ) -> None:
     calls = _helpers(engine)
     by_call = dict(calls)
-    # the prefix's local and literal first, then the constant, the field, the targets; never a
-    # value read off another argument (``assertContains(more, more.get(0))`` cannot fail), and
-    # always something the prefix made (it never touches ``names``)
-    assert [c for c, _ in calls][:3] == [
+    # the prefix's local first, then its literals, the one the file's tests pass already ("a")
+    # before the other, then the constant, the field, the targets
+    assert [c for c, _ in calls][:4] == [
+        'assertContains(more, "a")',
         'assertContains(more, "x")',
         "assertContains(more, FIRST)",
         "assertContains(names, more.get(0))",
     ]
+    # never a value read off another argument (``assertContains(more, more.get(0))`` cannot
+    # fail), and always something the prefix made (it never touches ``names``)
     assert "assertContains(more, more.get(0))" not in by_call
     assert 'assertContains(names, "x")' not in by_call and "checkEmpty(names)" not in by_call
-    assert by_call['assertContains(more, "x")'] == 2 / 5
-    assert by_call["assertContains(more, FIRST)"] == 2 / 5 * CALL_DECAY
+    assert by_call['assertContains(more, "a")'] == 2 / 5
+    assert by_call['assertContains(more, "x")'] == 2 / 5 * CALL_DECAY
     assert by_call["checkEmpty(more)"] == 1 / 5
     # the overload with a message comes after the shorter one, the varargs helper never (no habit)
     helper_calls = [c for c, _ in calls if c.startswith("assertContains(")]
@@ -88,9 +94,9 @@ def test_a_helper_suggestion_is_rendered_as_its_call_with_no_import(engine: Orac
     report = engine.suggest(fixture_source(FIXTURE))
     (test,) = report.tests
     helper = next(s for s in test.suggestions if s.kind == "helper")
-    assert helper.oracle == 'assertContains(more, "x");'
+    assert helper.oracle == 'assertContains(more, "a");'
     assert helper.edits == [helper.rendered.statement_edit]  # no import: it is in scope
-    assert helper.rendered.statement_edit.new_text.strip() == 'assertContains(more, "x");'
+    assert helper.rendered.statement_edit.new_text.strip() == 'assertContains(more, "a");'
 
 
 def test_a_helper_call_holds_when_running_it_passed() -> None:
@@ -156,10 +162,30 @@ def test_only_the_calls_a_test_closes_with_are_checks() -> None:
         """
     ).root
     # prepare(a) comes before the next action, getServer() opens the test
-    assert closing_calls(_method(method)) == {"Util.check", "this.verify"}
+    assert closing_calls(_method(method)) == {"Util.check": [("a",)], "this.verify": [("b",)]}
+    assert list(closing_calls(_method(method))) == ["Util.check", "this.verify"]  # as called
     alone = java("class S { void t() { check(a); } }").root
-    assert closing_calls(_method(alone)) == {"check"}  # a test of one statement is all check
+    assert set(closing_calls(_method(alone))) == {"check"}  # a test of one statement is all check
 
 
 def _method(root: Node) -> Node:
     return next(n for n in syntax.walk(root) if n.type == "method_declaration")
+
+
+def test_of_two_helpers_as_used_the_one_tests_check_with_first_leads() -> None:
+    source = java(
+        """
+        import org.junit.Test;
+        import static org.junit.Assert.assertTrue;
+        public class D {
+            int x;
+            @Test public void a() { x = 1; checkTail(); checkHead(); }
+            @Test public void b() { x = 2; checkHead(); checkTail(); }
+            @Test public void c() { x = 3; checkHead(); checkTail(); }
+            void checkTail() { assertTrue(x > 0); }
+            void checkHead() { assertTrue(x < 9); }
+        }
+        """
+    )
+    habits = OracleEngine().analyse(source).helper_habits
+    assert [(h.name, h.uses) for h in habits] == [("checkHead", 3), ("checkTail", 3)]

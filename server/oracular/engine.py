@@ -43,6 +43,7 @@ from oracular.candidates.strength import (
     renders_whole_object,
 )
 from oracular.candidates.style import FORCED_STYLES, AssertionStyle, junit4_supports_assert_throws, style_for
+from oracular.candidates.text import canonical_expression
 from oracular.candidates.values import (
     Value,
     constant_values,
@@ -154,6 +155,8 @@ class FileAnalysis:
         asserting: dict[tuple[str, str], bool] = {}
         scopes: dict[str, HelperScope] = {}
         uses: Counter[str] = Counter()
+        first: Counter[str] = Counter()
+        passed: dict[str, set[tuple[int, str]]] = {}
         for status in self.statuses:
             if status.evidence is None:
                 continue
@@ -161,7 +164,8 @@ class FileAnalysis:
             if scope is None:
                 scope = HelperScope(status.classes, self.index, self.decls.package, self.decls.imports)
                 scopes[status.test.class_name] = scope
-            for name in closing_calls(status.test.node):
+            checked = False
+            for name, calls in closing_calls(status.test.node).items():
                 if name.rsplit(".", 1)[-1] in JUNIT_ORACLES:
                     continue
                 key = (status.test.class_name, name.removeprefix("this."))
@@ -169,8 +173,16 @@ class FileAnalysis:
                     asserting[key] = any(
                         find_oracle(m, scope, self.extra_assertion_methods) is not None for m in scope[key[1]]
                     )
-                uses[key[1]] += asserting[key]
-        return tuple(HelperHabit(name, n) for name, n in uses.most_common() if n > 0)
+                if asserting[key]:
+                    uses[key[1]] += 1
+                    first[key[1]] += not checked
+                    checked = True
+                    found = passed.setdefault(key[1], set())
+                    found.update((i, canonical_expression(a)) for call in calls for i, a in enumerate(call))
+        # the most used first; of two as used, the one tests check with first (commons-math's
+        # distribution tests close with verifyDensities(), then the probabilities)
+        ranked = sorted(uses, key=lambda name: (uses[name], first[name]), reverse=True)
+        return tuple(HelperHabit(name, uses[name], frozenset(passed[name])) for name in ranked)
 
     @cached_property
     def own_helpers(self) -> float:

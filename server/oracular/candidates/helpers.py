@@ -25,6 +25,7 @@ from tree_sitter import Node
 
 from oracular.candidates.grammar import Candidate
 from oracular.candidates.observed import HOLDS, Verdict
+from oracular.candidates.text import canonical_expression
 from oracular.java import syntax
 from oracular.java.declarations import MethodInfo
 from oracular.java.junit import TEST_ANNOTATIONS
@@ -48,10 +49,12 @@ last statement's own call (``s.pop()``) would run twice."""
 
 @dataclass(frozen=True)
 class HelperHabit:
-    """A helper the file's tests check through: its name as called, and how many tests do."""
+    """A helper the file's tests check through: its name as called, how many tests do, and what
+    they pass it: ``(position, argument)`` in canonical form (:mod:`oracular.candidates.text`)."""
 
     name: str
     uses: int
+    passed: frozenset[tuple[int, str]] = frozenset()
 
 
 def callable_overloads(methods: Iterable[MethodInfo]) -> list[MethodInfo]:
@@ -120,6 +123,28 @@ def argument_options(
     return list(dict.fromkeys(options))[:MAX_OPTIONS]
 
 
+def _passed_first(
+    options: list[str],
+    position: int,
+    passed: frozenset[tuple[int, str]],
+    made: Mapping[str, str],
+    literals: Sequence[tuple[str, str]],
+) -> list[str]:
+    """``options`` with the prefix's locals (``made``) first, then the values the file's other
+    tests pass at ``position``, then the rest; within each, the texts the prefix's own literals
+    contain first. The file's habit names the argument too (joptsimple's tests pass an option's
+    name, ``"file"``, where they parse ``"--file"``), which matters most where the code does not
+    run; another test's local names nothing of this one."""
+    texts = [text[1:-1] for text, _ in literals if text[:1] in "\"'"]
+
+    def key(option: str) -> tuple[bool, bool, bool]:
+        inner = option[1:-1] if option[:1] in "\"'" else None
+        mentioned = inner is not None and any(inner in text for text in texts)
+        return option not in made, (position, canonical_expression(option)) not in passed, not mentioned
+
+    return sorted(options, key=key)
+
+
 def _calls(options: Sequence[Sequence[str]], made: frozenset[str]) -> Iterator[tuple[str, ...]]:
     """Argument tuples in order, none passing one value twice (``verify(a, a)``, booleans apart)
     or a value read off another argument (``assertSize(s, s.size())`` cannot fail), and each
@@ -158,6 +183,7 @@ def helper_candidates(
         return []
     literals = _literals(prefix)
     made = _made(prefix)
+    locals_ = prefix.env.locals
     found: list[tuple[Candidate, float]] = []
     offered = 0
     for habit in habits:
@@ -170,7 +196,12 @@ def helper_candidates(
         share = habit.uses / with_oracle
         calls: list[tuple[str, ...]] = []
         for method in overloads:
-            options = [argument_options(t, prefix, constants, literals) for t, _ in method.params]
+            options = [
+                _passed_first(
+                    argument_options(t, prefix, constants, literals), i, habit.passed, locals_, literals
+                )
+                for i, (t, _) in enumerate(method.params)
+            ]
             room = MAX_CALLS_PER_HELPER - len(calls)
             calls += [c for c in itertools.islice(_calls(options, made), room) if c not in calls]
             if len(calls) >= MAX_CALLS_PER_HELPER:

@@ -57,26 +57,32 @@ def statement_call(statement: Node) -> Node | None:
     return None
 
 
-def closing_calls(method: Node) -> frozenset[str]:
-    """The calls a method's body ends with, as ``name`` or, on a named receiver,
-    ``Receiver.name``: the last statements that are calls, up to the first that is not, and never
+def closing_calls(method: Node) -> dict[str, list[tuple[str, ...]]]:
+    """The calls a method's body ends with, by ``name`` or, on a named receiver, ``Receiver.name``,
+    each with its arguments' texts: the last statements that are calls, up to the first that is not, and never
     the first of several statements. That is where a suite's helper checks what the test did:
     commons-email's ``getMailServer()`` (void, asserting that the server started) opens its tests,
     commons-io's ``checkCollectionsEmpty("A")`` comes before the next action; xmlunit's
     ``assertParsedDocumentEqual(xHtmlDocument, goodHTML)``, a test of one statement, is all check."""
     body = method.child_by_field_name("body")
     statements = body.named_children if body is not None else []
-    found: set[str] = set()
-    for index in range(len(statements) - 1, -1, -1):
-        statement = statements[index]
-        call = statement_call(statement) if statement.type == "expression_statement" else None
-        if call is None or (index == 0 and len(statements) > 1):
-            break
-        if len(call_chain(call)) == 1:  # a chain (``assertThat(x).isTrue()``) is no helper of the suite
+    start, floor = len(statements), 0 if len(statements) == 1 else 1
+    while start > floor and _call_statement(statements[start - 1]) is not None:
+        start -= 1
+    found: dict[str, list[tuple[str, ...]]] = {}  # in the order the test calls them
+    for statement in statements[start:]:
+        call = _call_statement(statement)
+        # a chain (``assertThat(x).isTrue()``) is no helper of the suite
+        if call is not None and len(call_chain(call)) == 1:
             receiver = call.child_by_field_name("object")
             name = syntax.call_name(call)
-            found.add(name if receiver is None else f"{syntax.text(receiver)}.{name}")
-    return frozenset(found)
+            key = name if receiver is None else f"{syntax.text(receiver)}.{name}"
+            found.setdefault(key, []).append(tuple(syntax.text(a) for a in call_args(call)))
+    return found
+
+
+def _call_statement(statement: Node) -> Node | None:
+    return statement_call(statement) if statement.type == "expression_statement" else None
 
 
 def is_oracle_statement(statement: Node, extra: frozenset[str] = frozenset()) -> bool:
