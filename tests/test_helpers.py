@@ -9,9 +9,11 @@ from oracular.candidates.grammar import Candidate
 from oracular.candidates.helpers import (
     CALL_DECAY,
     MAX_CALLS_PER_HELPER,
+    NAMED_SHARE,
     HelperHabit,
     callable_overloads,
     helper_reads,
+    named_by,
 )
 from oracular.candidates.observed import FAILS, HOLDS, ObservedValue, TestObservation, verdict
 from oracular.corpus.devtests import DevTest
@@ -35,7 +37,7 @@ def _helpers(engine: OracleEngine) -> list[tuple[str, float]]:
     (status,) = analysis.oracle_free
     prefix = engine.prefix_for(analysis, status)
     assert prefix is not None
-    return [(c.call, score) for c, score in engine.helpers_for(analysis, status, prefix)]
+    return [(h.candidate.call, h.score) for h in engine.helpers_for(analysis, status, prefix)]
 
 
 def test_the_files_helper_habits_count_calls_named_like_oracles_and_helpers_reached() -> None:
@@ -43,10 +45,11 @@ def test_the_files_helper_habits_count_calls_named_like_oracles_and_helpers_reac
     # assertContains is an oracle by its name, checkEmpty through the assertion it reaches;
     # countsOne's assertEquals is JUnit's, not a habit of the suite, and a helper called first
     # (startsEmpty's checkEmpty) prepares the test
-    passed = frozenset({(0, "names"), (1, '"a"'), (1, '"c"')})  # what they pass, by position
+    passed = frozenset({(0, "names"), (1, '"a"'), (1, '"c"'), (1, '"d"')})  # what they pass, by position
+    # countsOne calls assertContains after JUnit's assertEquals: a use, not a first check
     assert analysis.helper_habits == (
-        HelperHabit("assertContains", 2, passed),
-        HelperHabit("checkEmpty", 1, frozenset({(0, "names")})),
+        HelperHabit("assertContains", 3, passed, first=2),
+        HelperHabit("checkEmpty", 1, frozenset({(0, "names")}), first=1),
     )
     assert analysis.with_oracle == 5
 
@@ -87,7 +90,16 @@ def test_overloads_leave_out_tests_constructors_and_varargs() -> None:
     one = method("check", (("int", "x"),))
     varargs = method("check", (("int...", "xs"),))
     test = method("check", (), ("Test",))
-    assert callable_overloads([two, varargs, test, one]) == [one, two]
+    unannotated = method("testCheck", ())  # a test that lost its @Test, or a JUnit 3 one
+    body = method("_testCheck", (("int", "mode"),))  # a parametrised test's body
+    assert callable_overloads([two, varargs, test, one, unannotated, body]) == [one, two]
+
+
+def test_a_helper_is_named_by_half_or_more_of_what_the_tests_name_says() -> None:
+    assert named_by("testCompareComment")("assertDifferentComments")
+    assert named_by("testCompareProcessingInstruction")("assertDifferentProcessingInstructions")
+    assert not named_by("testNoNativeTypeIdForJson")("assertType")
+    assert not named_by("test")("assertType")
 
 
 def test_a_helper_suggestion_is_rendered_as_its_call_with_no_import(engine: OracleEngine) -> None:
@@ -189,3 +201,30 @@ def test_of_two_helpers_as_used_the_one_tests_check_with_first_leads() -> None:
     )
     habits = OracleEngine().analyse(source).helper_habits
     assert [(h.name, h.uses) for h in habits] == [("checkHead", 3), ("checkTail", 3)]
+
+
+def test_a_helper_the_tests_name_names_comes_first_though_no_test_calls_it() -> None:
+    source = java(
+        """
+        import org.junit.Test;
+        import static org.junit.Assert.assertTrue;
+        import java.util.*;
+        public class N {
+            @Test public void a() { List<String> xs = new ArrayList<>(); xs.add("a"); checkSize(xs, 1); }
+            @Test public void b() { List<String> xs = new ArrayList<>(); xs.add("b"); checkSize(xs, 1); }
+            @Test public void c() { List<String> xs = new ArrayList<>(); checkSize(xs, 0); }
+            @Test public void testEmptiness() { List<String> ys = new ArrayList<>(); ys.clear(); }
+            void checkSize(List<String> xs, int n) { assertTrue(xs.size() == n); }
+            void checkEmptiness(List<String> xs) { assertTrue(xs.isEmpty()); }
+        }
+        """
+    )
+    engine = OracleEngine()
+    analysis = engine.analyse(source)
+    (status,) = analysis.oracle_free
+    prefix = engine.prefix_for(analysis, status)
+    assert prefix is not None
+    offers = engine.helpers_for(analysis, status, prefix)
+    assert offers[0].candidate.call == "checkEmptiness(ys)"
+    assert offers[0].share == NAMED_SHARE  # no other test checks with it, but the name says it
+    assert analysis.helper_habits[0].name == "checkSize"  # the habit alone would lead with it

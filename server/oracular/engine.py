@@ -18,7 +18,15 @@ from tree_sitter import Node
 
 from oracular.candidates.grammar import MAX_CANDIDATES, Candidate, build_candidates
 from oracular.candidates.habits import weigh_alike
-from oracular.candidates.helpers import HelperHabit, helper_candidates, helper_reads, passed_in_full
+from oracular.candidates.helpers import (
+    HelperHabit,
+    HelperOffer,
+    callable_overloads,
+    helper_candidates,
+    helper_reads,
+    named_by,
+    passed_in_full,
+)
 from oracular.candidates.observed import (
     FileObservation,
     ObservationPlan,
@@ -167,6 +175,7 @@ class FileAnalysis:
             checked = False
             for name, calls in closing_calls(status.test.node).items():
                 if name.rsplit(".", 1)[-1] in JUNIT_ORACLES:
+                    checked = True  # the test checks with JUnit's first
                     continue
                 key = (status.test.class_name, name.removeprefix("this."))
                 if key not in asserting:
@@ -179,10 +188,11 @@ class FileAnalysis:
                     checked = True
                     found = passed.setdefault(key[1], set())
                     found.update((i, canonical_expression(a)) for call in calls for i, a in enumerate(call))
-        # the most used first; of two as used, the one tests check with first (commons-math's
-        # distribution tests close with verifyDensities(), then the probabilities)
-        ranked = sorted(uses, key=lambda name: (uses[name], first[name]), reverse=True)
-        return tuple(HelperHabit(name, uses[name], frozenset(passed[name])) for name in ranked)
+        # the one most tests check with first (commons-math's distribution tests close with
+        # verifyDensities(), then the probabilities; joptsimple's tokenizer tests with
+        # assertNextToken...(), then assertNoMoreTokens()), then the most used
+        ranked = sorted(uses, key=lambda name: (first[name], uses[name]), reverse=True)
+        return tuple(HelperHabit(name, uses[name], frozenset(passed[name]), first[name]) for name in ranked)
 
     @cached_property
     def own_helpers(self) -> float:
@@ -556,17 +566,36 @@ class OracleEngine:
 
     def helpers_for(
         self, analysis: FileAnalysis, status: TestStatus, prefix: PrefixAnalysis
-    ) -> list[tuple[Candidate, float]]:
-        """Calls of the file's own assertion helpers, scored (:mod:`oracular.candidates.helpers`)."""
-        habits = analysis.helper_habits
-        if not habits:
-            return []
+    ) -> list[HelperOffer]:
+        """Calls of the file's own assertion helpers, scored (:mod:`oracular.candidates.helpers`):
+        those its tests check with, and those of the test's class the test's name names, which no
+        other test may call (xmlunit's ``testCompareComment`` alone calls ``assertDifferentComments``)."""
         decls = analysis.decls
         scope = HelperScope(status.classes, self.index, decls.package, decls.imports)
-        constants = [
-            (name, f.type) for cls in status.classes for name, f in cls.fields.items() if f.is_constant
-        ]
-        return helper_candidates(habits, analysis.with_oracle, scope, prefix, constants)
+        named = named_by(status.test.name)
+        tests = {s.test.name for s in analysis.statuses}
+        known = {h.name for h in analysis.helper_habits}
+        extra = self.settings.extra_assertion_methods
+        unused = {
+            m.name: HelperHabit(m.name, 0)
+            for cls in status.classes
+            for m in callable_overloads(cls.methods)
+            if m.name not in known and m.name not in tests and named(m.name)
+            and find_oracle(m, scope, extra) is not None
+        }  # fmt: skip
+        habits = (*analysis.helper_habits, *unused.values())
+        if not habits:
+            return []
+        # the test class's constants, and those of the interfaces it implements (xmlunit's tests
+        # implement DifferenceConstants to name COMMENT_VALUE)
+        interfaces = (
+            self.index.resolve(name, decls.package, decls.imports)
+            for cls in status.classes
+            for name in cls.interfaces
+        )
+        owners = [*status.classes, *(i for i in interfaces if i is not None)]
+        constants = [(name, f.type) for cls in owners for name, f in cls.fields.items() if f.is_constant]
+        return helper_candidates(habits, analysis.with_oracle, scope, prefix, constants, status.test.name)
 
     def _qualifier(self, focal: FocalMethod | None):
         def qualify(simple: str) -> str | None:
@@ -654,17 +683,16 @@ class OracleEngine:
         # never ranked (the models know JUnit's assertions): a helper is the oracle of a test that
         # does not throw, so its habit's share weighs as much as the classifier leaves to assertions
         helpers = self.helpers_for(analysis, status, prefix)
-        candidates = [*candidates, *(c for c, _ in helpers)]
-        scores = [*scores, *(score * (1 - ranking.exception_probability) for _, score in helpers)]
+        shares = [*(None for _ in candidates), *(h.share for h in helpers)]
+        candidates = [*candidates, *(h.candidate for h in helpers)]
+        scores = [*scores, *(h.score * (1 - ranking.exception_probability) for h in helpers)]
         verdicts = [verdict(c, observation) if observed else None for c in candidates]  # type: ignore[arg-type]
         if observed:
             assert observation is not None
             restated = prefix.history.restated
             scores = settled(candidates, witnessed(candidates, verdicts, scores, observation), observation)
             scores = named_first(candidates, verdicts, scores, observation, restated)
-            scores = passed_in_full(
-                candidates, verdicts, scores, analysis.helper_habits, analysis.with_oracle
-            )
+            scores = passed_in_full(verdicts, scores, shares)
         vacuous = [cannot_fail(c, prefix) for c in candidates]
         weaker = implied(candidates, verdicts, vacuous)
         renderings = [renders_whole_object(c, prefix) for c in candidates]
@@ -793,7 +821,7 @@ class OracleEngine:
         for status in statuses:
             prefix = prefixes.get(status.test.line)
             if prefix is not None:  # with no target at all, running it still says whether it throws
-                helpers = (c for c, _ in self.helpers_for(analysis, status, prefix))
+                helpers = (h.candidate for h in self.helpers_for(analysis, status, prefix))
                 reads = [
                     *prefix.targets, *value_reads(self.candidates_for(prefix, status)), *helper_reads(helpers)
                 ]  # fmt: skip

@@ -4,12 +4,13 @@ Why: many suites check through helpers of their own (joptsimple's ``assertOption
 xmlunit's ``assertXMLEqual``, java-diff-utils' ``verify``), and where a file's tests do, its
 developer writes the next test's oracle with them too: on the 8 reported dev projects, 78 of 652
 realistic tests end in such a call, which JUnit's assertions alone can never match. The helpers
-worth offering are those the file's other tests already check through (their oracle was found
-through the helper, :class:`~oracular.java.oracles.OracleEvidence`), each scored by how many of
-those tests do. Their arguments are type-correct values the prefix holds: its locals, the test
-class's fields, its literals and the fixture's, the class's constants, the targets; when the
-code runs, each call is run too (:mod:`oracular.execution.observe`), and the one that passes is
-the answer.
+worth offering are those the test's name names (xmlunit's ``testCompareComment``,
+``assertDifferentComments``), then those the file's other tests close with
+(:attr:`oracular.engine.FileAnalysis.helper_habits`), each scored by the share of those tests that
+check with it first. Their arguments are type-correct values the prefix holds: its locals, its
+literals, the test class's fields, the fixture's literals, the constants, the targets, in the
+order the file's other calls of the helper suggest; when the code runs, each call is run too
+(:mod:`oracular.execution.observe`), and one that passes gets its helper's whole share.
 
 The models never see these candidates (they were trained on JUnit's assertions): the engine adds
 them after ranking, with the habit's share as their score.
@@ -18,7 +19,7 @@ them after ranking, with the habit's share as their score.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from tree_sitter import Node
@@ -30,11 +31,11 @@ from oracular.java import syntax
 from oracular.java.declarations import MethodInfo
 from oracular.java.junit import TEST_ANNOTATIONS
 from oracular.java.prefix import PrefixAnalysis
-from oracular.java.targets import Target, accepts
+from oracular.java.targets import Target, accepts, identifier_words, test_name_words
 from oracular.java.types import LITERAL_TYPES, is_boolean, literal_type
 
 MAX_HELPERS = 3
-"""The file's most used helpers offered: a fourth is rarely the habit."""
+"""Helpers offered per test: a fourth is rarely the habit."""
 MAX_CALLS_PER_HELPER = 8
 """Argument choices per helper: each is run when the code runs, alone (a helper may change state)."""
 MAX_OPTIONS = 8
@@ -42,31 +43,49 @@ MAX_OPTIONS = 8
 CALL_DECAY = 0.9
 """Each further argument choice of a helper keeps this share of the one before's score, so that
 the first choice (the prefix's own values, in the order it made them) leads when nothing ran."""
+NAMED_SHARE = 0.5
+"""The share a helper the test's name names counts as having, at least: xmlunit's
+``testCompareComment`` checks with ``assertDifferentComments``, called by one test of forty."""
 ARGUMENT_TARGETS = frozenset({"observer", "field", "chain", "query"})
 """Targets passed as arguments (``builder.getDocument()``); actions would change state, and the
 last statement's own call (``s.pop()``) would run twice."""
 
 
 @dataclass(frozen=True)
+class HelperOffer:
+    """One helper call offered: its score (the share, less for each further argument choice) and
+    its helper's share (what it scores once it passed)."""
+
+    candidate: Candidate
+    score: float
+    share: float
+
+
+@dataclass(frozen=True)
 class HelperHabit:
-    """A helper the file's tests check through: its name as called, how many tests do, and what
-    they pass it: ``(position, argument)`` in canonical form (:mod:`oracular.candidates.text`)."""
+    """A helper the file's tests check through: its name as called, how many tests do, what they
+    pass it (``(position, argument)`` in canonical form, :mod:`oracular.candidates.text`), and how
+    many check with it first, before any other assertion: how likely the next test's first
+    oracle is a call of it (its candidates' score is that share of the file's tests)."""
 
     name: str
     uses: int
     passed: frozenset[tuple[int, str]] = frozenset()
+    first: int = 0
 
 
 def callable_overloads(methods: Iterable[MethodInfo]) -> list[MethodInfo]:
     """The declarations a helper call can be written for: ``void`` methods (one that returns a
     value, commons-email's ``getMailServer()``, is a fixture that checks on the way, not an
-    oracle), no tests or varargs; the fewest parameters first (a leading message parameter is the
+    oracle), no tests (annotated, or named so: commons-csv's ``testEqualsSkipHeaderRecord()``
+    lacks its ``@Test``) or varargs; the fewest parameters first (a leading message parameter is the
     rarer overload)."""
     found = [
         m
         for m in methods
         if m.return_type == "void"
         and not TEST_ANNOTATIONS.intersection(m.annotations)
+        and not m.name.lstrip("_").startswith("test")  # a test's body (jackson's _testEofExceptions)
         and not any(t.endswith("...") for t, _ in m.params)
     ]
     return sorted(found, key=lambda m: len(m.params))
@@ -120,29 +139,45 @@ def argument_options(
         for t in prefix.targets
         if t.kind in ARGUMENT_TARGETS and t.type and accepts(param_type, t.type)
     ]
-    return list(dict.fromkeys(options))[:MAX_OPTIONS]
+    return list(dict.fromkeys(options))
 
 
-def _passed_first(
+def _likeliest(
     options: list[str],
     position: int,
     passed: frozenset[tuple[int, str]],
     made: Mapping[str, str],
     literals: Sequence[tuple[str, str]],
+    named: Callable[[str], bool],
 ) -> list[str]:
-    """``options`` with the prefix's locals (``made``) first, then the values the file's other
-    tests pass at ``position``, then the rest; within each, the texts the prefix's own literals
-    contain first. The file's habit names the argument too (joptsimple's tests pass an option's
-    name, ``"file"``, where they parse ``"--file"``), which matters most where the code does not
-    run; another test's local names nothing of this one."""
+    """The :data:`MAX_OPTIONS` likeliest of ``options``: the prefix's locals (``made``) first, then
+    the values the file's other tests pass at ``position``, then the rest; within each, the texts
+    the prefix's own literals contain first, then those the test's name names. The file's habit
+    names the argument too (joptsimple's tests pass an option's name, ``"file"``, where they parse
+    ``"--file"``), which matters most where the code does not run; another test's local names
+    nothing of this one; xmlunit's ``testCompareComment`` passes ``COMMENT_VALUE``."""
     texts = [text[1:-1] for text, _ in literals if text[:1] in "\"'"]
 
-    def key(option: str) -> tuple[bool, bool, bool]:
+    def key(option: str) -> tuple[bool, bool, bool, bool]:
         inner = option[1:-1] if option[:1] in "\"'" else None
         mentioned = inner is not None and any(inner in text for text in texts)
-        return option not in made, (position, canonical_expression(option)) not in passed, not mentioned
+        habit = (position, canonical_expression(option)) in passed
+        return option not in made, not habit, not mentioned, not named(option)
 
-    return sorted(options, key=key)
+    return sorted(options, key=key)[:MAX_OPTIONS]
+
+
+def named_by(test_name: str) -> Callable[[str], bool]:
+    """Whether an identifier says half or more of what the test's name says it checks:
+    ``testCompareComment`` names ``assertDifferentComments``; ``testNoNativeTypeIdForJson`` does
+    not name ``assertType`` (a word of five), nor ``testZipArchiveCreation`` ``checkArchiveContent``."""
+    words = {w.removesuffix("s") for w in test_name_words(test_name)}
+    return lambda name: bool(words) and 2 * len(words & _stems(name)) >= len(words)
+
+
+def _stems(name: str) -> set[str]:
+    """An identifier's words without a plural ``s``: ``assertDifferentComments`` names ``comment``."""
+    return {w.removesuffix("s") for w in identifier_words(name)}
 
 
 def _calls(options: Sequence[Sequence[str]], made: frozenset[str]) -> Iterator[tuple[str, ...]]:
@@ -176,29 +211,41 @@ def helper_candidates(
     scope: Mapping[str, Sequence[MethodInfo]],
     prefix: PrefixAnalysis,
     constants: Sequence[tuple[str, str]] = (),
-) -> list[tuple[Candidate, float]]:
-    """Calls of the file's most used helpers with the prefix's values, each with its score: the
-    share of the file's tests with an oracle that check through it (see the module docstring)."""
+    test_name: str = "",
+) -> list[HelperOffer]:
+    """Calls of the file's helpers with the prefix's values, each with its score: the share of the
+    file's tests with an oracle that check with it first (see the module docstring). The helpers
+    the test's name names come first (xmlunit's ``testCompareComment``,
+    ``assertDifferentComments``), then the file's habit's order."""
     if with_oracle <= 0:
         return []
+    named = named_by(test_name)
+
     literals = _literals(prefix)
     made = _made(prefix)
     locals_ = prefix.env.locals
-    found: list[tuple[Candidate, float]] = []
+    found: list[HelperOffer] = []
     offered = 0
-    for habit in habits:
+    for habit in sorted(habits, key=lambda h: not named(h.name)):
         overloads = callable_overloads(scope.get(habit.name, ()))
         if not overloads:  # a library's (AssertJ's ``assertThat``), or not reachable from here
             continue
         offered += 1
         if offered > MAX_HELPERS:
             break
-        share = habit.uses / with_oracle
+        share = habit.first / with_oracle
+        if named(habit.name):  # the test's name says which helper it needs
+            share = max(share, NAMED_SHARE)
         calls: list[tuple[str, ...]] = []
         for method in overloads:
             options = [
-                _passed_first(
-                    argument_options(t, prefix, constants, literals), i, habit.passed, locals_, literals
+                _likeliest(
+                    argument_options(t, prefix, constants, literals),
+                    i,
+                    habit.passed,
+                    locals_,
+                    literals,
+                    named,
                 )
                 for i, (t, _) in enumerate(method.params)
             ]
@@ -207,29 +254,22 @@ def helper_candidates(
             if len(calls) >= MAX_CALLS_PER_HELPER:
                 break
         found += [
-            (Candidate("helper", habit.name, arguments=arguments), share * CALL_DECAY**n)
+            HelperOffer(Candidate("helper", habit.name, arguments=arguments), share * CALL_DECAY**n, share)
             for n, arguments in enumerate(calls)
         ]
     return found
 
 
 def passed_in_full(
-    candidates: Sequence[Candidate],
-    verdicts: Sequence[Verdict | None],
-    scores: Sequence[float],
-    habits: Sequence[HelperHabit],
-    with_oracle: int,
+    verdicts: Sequence[Verdict | None], scores: Sequence[float], shares: Sequence[float | None]
 ) -> list[float]:
-    """``scores`` with each helper call that passed when run given its helper's whole share:
-    :data:`CALL_DECAY` orders guesses at arguments, and a call that passed needs no guessing
-    (joptsimple's ``assertOptionDetected(options, "file")`` came fifth, after the literals the
-    test parses, ``"--file"``...)."""
-    share = {h.name: h.uses / with_oracle for h in habits} if with_oracle > 0 else {}
+    """``scores`` with each helper call that passed when run given its helper's whole share
+    (``shares``, ``None`` for other candidates): :data:`CALL_DECAY` orders guesses at arguments,
+    and a call that passed needs no guessing (joptsimple's ``assertOptionDetected(options,
+    "file")`` came fifth, after the literals the test parses, ``"--file"``...)."""
     return [
-        max(score, share.get(c.assertion, 0.0))
-        if c.kind == "helper" and v is not None and v.status == HOLDS
-        else score
-        for c, v, score in zip(candidates, verdicts, scores, strict=True)
+        max(score, share) if share is not None and v is not None and v.status == HOLDS else score
+        for v, score, share in zip(verdicts, scores, shares, strict=True)
     ]
 
 

@@ -65,7 +65,7 @@ def closing_calls(method: Node) -> dict[str, list[tuple[str, ...]]]:
     commons-io's ``checkCollectionsEmpty("A")`` comes before the next action; xmlunit's
     ``assertParsedDocumentEqual(xHtmlDocument, goodHTML)``, a test of one statement, is all check."""
     body = method.child_by_field_name("body")
-    statements = body.named_children if body is not None else []
+    statements = [s for s in body.named_children if "comment" not in s.type] if body is not None else []
     start, floor = len(statements), 0 if len(statements) == 1 else 1
     while start > floor and _call_statement(statements[start - 1]) is not None:
         start -= 1
