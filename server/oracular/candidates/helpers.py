@@ -118,9 +118,9 @@ def argument_options(
     constants: Sequence[tuple[str, str]],
     literals: Sequence[tuple[str, str]],
 ) -> list[str]:
-    """Values a helper's parameter of ``param_type`` may be given, the likeliest first: the
-    prefix's locals (as declared) and literals, the test's fields, the fixture's literals, the
-    test class's constants, then the targets the prefix computes."""
+    """Every value a helper's parameter of ``param_type`` may be given: the prefix's locals (as
+    declared) and literals, the test's fields, the fixture's literals, the constants, then the
+    targets the prefix computes (:func:`_likeliest` orders and keeps the likeliest)."""
     if is_boolean(param_type):
         return ["true", "false"]
     env = prefix.env
