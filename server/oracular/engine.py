@@ -151,7 +151,8 @@ class FileAnalysis:
     @cached_property
     def helper_habits(self) -> tuple[HelperHabit, ...]:
         """The suite's assertion helpers this version's tests call, each counted once per test with
-        an oracle that calls it, the most used first (:mod:`oracular.candidates.helpers`).
+        an oracle that calls it, the one most tests check with first leading
+        (:mod:`oracular.candidates.helpers`).
 
         Read from the calls, not the oracle evidence: a test calling ``assertOptionDetected`` and
         ``assertEquals`` has the latter as its evidence (the first by name), yet checks through both.
