@@ -31,8 +31,8 @@ from oracular.java import syntax
 from oracular.java.declarations import MethodInfo
 from oracular.java.junit import TEST_ANNOTATIONS
 from oracular.java.prefix import PrefixAnalysis
-from oracular.java.targets import Target, accepts, identifier_words, test_name_words
-from oracular.java.types import LITERAL_TYPES, is_boolean, literal_type
+from oracular.java.targets import Target, accepts, identifier_words, prefix_literals, test_name_words
+from oracular.java.types import is_boolean
 
 MAX_HELPERS = 3
 """Helpers offered per test: a fourth is rarely the habit."""
@@ -89,17 +89,6 @@ def callable_overloads(methods: Iterable[MethodInfo]) -> list[MethodInfo]:
         and not any(t.endswith("...") for t, _ in m.params)
     ]
     return sorted(found, key=lambda m: len(m.params))
-
-
-def _literals(prefix: PrefixAnalysis) -> list[tuple[str, str]]:
-    """The prefix's literals, in the order it writes them, with their types."""
-    found: dict[str, str] = {}
-    for statement in prefix.statements:
-        for node in syntax.walk_skipping_classes(statement):
-            value_type = literal_type(node) if node.type in LITERAL_TYPES else None
-            if value_type is not None:
-                found.setdefault(syntax.text(node), value_type)
-    return list(found.items())
 
 
 def _short_text_characters(literals: Sequence[tuple[str, str]]) -> list[str]:
@@ -221,7 +210,7 @@ def helper_candidates(
         return []
     named = named_by(test_name)
 
-    literals = _literals(prefix)
+    literals = [(v.text, v.type) for v in prefix_literals(prefix.statements)]
     made = _made(prefix)
     locals_ = prefix.env.locals
     found: list[HelperOffer] = []

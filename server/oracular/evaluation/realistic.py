@@ -21,7 +21,6 @@ import dataclasses
 import json
 import logging
 import random
-import re
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -59,27 +58,17 @@ def answer_keys(cut: DevTest) -> frozenset[str]:
     if truth is None:
         return frozenset()
     if not is_junit(truth):  # the suite's own helper, say: its call, as a helper candidate reads
-        call = developers_call(cut)
-        return frozenset({canonical_expression(call[1])}) if call else frozenset()
+        return frozenset({canonical_expression(truth.actual)})
     keys = {truth.key}
     if truth.expected is not None:
         keys.add(canonical_expression(f"{truth.method}({truth.actual}, {truth.expected})"))
     return frozenset(keys)
 
 
-_CALL = re.compile(r"\s*([\w$.]+)\s*\(.*\)\s*;?\s*$", re.DOTALL)
-
-
 def is_junit(truth: GroundTruth) -> bool:
-    """One of JUnit's (or TestNG's) assertions, or ``assertThat``: not a call of the suite's own."""
+    """One of JUnit's (or TestNG's) assertions, or ``assertThat``: not a call of the suite's own,
+    which the corpus keeps whole (``actual`` is the call, ``helper(a, "b")``)."""
     return truth.method in UNARY or truth.method in BINARY or truth.method == "assertThat"
-
-
-def developers_call(cut: DevTest) -> tuple[str, str] | None:
-    """The developer's oracle as ``(name, call expression)`` when it is one call: ``("helper",
-    'helper(a, "b")')``."""
-    match = _CALL.match(cut.oracle)
-    return (match.group(1), cut.oracle.strip().removesuffix(";").strip()) if match else None
 
 
 def suggestion_key(suggestion: Suggestion) -> str:
@@ -148,7 +137,7 @@ def template_rank(cut: DevTest, report: TestReport, rank: int | None) -> int | N
     if truth is None:
         return None
     if not is_junit(truth):  # the same helper, whatever its arguments
-        name = (developers_call(cut) or ("", ""))[0]
+        name = truth.actual.split("(", 1)[0].strip()  # as called: ``TestUtils.assertX``
         return next(
             (s.rank for s in top if s.candidate.kind == "helper" and s.candidate.assertion == name), None
         )

@@ -321,17 +321,26 @@ def fixture_bases(env: TypeEnv, written: list[Base]) -> list[Base]:
     return found[:MAX_FIXTURES]
 
 
+def prefix_literals(statements: list[Node]) -> list[PrefixValue]:
+    """The literals the statements contain, each once, in the order they are written."""
+    values: dict[str, PrefixValue] = {}
+    for statement in statements:
+        for node in syntax.walk_skipping_classes(statement):
+            value_type = literal_type(node) if node.type in LITERAL_TYPES else None
+            if value_type is not None:
+                values.setdefault(syntax.text(node), PrefixValue(syntax.text(node), value_type))
+    return list(values.values())
+
+
 def prefix_values(statements: list[Node], env: TypeEnv) -> list[PrefixValue]:
     """Locals (the most recent first), then the literals the prefix contains, for arguments."""
     values: dict[str, PrefixValue] = {}
     for name, var_type in reversed(list(env.locals.items())):
         if var_type and var_type != "var":
             values.setdefault(name, PrefixValue(name, var_type))
-    for statement in statements:
-        for node in syntax.walk_skipping_classes(statement):
-            value_type = literal_type(node) if node.type in LITERAL_TYPES else None
-            if value_type in ("String", "int", "char", "long"):
-                values.setdefault(syntax.text(node), PrefixValue(syntax.text(node), value_type))
+    for literal in prefix_literals(statements):
+        if literal.type in ("String", "int", "char", "long"):
+            values.setdefault(literal.text, literal)
     return list(values.values())
 
 
