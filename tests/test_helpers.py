@@ -228,3 +228,43 @@ def test_a_helper_the_tests_name_names_comes_first_though_no_test_calls_it() -> 
     assert offers[0].candidate.call == "checkEmptiness(ys)"
     assert offers[0].share == NAMED_SHARE  # no other test checks with it, but the name says it
     assert analysis.helper_habits[0].name == "checkSize"  # the habit alone would lead with it
+
+
+def test_a_suites_own_helper_named_like_junits_is_the_suites_and_compares_like_with_like() -> None:
+    source = java(
+        """
+        import org.junit.Test;
+        import org.junit.Assert;
+        public class F {
+            @Test public void a() {
+                Fmt right = new Fmt('a'); Fmt left = new Fmt('b'); assertNotEquals(right, left);
+            }
+            @Test public void b() {
+                Fmt right = new Fmt('c'); Fmt left = new Fmt('d'); assertNotEquals(right, left);
+            }
+            @Test public void c() { Fmt right = new Fmt('e'); Fmt left = right.withQuote('"'); }
+            private static void assertNotEquals(Object right, Object left) {
+                Assert.assertNotEquals(right, left);
+                Assert.assertNotEquals(left, right);
+            }
+        }
+        class Fmt {
+            private final char quote;
+            Fmt(char quote) { this.quote = quote; }
+            Fmt withQuote(char q) { return new Fmt(q); }
+            char getQuote() { return quote; }
+            String text() { return "q=" + quote; }
+        }
+        """
+    )
+    engine = OracleEngine()
+    analysis = engine.analyse(source)
+    # Java calls the class's own assertNotEquals, not JUnit's: a habit of the suite
+    assert [(h.name, h.uses, h.first) for h in analysis.helper_habits] == [("assertNotEquals", 2, 2)]
+    (status,) = analysis.oracle_free
+    prefix = engine.prefix_for(analysis, status)
+    assert prefix is not None
+    calls = [h.candidate.call for h in engine.helpers_for(analysis, status, prefix)]
+    # the two formats, as the file's tests pass them; never a literal, a format's character or text
+    # (an Object parameter takes the test's named values) and never two values of different types
+    assert calls == ["assertNotEquals(right, left)", "assertNotEquals(left, right)"]

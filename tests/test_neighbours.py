@@ -8,12 +8,12 @@ from pathlib import Path
 import pytest
 
 from oracular.candidates.grammar import Candidate
-from oracular.candidates.habits import ALIKE_WEIGHT, weigh_alike
+from oracular.candidates.habits import ALIKE_WEIGHT, FIRST_WEIGHT, weigh_alike, weigh_first
 from oracular.candidates.strength import cannot_hold
 from oracular.candidates.values import Value
 from oracular.engine import OracleEngine
 from oracular.incremental import MethodMemo
-from oracular.java.neighbours import PathMemo, expected_types, member_path
+from oracular.java.neighbours import PathMemo, expected_types, first_check, member_path
 from oracular.java.source import parse_text
 from oracular.java.targets import Target
 from oracular.ranking.baseline import BaselineRanker
@@ -216,3 +216,59 @@ def test_the_expected_types_come_from_every_way_a_test_says_it_throws(engine: Or
         "IllegalStateException",
         "NullPointerException",
     }
+
+
+FIRST_CHECKS_TEST = """
+package org.example.stack;
+import static org.junit.jupiter.api.Assertions.*;
+class FirstChecksTest {
+    @org.junit.jupiter.api.Test
+    void one() {
+        Stack<Integer> s = new Stack<>(); s.push(1); assertTrue(s.contains(1)); assertEquals(1, s.size());
+    }
+    @org.junit.jupiter.api.Test
+    void two() { Stack<Integer> s = new Stack<>(); s.push(2); assertFalse("gone", s.contains(1)); }
+    @org.junit.jupiter.api.Test
+    void three() {
+        Stack<Integer> s = new Stack<>(); int n = 0; assertEquals(0, n); assertTrue(s.contains(3));
+    }
+    @org.junit.jupiter.api.Test
+    void four() { Stack<Integer> s = new Stack<>(); s.push(4); assertTrue(s.contains(4)); }
+    @org.junit.jupiter.api.Test
+    void oracleFree() { Stack<Integer> s = new Stack<>(); s.push(5); }
+}
+"""
+
+
+def test_a_files_first_check_habit_is_the_family_and_read_most_of_its_tests_open_with(
+    engine: OracleEngine,
+) -> None:
+    analysis = engine.analyse(java(FIRST_CHECKS_TEST))
+    tests = {s.test.name: s.test for s in analysis.statuses}
+    assert first_check(tests["one"]) == ("truth", ".contains()")  # the first assertion only
+    assert first_check(tests["two"]) == ("truth", ".contains()")  # assertFalse too; the message is no read
+    assert first_check(tests["three"]) is None  # its first assertion reads no member
+    assert first_check(tests["oracleFree"]) is None
+    # three of the four tests with an oracle open with it
+    assert analysis.first_habit == ("truth", ".contains()")
+    fewer = java(FIRST_CHECKS_TEST.replace("assertTrue(s.contains(4))", "assertEquals(4, s.peek())"))
+    assert engine.analyse(fewer).first_habit is None  # two of four is no habit
+
+
+def test_the_first_check_habit_weighs_its_assertions_up_keeping_the_best_score() -> None:
+    def on(expression: str, assertion: str, value: str | None = None) -> Candidate:
+        expected = Value(value, "int", "literal") if value is not None else None
+        return Candidate("assertion", assertion, Target(expression, "int", "observer"), expected)
+
+    candidates = [
+        on("s.peek()", "assertEquals", "5"),
+        on("s.contains(5)", "assertFalse"),
+        on("t.size()", "assertTrue"),
+    ]
+    scores = [0.5, 0.1, 0.2]
+    weighed = weigh_first(candidates, scores, ("truth", ".contains()"))
+    assert max(weighed) == pytest.approx(0.5)  # no surer of the test than the ranker was
+    assert weighed[1] / weighed[0] == pytest.approx(FIRST_WEIGHT / 5)
+    assert weighed[2] / weighed[0] == pytest.approx(0.2 / 0.5)
+    assert weigh_first(candidates, scores, None) == scores
+    assert weigh_first(candidates, scores, ("equals", ".contains()")) == scores  # another family

@@ -8,6 +8,7 @@ from oracular.candidates.grammar import Candidate, uses_delta
 from oracular.candidates.observed import (
     FAILS,
     HOLDS,
+    MAX_VALUE_READS,
     ObservedValue,
     TestObservation,
     TypeNamer,
@@ -214,6 +215,13 @@ def test_value_reads_are_the_variables_and_constants_candidates_expect() -> None
     assert [(t.expression, t.kind) for t in reads] == [("limit", "value"), ("Stack.MAX", "value")]
 
 
+def test_value_reads_keep_the_tests_locals_and_bare_constants_before_the_units() -> None:
+    units = [equals(f"Format.F{i}", "constant") for i in range(MAX_VALUE_READS)]
+    reads = value_reads([*units, equals("CRLF", "constant"), equals("expected", "variable")])
+    assert len(reads) == MAX_VALUE_READS
+    assert [t.expression for t in reads[:3]] == ["expected", "CRLF", "Format.F0"]
+
+
 def test_oracles_that_cannot_fail(engine: OracleEngine) -> None:
     prefix = analysed(
         engine,
@@ -352,6 +360,24 @@ def test_the_offered_order() -> None:
     assert implied(candidates, [holds, holds, holds], [False] * 3) == [False, True, True]
     assert implied(candidates, [None, holds, holds], [False] * 3) == [False] * 3  # nothing else holds
     assert implied(candidates, [holds, holds, holds], [True, False, False]) == [False, False, False]
+
+
+def test_a_count_is_implied_by_a_holding_equality_with_a_value_the_test_named() -> None:
+    holds = Verdict(HOLDS, "")
+    values = target("values", "String[]")
+    named = Candidate("assertion", "assertArrayEquals", values, Value("expected", "String[]", "variable"))
+    literal = Candidate(
+        "assertion", "assertArrayEquals", values, Value('new String[] {"a"}', "String[]", "observed")
+    )
+    length = Candidate(
+        "assertion", "assertEquals", target("values.length", "int"), Value("1", "int", "observed")
+    )
+    other = Candidate(
+        "assertion", "assertEquals", target("others.length", "int"), Value("1", "int", "observed")
+    )
+    assert implied([named, length, other], [holds] * 3, [False] * 3) == [False, True, False]
+    assert implied([named, length], [None, holds], [False] * 2) == [False, False]  # not known to hold
+    assert implied([literal, length], [holds] * 2, [False] * 2) == [False, False]  # the test named nothing
 
 
 def test_a_holding_named_value_takes_the_observed_literals_place() -> None:

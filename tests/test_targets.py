@@ -512,3 +512,38 @@ def test_an_interface_typed_receiver_offers_what_its_superinterfaces_declare(tmp
     assert named["m.getRowDimension()"] == "int"  # declared by the superinterface
     assert named["m.isSquare()"] == "boolean"
     assert "m.shape()" in named  # two levels up: AnyMatrix extends Shaped
+
+
+def test_calls_over_inputs_the_prefix_never_reads_are_targets(tmp_path: Path) -> None:
+    """commons-math3: ``CanberraDistanceTest`` declares ``a``, ``b`` and ``expected`` and calls
+    nothing; the cut removed ``assertEquals(expected, distance.compute(a, b), 0d)``."""
+    files = {
+        "Distance.java": "package org.example.app;\npublic class Distance {\n"
+        " public double compute(double[] a, double[] b) { return 0; }\n"
+        " public double norm(double[] a) { return 0; }\n"
+        " public void reset(double[] a) {}\n"
+        " public static double[] unique(double[] x) { return x; }\n}\n",
+        "DistanceTest.java": "package org.example.app;\nclass DistanceTest {\n"
+        " private final Distance distance = new Distance();\n"
+        " @org.junit.jupiter.api.Test\n void testCompute() {\n"
+        "  final double[] a = {1, 2};\n  final double[] b = {3, 4};\n  final double expected = 2.9;\n }\n"
+        " @org.junit.jupiter.api.Test\n void testUsed() {\n"
+        "  final double[] a = {1, 2};\n  double n = distance.norm(a);\n }\n}\n",
+    }
+    engine, analysis = analysed_workspace(tmp_path, files, "DistanceTest.java")
+    compute, used = analysis.statuses
+    prefix = engine.prefix_for(analysis, compute)
+    assert prefix is not None
+    inputs = [t for t in prefix.targets if t.kind == "action"]
+    # the test's name names compute, then the fixture's other methods and the static one of the class
+    # under test (named by the test class); each input once, in declaration order; no void method
+    assert [t.expression for t in inputs] == [
+        "distance.compute(a, b)",
+        "distance.norm(a)",
+        "Distance.unique(a)",
+    ]
+    assert inputs[0].type == "double"
+    # a prefix that reads its inputs gets no such calls
+    prefix = engine.prefix_for(analysis, used)
+    assert prefix is not None
+    assert not [t for t in prefix.targets if t.kind == "action"]

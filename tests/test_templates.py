@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -10,10 +11,12 @@ from oracular.candidates.grammar import Candidate
 from oracular.candidates.templates import group_by_template, spread, target_templates, template_text
 from oracular.candidates.values import Value
 from oracular.engine import OracleEngine
+from oracular.java.source import load_source
 from oracular.java.targets import Target
 from oracular.ranking.baseline import OBSERVED_WEIGHT, value_weights
 from oracular.ranking.problem import OracleProblem
 
+from .conftest import indexed
 from .test_targets import analysed
 
 SIZE = Target("s.size()", "int", "observer")
@@ -75,3 +78,25 @@ def test_the_observed_value_outweighs_every_static_guess_of_its_target(engine: O
     assert weights[0] == OBSERVED_WEIGHT
     assert weights[0] > sum(weights[1:])
     assert weights[1] > weights[2]  # statically, the size the pushes imply beats a dictionary guess
+
+
+def test_the_constants_a_test_file_imports_by_name_are_expected_values(tmp_path: Path) -> None:
+    (tmp_path / "Constants.java").write_text(
+        'package p; public class Constants { public static final String CRLF = "\\r\\n";'
+        ' private static final String HIDDEN = "h"; public static String mutable = "m"; }'
+    )
+    test = tmp_path / "FmtTest.java"
+    test.write_text(
+        "package p; import static p.Constants.CRLF; import static p.Constants.HIDDEN;"
+        " import static p.Constants.mutable; import static p.Constants.*; import org.junit.Test;"
+        ' public class FmtTest { @Test public void t() { String s = "a" + CRLF; } }'
+    )
+    engine = OracleEngine(indexed(tmp_path), global_dictionary={})
+    analysis = engine.analyse(load_source(test))
+    (status,) = analysis.oracle_free
+    prefix = engine.prefix_for(analysis, status)
+    assert prefix is not None
+    values = {v.text: v.source for v in engine.values_for(prefix, status)["s"]}
+    # as the file writes it; a private or non-final field is no constant, a wildcard names none
+    assert values["CRLF"] == "constant"
+    assert "HIDDEN" not in values and "mutable" not in values

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from tree_sitter import Node
 
 from oracular.candidates.grammar import MAX_CANDIDATES, Candidate, build_candidates
-from oracular.candidates.habits import weigh_alike
+from oracular.candidates.habits import weigh_alike, weigh_first
 from oracular.candidates.helpers import (
     HelperHabit,
     HelperOffer,
@@ -56,13 +56,14 @@ from oracular.candidates.values import (
     Value,
     constant_values,
     global_values,
+    imported_constants,
     load_global_dictionary,
     local_values,
     plausible,
 )
 from oracular.java.declarations import ClassInfo, FileDeclarations, MethodInfo, extract, method_info
 from oracular.java.junit import Flavour, TestMethod, file_flavour, find_test_methods
-from oracular.java.neighbours import PathMemo, member_path
+from oracular.java.neighbours import FirstCheck, PathMemo, member_path
 from oracular.java.oracle_statements import closing_calls
 from oracular.java.oracles import HelperScope, OracleEvidence, find_oracle
 from oracular.java.prefix import FocalMethod, PrefixAnalysis, analyse_prefix
@@ -79,6 +80,10 @@ if TYPE_CHECKING:
 
 GLOBAL_KEPT = 4
 """Global dictionary values kept for a target whose value was observed (see ``_merge``)."""
+FIRST_HABIT_TESTS = 3
+FIRST_HABIT_SHARE = 0.5
+"""A file's first-check habit (:attr:`FileAnalysis.first_habit`) is one of at least three of its
+tests with an oracle, and of more than half of them."""
 
 
 JUNIT_ORACLES = frozenset(
@@ -144,6 +149,18 @@ class FileAnalysis:
         return self.paths.expected(self.source.data, tests, self.extra_assertion_methods)
 
     @cached_property
+    def first_habit(self) -> FirstCheck | None:
+        """The family and member path (:func:`oracular.java.neighbours.first_check`) most of this
+        version's tests with an oracle check first, if at least :data:`FIRST_HABIT_TESTS` and
+        over :data:`FIRST_HABIT_SHARE` of them do."""
+        tests = [s.test for s in self.statuses if s.evidence is not None]
+        counts = self.paths.first_checks(self.source.data, tests, self.extra_assertion_methods)
+        if not counts:
+            return None
+        habit, count = counts.most_common(1)[0]
+        return habit if count >= FIRST_HABIT_TESTS and count > FIRST_HABIT_SHARE * len(tests) else None
+
+    @cached_property
     def with_oracle(self) -> int:
         """How many of this version's tests have an oracle."""
         return sum(s.evidence is not None for s in self.statuses)
@@ -175,10 +192,12 @@ class FileAnalysis:
                 scopes[status.test.class_name] = scope
             checked = False
             for name, calls in closing_calls(status.test.node).items():
-                if name.rsplit(".", 1)[-1] in JUNIT_ORACLES:
+                key = (status.test.class_name, name.removeprefix("this."))
+                if name.rsplit(".", 1)[-1] in JUNIT_ORACLES and not scope[key[1]]:
+                    # JUnit's, unless the suite declares its own (commons-csv's CSVFormatTest has
+                    # an assertNotEquals(right, left) that checks both ways): Java's call goes there
                     checked = True  # the test checks with JUnit's first
                     continue
-                key = (status.test.class_name, name.removeprefix("this."))
                 if key not in asserting:
                     asserting[key] = any(
                         find_oracle(m, scope, self.extra_assertion_methods) is not None for m in scope[key[1]]
@@ -539,6 +558,7 @@ class OracleEngine:
                 (name, f) for cls in status.classes for name, f in cls.fields.items() if f.is_constant
             )
         ]
+        test_constants += imported_constants(prefix.env)
         classes = [prefix.focal.cls] if prefix.focal else []
         values_for: dict[str, list[Value]] = {}
         for target in prefix.targets:
@@ -681,6 +701,7 @@ class OracleEngine:
             if ranking.habits
             else weigh_alike(candidates, ranking.scores, analysis.asserted, prefix)
         )
+        scores = weigh_first(candidates, scores, analysis.first_habit)
         # never ranked (the models know JUnit's assertions): a helper is the oracle of a test that
         # does not throw, so its habit's share weighs as much as the classifier leaves to assertions
         helpers = self.helpers_for(analysis, status, prefix)
@@ -763,7 +784,7 @@ class OracleEngine:
         # a report depends on what the other tests assert and expect too (java/neighbours.py)
         habits = (
             analysis.asserted, analysis.expected_exceptions, analysis.own_helpers, analysis.with_oracle,
-            analysis.helper_habits,
+            analysis.helper_habits, analysis.first_habit,
         )  # fmt: skip
         habits = hash(habits)
         kind = f"report {habits}" if chosen else "report"

@@ -19,10 +19,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from oracular.candidates.grammar import Candidate
-from oracular.java.neighbours import member_path
+from oracular.java.neighbours import FAMILIES, FirstCheck, member_path
 from oracular.java.prefix import PrefixAnalysis
 
 ALIKE_WEIGHT = 10.0
+FIRST_WEIGHT = 10.0
 
 
 def weigh_alike(
@@ -36,9 +37,38 @@ def weigh_alike(
         is_assertion and member_path(c.target.expression) in asserted  # type: ignore[union-attr]
         for c, is_assertion in zip(candidates, assertions, strict=True)
     ]
+    return _weighed(scores, assertions, alike, ALIKE_WEIGHT)
+
+
+def weigh_first(
+    candidates: Sequence[Candidate], scores: Sequence[float], habit: FirstCheck | None
+) -> list[float]:
+    """``scores`` with the assertions of the file's first-check habit weighed up
+    (:attr:`oracular.engine.FileAnalysis.first_habit`): where most of the file's tests open their
+    checks with one read, an oracle-free test beside them most likely would too (13 of joptsimple's
+    16 ``AbbreviationMapTest`` tests first assert ``abbreviations.contains(...)``, and the ranker
+    preferred the ``get(...)`` they assert next). Whatever the prefix ends with: the habit is of
+    the first check, which the weights of :func:`weigh_alike` do not know."""
+    if habit is None:
+        return list(scores)
+    assertions = [c.kind == "assertion" and c.target is not None for c in candidates]
+    alike = [
+        is_assertion
+        and FAMILIES.get(c.assertion) == habit[0]
+        and member_path(c.target.expression) == habit[1]  # type: ignore[union-attr]
+        for c, is_assertion in zip(candidates, assertions, strict=True)
+    ]
+    return _weighed(scores, assertions, alike, FIRST_WEIGHT)
+
+
+def _weighed(
+    scores: Sequence[float], assertions: list[bool], alike: list[bool], weight: float
+) -> list[float]:
+    """The ``alike`` assertions' weight against the other assertions' multiplied by ``weight``, then
+    all assertions scaled so that the best one's score stays what it was (see the module doc)."""
     if not any(alike) or all(alike[i] for i, a in enumerate(assertions) if a):
         return list(scores)
-    raised = [s * ALIKE_WEIGHT if a else s for s, a in zip(scores, alike, strict=True)]
+    raised = [s * weight if a else s for s, a in zip(scores, alike, strict=True)]
     best = max(s for s, a in zip(scores, assertions, strict=True) if a)
     new_best = max(s for s, a in zip(raised, assertions, strict=True) if a)
     if new_best <= 0:

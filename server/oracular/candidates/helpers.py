@@ -32,7 +32,7 @@ from oracular.java.declarations import MethodInfo
 from oracular.java.junit import TEST_ANNOTATIONS
 from oracular.java.prefix import PrefixAnalysis
 from oracular.java.targets import Target, accepts, identifier_words, prefix_literals, test_name_words
-from oracular.java.types import is_boolean
+from oracular.java.types import is_boolean, split_generic
 
 MAX_HELPERS = 3
 """Helpers offered per test: a fourth is rarely the habit."""
@@ -109,13 +109,18 @@ def argument_options(
 ) -> list[str]:
     """Every value a helper's parameter of ``param_type`` may be given: the prefix's locals (as
     declared) and literals, the test's fields, the fixture's literals, the constants, then the
-    targets the prefix computes (:func:`_likeliest` orders and keeps the likeliest)."""
+    targets the prefix computes (:func:`_likeliest` orders and keeps the likeliest). An ``Object``
+    parameter takes the locals and fields only: it accepts any value, and commons-csv's
+    ``assertNotEquals(Object, Object)`` given a literal and a format's text holds whatever the code
+    does (the top-1 of 7 of its tests that check with ``assertEquals`` when it took any value)."""
     if is_boolean(param_type):
         return ["true", "false"]
     env = prefix.env
     constant = {name for name, _ in constants}
     fields = [(name, t) for name, t in env.fields.items() if name not in constant]
     options = [name for name, t in env.locals.items() if t and t != "var" and accepts(param_type, t)]
+    if param_type in ("Object", "java.lang.Object"):
+        return list(dict.fromkeys(options + [name for name, t in fields if accepts(param_type, t)]))
     options += [text for text, t in literals if accepts(param_type, t)]
     options += [name for name, t in fields if accepts(param_type, t)]
     if param_type in ("String", "java.lang.String"):
@@ -169,15 +174,34 @@ def _stems(name: str) -> set[str]:
     return {w.removesuffix("s") for w in identifier_words(name)}
 
 
-def _calls(options: Sequence[Sequence[str]], made: frozenset[str]) -> Iterator[tuple[str, ...]]:
+def _calls(
+    options: Sequence[Sequence[str]],
+    made: frozenset[str],
+    alike: Sequence[tuple[int, int]],
+    type_of: Mapping[str, str],
+) -> Iterator[tuple[str, ...]]:
     """Argument tuples in order, none passing one value twice (``verify(a, a)``, booleans apart)
     or a value read off another argument (``assertSize(s, s.size())`` cannot fail), and each
     passing at least one of ``made``, what the prefix made: a helper given only literals and
-    constants (commons-io's ``checkCollectionsEmpty(".java")``) checks nothing the test did."""
+    constants (commons-io's ``checkCollectionsEmpty(".java")``) checks nothing the test did.
+    Parameters declared alike (``alike``: pairs of positions) take values of one type: commons-csv's
+    ``assertNotEquals(Object right, Object left)`` compares two formats, never a format with the
+    character one of them returns (which differs whatever the code does)."""
     for arguments in itertools.product(*options):
         values = [a for a in arguments if a not in ("true", "false")]
         read_off = any(a.startswith(f"{b}.") for a in values for b in values)
-        if len(set(values)) == len(values) and not read_off and (not arguments or made.intersection(values)):
+        mixed = any(
+            type_of.get(arguments[i], "") != type_of.get(arguments[j], "")
+            and arguments[i] in type_of
+            and arguments[j] in type_of
+            for i, j in alike
+        )
+        if (
+            len(set(values)) == len(values)
+            and not read_off
+            and not mixed
+            and (not arguments or made.intersection(values))
+        ):
             yield arguments
 
 
@@ -186,6 +210,16 @@ def _made(prefix: PrefixAnalysis) -> frozenset[str]:
     named = {node_text for statement in prefix.statements for node_text in _identifiers(statement)}
     fields = {name for name in prefix.env.fields if name in named}
     return frozenset({*prefix.env.locals, *fields, *(t.expression for t in prefix.targets)})
+
+
+def _types(
+    prefix: PrefixAnalysis, constants: Sequence[tuple[str, str]], literals: Sequence[tuple[str, str]]
+) -> dict[str, str]:
+    """The declared type of each value :func:`argument_options` may offer, where known."""
+    env = prefix.env
+    known = [*literals, *constants, *env.fields.items(), *env.locals.items()]
+    known += [(t.expression, t.type) for t in prefix.targets if t.type]
+    return {text: split_generic(t)[0] for text, t in known if t and t != "var"}
 
 
 def _identifiers(statement: Node) -> Iterator[str]:
@@ -212,6 +246,7 @@ def helper_candidates(
 
     literals = [(v.text, v.type) for v in prefix_literals(prefix.statements)]
     made = _made(prefix)
+    type_of = _types(prefix, constants, literals)
     locals_ = prefix.env.locals
     found: list[HelperOffer] = []
     offered = 0
@@ -238,8 +273,15 @@ def helper_candidates(
                 )
                 for i, (t, _) in enumerate(method.params)
             ]
+            alike = [
+                (i, j)
+                for i, (one, _) in enumerate(method.params)
+                for j, (other, _) in enumerate(method.params)
+                if i < j and one == other
+            ]
             room = MAX_CALLS_PER_HELPER - len(calls)
-            calls += [c for c in itertools.islice(_calls(options, made), room) if c not in calls]
+            found_calls = _calls(options, made, alike, type_of)
+            calls += [c for c in itertools.islice(found_calls, room) if c not in calls]
             if len(calls) >= MAX_CALLS_PER_HELPER:
                 break
         found += [

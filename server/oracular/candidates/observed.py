@@ -487,13 +487,17 @@ MAX_VALUE_READS = 12
 
 
 def value_reads(candidates: Iterable[Candidate]) -> list[Target]:
-    """The variables and constants candidates expect, read too so that their verdicts are known."""
-    found: dict[str, Target] = {}
+    """The variables and constants candidates expect, read too so that their verdicts are known:
+    the test's locals first, then the constants it names bare (its own, those it imports), then
+    the unit's (``CSVFormat.DEFAULT``...: commons-csv's dozen predefined formats took every read
+    before the ``CRLF`` its tests expect)."""
+    found: dict[str, Value] = {}
     for candidate in candidates:
         value = candidate.expected
-        if value is not None and value.source in ("variable", "constant") and len(found) < MAX_VALUE_READS:
-            found.setdefault(value.text, Target(value.text, value.type, "value"))
-    return list(found.values())
+        if value is not None and value.source in ("variable", "constant"):
+            found.setdefault(value.text, value)
+    ordered = sorted(found.values(), key=lambda v: (v.source != "variable", "." in v.text))
+    return [Target(v.text, v.type, "value") for v in ordered[:MAX_VALUE_READS]]
 
 
 # -- what the engine asks of whoever runs the code ------------------------------------------------

@@ -132,6 +132,21 @@ def constant_values(classes: list[ClassInfo]) -> list[Value]:
     return result
 
 
+def imported_constants(env: TypeEnv) -> list[Value]:
+    """The workspace constants the test file imports by name (``import static ...Constants.CRLF``),
+    as written there: a test that imports one spells its expectation with it (commons-csv's
+    ``assertEquals(CRLF, format.getRecordSeparator())``, where the observed value is ``"\\r\\n"``)."""
+    found = []
+    for imp in env.imports:
+        if not imp.is_static or imp.is_wildcard:
+            continue
+        owner = env.index.resolve(imp.name.rpartition(".")[0])
+        field = owner.fields.get(imp.simple) if owner is not None else None
+        if field is not None and field.is_constant and "private" not in field.modifiers:
+            found.append(Value(imp.simple, field.type, "constant", len(found)))
+    return found
+
+
 def dictionary_key(target_type: str) -> str:
     """The global dictionary's key for a type: primitives unboxed, ``String`` unqualified."""
     key = unboxed(target_type) or target_type

@@ -66,6 +66,36 @@ def _paths_of(test: TestMethod, extra: frozenset[str]) -> frozenset[str]:
     return frozenset(found)
 
 
+FAMILIES = {
+    "assertTrue": "truth", "assertFalse": "truth", "assertEquals": "equals", "assertNotEquals": "equals",
+    "assertArrayEquals": "equals", "assertNull": "null", "assertNotNull": "null", "assertSame": "same",
+    "assertNotSame": "same",
+}  # fmt: skip
+"""JUnit's assertions by what they compare: which of a family holds is the code's to say."""
+
+FirstCheck = tuple[str, str]
+"""A test's first JUnit assertion: its family (:data:`FAMILIES`) and the member path it reads."""
+
+
+def first_check(test: TestMethod) -> FirstCheck | None:
+    """The family and member path of the first JUnit assertion in the test's body that reads a
+    member path (``assertTrue(abbreviations.contains("box"))``: ``("truth", ".contains()")``)."""
+    body = test.node.child_by_field_name("body")
+    if body is None:
+        return None
+    for node in syntax.walk_skipping_classes(body):
+        if node.type != "method_invocation":
+            continue
+        family = FAMILIES.get(syntax.call_name(node))
+        arguments = node.child_by_field_name("arguments")
+        if family is None or arguments is None:
+            continue
+        paths = [member_path(syntax.text(a)) for a in arguments.named_children]
+        path = next((p for p in reversed(paths) if p is not None), None)
+        return (family, path) if path is not None else None
+    return None
+
+
 def expected_types(test: TestMethod) -> tuple[str, ...]:
     """The exception types (simple names) a test's oracles expect
     (:func:`~oracular.java.oracle_statements.expected_exception_types`: a catch counts only in a
@@ -75,8 +105,8 @@ def expected_types(test: TestMethod) -> tuple[str, ...]:
     return tuple(expected_exception_types(test, nodes, any_catch=False))
 
 
-Habits = tuple[frozenset[str], tuple[str, ...]]
-"""One test's member paths asserted on and exception types expected."""
+Habits = tuple[frozenset[str], tuple[str, ...], FirstCheck | None]
+"""One test's member paths asserted on, exception types expected, and first check."""
 
 
 class PathMemo:
@@ -98,15 +128,21 @@ class PathMemo:
             if habits is None:
                 if len(self._known) >= self.limit:
                     self._known.clear()
-                habits = self._known[key] = (_paths_of(test, extra), expected_types(test))
+                habits = self._known[key] = (_paths_of(test, extra), expected_types(test), first_check(test))
             yield habits
 
     def asserted(self, data: bytes, tests: Iterable[TestMethod], extra: frozenset[str]) -> frozenset[str]:
         """Of ``tests`` of the document whose bytes are ``data``; ``extra``: assertion methods
         besides the standard ones. An oracle-free test has no paths of its own."""
-        return frozenset(path for paths, _ in self._habits(data, tests, extra) for path in paths)
+        return frozenset(path for paths, _, _ in self._habits(data, tests, extra) for path in paths)
 
     def expected(self, data: bytes, tests: Iterable[TestMethod], extra: frozenset[str]) -> tuple[str, ...]:
         """The exception types ``tests`` expect, the most often expected (by tests) first."""
-        counts = Counter(t for _, types in self._habits(data, tests, extra) for t in types)
+        counts = Counter(t for _, types, _ in self._habits(data, tests, extra) for t in types)
         return tuple(t for t, _ in counts.most_common())
+
+    def first_checks(
+        self, data: bytes, tests: Iterable[TestMethod], extra: frozenset[str]
+    ) -> Counter[FirstCheck]:
+        """How many of ``tests`` check first with each family and member path (:func:`first_check`)."""
+        return Counter(first for _, _, first in self._habits(data, tests, extra) if first is not None)

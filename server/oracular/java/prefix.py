@@ -465,5 +465,6 @@ def analyse_prefix(
     focal = find_focal(statements, env, test_class)
     name = syntax.text(method.child_by_field_name("name"))
     enumerator = TargetEnumerator(statements, env, focal.receiver if focal else None, name)
-    targets = enumerator.enumerate(primary, focal.cls if focal else None)
+    tested = env.resolve_class(focal_name_for(test_class))
+    targets = enumerator.enumerate(primary, focal.cls if focal else None, tested)
     return PrefixAnalysis(statements, targets, focal, env, replace_last, reassigned, file_expects)

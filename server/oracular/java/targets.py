@@ -33,6 +33,7 @@ from oracular.java.types import (
     instantiate_return,
     is_array,
     is_boolean,
+    is_floating,
     is_integral,
     is_primitive,
     literal_type,
@@ -53,6 +54,9 @@ MAX_PREDICATES_PER_BASE = 2
 MAX_PREDICATE_ARGUMENTS = 3
 MAX_CHAINS_PER_BASE = 3
 MAX_STATIC_CALLS = 4
+MAX_INPUT_CALLS = 3
+"""Calls over the prefix's unread inputs (:meth:`TargetEnumerator.input_calls`): each runs alone."""
+MAX_INPUT_ARGUMENTS = 3
 MAX_FIXTURES = 2
 """Test-class fields the prefix never names (fixtures set up before it), observed last: args4j's
 tests act on ``parser`` and assert on ``testObject.str``, the bean ``setUp`` handed the parser."""
@@ -344,6 +348,37 @@ def prefix_values(statements: list[Node], env: TypeEnv) -> list[PrefixValue]:
     return list(values.values())
 
 
+def unread_inputs(statements: list[Node], env: TypeEnv) -> list[PrefixValue]:
+    """Locals the prefix declares from literals and never reads again, in declaration order: the
+    inputs of the call the cut removed with the oracle around it. commons-math3's
+    ``CanberraDistanceTest`` declares ``a``, ``b`` and ``expected``, then asserts
+    ``assertEquals(expected, distance.compute(a, b), 0d)``: its prefix calls nothing."""
+    found: list[PrefixValue] = []
+    for index, statement in enumerate(statements):
+        if statement.type != "local_variable_declaration":
+            continue
+        read = {
+            syntax.text(node)
+            for later in statements[index + 1 :]
+            for node in syntax.walk_skipping_classes(later)
+            if node.type == "identifier"
+        }
+        for declarator in statement.children_by_field_name("declarator"):
+            name = syntax.text(declarator.child_by_field_name("name"))
+            value_type = env.locals.get(name)
+            # a lone floating-point number is the delta of the assertion the cut removed
+            # (commons-math3's ``double tol = 1e-15``), not an input: no call takes it
+            scalar = value_type is not None and is_floating(unboxed(value_type))
+            if (
+                is_literal(declarator.child_by_field_name("value"))
+                and name not in read
+                and value_type
+                and not scalar
+            ):
+                found.append(PrefixValue(name, value_type))
+    return found
+
+
 def accepts(param_type: str, value_type: str) -> bool:
     """Whether a value of ``value_type`` can be passed where ``param_type`` is expected."""
     param, value = unboxed(param_type), unboxed(value_type)
@@ -408,6 +443,7 @@ class TargetEnumerator:
         self.bases = self.variables[:MAX_BASES]
         self.fixtures = fixture_bases(env, self.variables)
         self.values = prefix_values(statements, env)
+        self.inputs = unread_inputs(statements, env)
         self.passed = _arguments_by_receiver(statements)
         self.topics = _topics(statements)
         self.tested = test_name_words(test_name)
@@ -606,17 +642,82 @@ class TargetEnumerator:
                     owners.append(cls)
         return owners
 
+    # -- calls over inputs the prefix never used ---------------------------------------------
+    def input_calls(self, owners: list[ClassInfo]) -> list[Target]:
+        """Calls that take the prefix's unread inputs (:func:`unread_inputs`): instance methods of
+        the test's fixtures and workspace locals, static methods of ``owners`` (the class under
+        test), every parameter given an input that fits (each once, in declaration order) or else
+        another prefix value. Those the test's name names come first, then those that use the most
+        inputs. Kind ``action``: an unknown method may change state, so each is run alone."""
+        if not self.inputs:
+            return []
+        methods: list[tuple[ClassInfo, MethodInfo, str, str | None]] = []
+        for base in [*self.variables, *self.fixtures]:
+            cls = self.env.resolve_class(base.type)
+            if cls is not None:
+                methods += [
+                    (owner, method, base.name, base.type)
+                    for owner, method in self.env.methods_in_hierarchy(cls)
+                    if "static" not in method.modifiers
+                ]
+        for cls in owners:
+            methods += [
+                (cls, method, cls.name, None) for method in cls.methods if "static" in method.modifiers
+            ]
+        found: dict[str, tuple[int, int, Target]] = {}
+        for owner, method, receiver, receiver_type in methods:
+            if (
+                not 1 <= len(method.params) <= MAX_INPUT_ARGUMENTS
+                or method.return_type == "void"
+                or method.type_params
+                or method.name in ("equals", "compareTo", "hashCode")
+                or not _readable(owner, method, self.env)
+            ):
+                continue
+            arguments = self._input_arguments([p for p, _ in method.params], receiver)
+            if arguments is None:
+                continue
+            returns = (
+                instantiate_return(owner, method, receiver_type) if receiver_type else method.return_type
+            )
+            call = f"{receiver}.{method.name}({', '.join(arguments)})"
+            named = len(identifier_words(method.name) & self.tested)
+            used = sum(a in {i.text for i in self.inputs} for a in arguments)
+            found.setdefault(call, (named, used, Target(call, returns, "action", receiver, method.name)))
+        ranked = sorted(found.values(), key=lambda item: (-item[0], -item[1]))
+        return [target for _, _, target in ranked][:MAX_INPUT_CALLS]
+
+    def _input_arguments(self, param_types: list[str], receiver: str) -> list[str] | None:
+        """One value per parameter, the unread inputs first; ``None`` if one has none, or if
+        no input is among them (a call over other values is no input's call)."""
+        chosen: list[str] = []
+        for param_type in param_types:
+            fitting = [v for v in [*self.inputs, *self.values] if accepts(param_type, v.type)]
+            value = next((v.text for v in fitting if v.text not in chosen and v.text != receiver), None)
+            if value is None:
+                return None
+            chosen.append(value)
+        inputs = {i.text for i in self.inputs}
+        return chosen if inputs.intersection(chosen) else None
+
     # -- all of it ---------------------------------------------------------------------------
-    def enumerate(self, primary: list[Target], focal_class: ClassInfo | None) -> list[Target]:
-        """``primary`` first (the prefix's own value), then per base: itself, its observers, fields,
-        actions and queries; then the other written variables, chains, static calls and the fixtures'
-        observers and fields. Deduplicated, at most :data:`MAX_TARGETS`."""
+    def enumerate(
+        self, primary: list[Target], focal_class: ClassInfo | None, tested_class: ClassInfo | None = None
+    ) -> list[Target]:
+        """``primary`` first (the prefix's own value), then the calls over its unread inputs, then
+        per base: itself, its observers, fields, actions and queries; then the other written
+        variables, chains, static calls and the fixtures' observers and fields. Deduplicated, at
+        most :data:`MAX_TARGETS`. ``tested_class``: the class the test class is named after."""
         ordered: dict[str, Target] = {t.expression: t for t in primary}
         computed = _computed_values(self.statements)
 
         def add(target: Target) -> None:
             if "".join(target.expression.split()) not in computed:
                 ordered.setdefault(target.expression, target)
+
+        tested = [c for c in (focal_class, tested_class) if c is not None]
+        for target in self.input_calls(list({id(c): c for c in tested}.values())):
+            add(target)
 
         chains: list[Target] = []
         for base in self.bases:
