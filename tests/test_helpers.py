@@ -3,15 +3,18 @@ scored, rendered, judged on a run and compared with a developer's oracle."""
 
 from __future__ import annotations
 
+import pytest
 from tree_sitter import Node
 
 from oracular.candidates.grammar import Candidate
 from oracular.candidates.helpers import (
     CALL_DECAY,
+    LATER_CALL_WEIGHT,
     MAX_CALLS_PER_HELPER,
     NAMED_SHARE,
     HelperHabit,
     callable_overloads,
+    fewer_calls,
     helper_reads,
     named_by,
 )
@@ -268,3 +271,36 @@ def test_a_suites_own_helper_named_like_junits_is_the_suites_and_compares_like_w
     # the two formats, as the file's tests pass them; never a literal, a format's character or text
     # (an Object parameter takes the test's named values) and never two values of different types
     assert calls == ["assertNotEquals(right, left)", "assertNotEquals(left, right)"]
+
+
+def test_in_a_junit3_class_junits_assertions_stay_junits_beside_the_suites_overloads() -> None:
+    """xom's XOMTestCase extends TestCase and adds ``assertEquals(Element, Element)``: a call of
+    ``assertEquals`` reaches JUnit's for any other types, so it is no habit of the suite."""
+    source = java(
+        """
+        import junit.framework.TestCase;
+        public class X extends TestCase {
+            public void testA() { String s = "a" + 1; assertEquals("a1", s); }
+            public void testB() { String s = "b" + 2; assertEquals("b2", s); }
+            public void testEquals() { String s = "c" + 3; }
+            public void assertEquals(Element expected, Element actual) { assertTrue(expected == actual); }
+        }
+        class Element {}
+        """
+    )
+    engine = OracleEngine()
+    analysis = engine.analyse(source)
+    assert analysis.helper_habits == ()
+    (status,) = analysis.oracle_free
+    prefix = engine.prefix_for(analysis, status)
+    assert prefix is not None
+    assert engine.helpers_for(analysis, status, prefix) == []  # nor named by testEquals
+
+
+def test_a_helpers_calls_after_its_two_best_are_weighed_down() -> None:
+    calls = [Candidate("helper", "verify", arguments=(a,)) for a in ("a", "b", "c", "d")]
+    other = Candidate("helper", "check", arguments=("a",))
+    junit = Candidate("assertion", "assertTrue", Target("a.isEmpty()", "boolean", "observer"))
+    scores = [0.4, 0.5, 0.3, 0.2, 0.1, 0.05]
+    weighed = fewer_calls([*calls, other, junit], scores)
+    assert weighed == pytest.approx([0.4, 0.5, 0.3 * LATER_CALL_WEIGHT, 0.2 * LATER_CALL_WEIGHT, 0.1, 0.05])

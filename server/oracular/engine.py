@@ -22,6 +22,7 @@ from oracular.candidates.helpers import (
     HelperHabit,
     HelperOffer,
     callable_overloads,
+    fewer_calls,
     helper_candidates,
     helper_reads,
     named_by,
@@ -124,6 +125,16 @@ class TestStatus:
         return not self.incomplete and self.evidence is None
 
 
+def is_junits(name: str, flavour: Flavour, scope: HelperScope) -> bool:
+    """Whether a call by this name reaches JUnit's assertion: one of its names, unless the suite
+    declares its own where JUnit's are static imports, which a method of the class shadows
+    (commons-csv's CSVFormatTest has an ``assertNotEquals(right, left)`` that checks both ways).
+    In a JUnit 3 class JUnit's are members too, and a suite's overload (xom's XOMTestCase's
+    ``assertEquals(Element, Element)``) takes only the calls its types fit."""
+    simple = name.rsplit(".", 1)[-1]
+    return simple in JUNIT_ORACLES and (flavour is Flavour.JUNIT3 or not scope[name.removeprefix("this.")])
+
+
 @dataclass
 class FileAnalysis:
     source: SourceText
@@ -193,9 +204,7 @@ class FileAnalysis:
             checked = False
             for name, calls in closing_calls(status.test.node).items():
                 key = (status.test.class_name, name.removeprefix("this."))
-                if name.rsplit(".", 1)[-1] in JUNIT_ORACLES and not scope[key[1]]:
-                    # JUnit's, unless the suite declares its own (commons-csv's CSVFormatTest has
-                    # an assertNotEquals(right, left) that checks both ways): Java's call goes there
+                if is_junits(name, status.test.flavour, scope):
                     checked = True  # the test checks with JUnit's first
                     continue
                 if key not in asserting:
@@ -602,6 +611,7 @@ class OracleEngine:
             for cls in status.classes
             for m in callable_overloads(cls.methods)
             if m.name not in known and m.name not in tests and named(m.name)
+            and not is_junits(m.name, status.test.flavour, scope)
             and find_oracle(m, scope, extra) is not None
         }  # fmt: skip
         habits = (*analysis.helper_habits, *unused.values())
@@ -715,6 +725,7 @@ class OracleEngine:
             scores = settled(candidates, witnessed(candidates, verdicts, scores, observation), observation)
             scores = named_first(candidates, verdicts, scores, observation, restated)
             scores = passed_in_full(verdicts, scores, shares)
+        scores = fewer_calls(candidates, scores)
         vacuous = [cannot_fail(c, prefix) for c in candidates]
         weaker = implied(candidates, verdicts, vacuous)
         renderings = [renders_whole_object(c, prefix) for c in candidates]

@@ -43,6 +43,9 @@ MAX_OPTIONS = 8
 CALL_DECAY = 0.9
 """Each further argument choice of a helper keeps this share of the one before's score, so that
 the first choice (the prefix's own values, in the order it made them) leads when nothing ran."""
+SHOWN_CALLS = 2
+LATER_CALL_WEIGHT = 0.1
+"""A helper's calls after its two best keep this share of their score (:func:`fewer_calls`)."""
 NAMED_SHARE = 0.5
 """The share a helper the test's name names counts as having, at least: xmlunit's
 ``testCompareComment`` checks with ``assertDifferentComments``, called by one test of forty."""
@@ -302,6 +305,22 @@ def passed_in_full(
         max(score, share) if share is not None and v is not None and v.status == HOLDS else score
         for v, score, share in zip(verdicts, scores, shares, strict=True)
     ]
+
+
+def fewer_calls(candidates: Sequence[Candidate], scores: Sequence[float]) -> list[float]:
+    """``scores`` with each helper's calls after its :data:`SHOWN_CALLS` best-scored ones weighed
+    down by :data:`LATER_CALL_WEIGHT`: a helper's other argument choices, often all passing
+    (``verify(a, b, ...)`` and ``verify(b, a, ...)``), filled the first five places and hid the
+    other oracles."""
+    result = list(scores)
+    by_helper: dict[str, list[int]] = {}
+    for i, candidate in enumerate(candidates):
+        if candidate.kind == "helper":
+            by_helper.setdefault(candidate.assertion, []).append(i)
+    for calls in by_helper.values():
+        for i in sorted(calls, key=lambda i: -scores[i])[SHOWN_CALLS:]:
+            result[i] *= LATER_CALL_WEIGHT
+    return result
 
 
 def helper_reads(candidates: Iterable[Candidate]) -> list[Target]:
