@@ -11,12 +11,15 @@ from oracular.candidates.helpers import (
     CALL_DECAY,
     LATER_CALL_WEIGHT,
     MAX_CALLS_PER_HELPER,
+    MAX_LINES,
     NAMED_SHARE,
     HelperHabit,
+    HelperOffer,
     callable_overloads,
     fewer_calls,
     helper_reads,
     named_by,
+    resolve_lines,
 )
 from oracular.candidates.observed import FAILS, HOLDS, ObservedValue, TestObservation, verdict
 from oracular.corpus.devtests import DevTest
@@ -304,3 +307,25 @@ def test_a_helpers_calls_after_its_two_best_are_weighed_down() -> None:
     scores = [0.4, 0.5, 0.3, 0.2, 0.1, 0.05]
     weighed = fewer_calls([*calls, other, junit], scores)
     assert weighed == pytest.approx([0.4, 0.5, 0.3 * LATER_CALL_WEIGHT, 0.2 * LATER_CALL_WEIGHT, 0.1, 0.05])
+
+
+def test_a_call_of_expected_lines_is_written_with_the_lines_read_or_left_out() -> None:
+    pending = HelperOffer(Candidate("helper", "assertHelpLines", lines_of="sink.toString()"), 0.5, 0.5)
+    plain = HelperOffer(Candidate("helper", "check", arguments=("a",)), 0.4, 0.4)
+    assert pending.candidate.read == "assertHelpLines(oracular.exec.Observe.lines(sink.toString()))"
+    reads = [t.expression for t in helper_reads([pending.candidate])]
+    assert reads == [pending.candidate.read, "oracular.exec.Observe.lines(sink.toString())"]
+    seen = TestObservation(completed=True)
+    seen.values["oracular.exec.Observe.lines(sink.toString())"] = ObservedValue(
+        "array", "[Ljava.lang.String;", 'new java.lang.String[] {"Option", "a, b", ""}'
+    )
+    (resolved, kept) = resolve_lines([pending, plain], seen, {'""': "EMPTY"})
+    assert resolved.candidate.call == 'assertHelpLines("Option", "a, b", EMPTY)'
+    assert resolved.candidate.read == pending.candidate.read  # judged by the run of the lines
+    assert kept == plain
+    assert resolve_lines([pending, plain], None, {}) == [plain]  # not run: cannot be written
+    many = ", ".join(f'"{i}"' for i in range(MAX_LINES + 1))
+    seen.values["oracular.exec.Observe.lines(sink.toString())"] = ObservedValue(
+        "array", "", f"new String[] {{{many}}}"
+    )
+    assert resolve_lines([pending], seen, {}) == []

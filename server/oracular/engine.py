@@ -27,6 +27,7 @@ from oracular.candidates.helpers import (
     helper_reads,
     named_by,
     passed_in_full,
+    resolve_lines,
 )
 from oracular.candidates.observed import (
     FileObservation,
@@ -60,6 +61,7 @@ from oracular.candidates.values import (
     imported_constants,
     load_global_dictionary,
     local_values,
+    named_literals,
     plausible,
 )
 from oracular.java.declarations import ClassInfo, FileDeclarations, MethodInfo, extract, method_info
@@ -715,6 +717,9 @@ class OracleEngine:
         # never ranked (the models know JUnit's assertions): a helper is the oracle of a test that
         # does not throw, so its habit's share weighs as much as the classifier leaves to assertions
         helpers = self.helpers_for(analysis, status, prefix)
+        helpers = resolve_lines(
+            helpers, observation if observed else None, named_literals(prefix.env, status.classes)
+        )
         shares = [*(None for _ in candidates), *(h.share for h in helpers)]
         candidates = [*candidates, *(h.candidate for h in helpers)]
         scores = [*scores, *(h.score * (1 - ranking.exception_probability) for h in helpers)]

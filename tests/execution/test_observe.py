@@ -542,3 +542,80 @@ def test_the_suites_helper_calls_are_run_and_the_one_that_passes_is_offered_firs
         'assertTagged(tags, "#b,");': "fails",
     }
     assert report.suggestions[0].oracle == "assertTagged(tags, tag);"
+
+
+HELP = """
+package h;
+
+import java.io.*;
+
+public class Help {
+    public void print(String option, Writer out) throws IOException {
+        String separator = System.lineSeparator();
+        out.write("Option" + separator + "------" + separator + option + separator);
+    }
+}
+"""
+
+HELP_TEST = """
+package h;
+
+import static h.Strings.EMPTY;
+import static org.junit.Assert.assertEquals;
+
+import java.io.*;
+import org.junit.Test;
+
+public class HelpTest {
+    private final StringWriter sink = new StringWriter();
+
+    @Test
+    public void one() throws IOException {
+        new Help().print("-a", sink);
+        assertHelpLines("Option", "------", "-a", EMPTY);
+    }
+
+    @Test
+    public void two() throws IOException {
+        new Help().print("-b", sink);
+    }
+
+    private void assertHelpLines(String... expectedLines) {
+        assertEquals(String.join(System.lineSeparator(), expectedLines), sink.toString());
+    }
+}
+"""
+
+STRINGS = """
+package h;
+
+public final class Strings {
+    public static final String EMPTY = "";
+}
+"""
+
+
+def test_a_helper_taking_expected_lines_is_given_the_lines_the_code_wrote(
+    tmp_path: Path, checker: OracleChecker
+) -> None:
+    """joptsimple's ``assertHelpLines(String... expectedLines)``: the call given the lines of
+    ``sink.toString()`` is run, and passing, written with them as literals (the empty last line as
+    the ``EMPTY`` the test imports)."""
+    require_toolchain()
+    files = {"main/java/h/Help": HELP, "main/java/h/Strings": STRINGS, "test/java/h/HelpTest": HELP_TEST}
+    write_project(tmp_path, files)
+    path = tmp_path / "src/test/java/h/HelpTest.java"
+    engine = engine_for([path], EngineSettings(top_k=64))
+    (observation,) = observe(engine, path, checker).tests.values()
+    assert (
+        observation.values["assertHelpLines(oracular.exec.Observe.lines(sink.toString()))"].payload == "true"
+    )
+    analysis = engine.analyse(load_source(path))
+    (status,) = analysis.oracle_free
+    report, _ = engine.suggest_test(analysis, status, observation=observation)
+    first = report.suggestions[0]
+    assert first.oracle == 'assertHelpLines("Option", "------", "-b", EMPTY);'
+    assert first.verdict is not None and first.verdict.status == "holds"
+    # without running the code the lines are unknown: no such call is offered
+    static, _ = engine.suggest_test(analysis, status)
+    assert not [s for s in static.suggestions if s.kind == "helper"]

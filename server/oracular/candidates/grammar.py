@@ -15,6 +15,8 @@ from oracular.java.prefix import Target
 from oracular.java.types import is_array, is_boolean, is_floating, is_primitive
 
 MAX_CANDIDATES = 64
+LINES = "oracular.exec.Observe.lines"
+"""The observing helper's method that splits a text into lines (``execution/java``)."""
 MAX_EQUALS_PER_TARGET = 24
 FLOAT_DELTA = "0.0001"
 
@@ -32,16 +34,28 @@ class Candidate:
     exception: str | None = None
     arguments: tuple[str, ...] = ()
     """A helper call's arguments, as written."""
+    lines_of: str | None = None
+    """A helper taking expected lines: the text whose lines it is given (``sink.toString()``);
+    running the code fills :attr:`arguments` (:func:`oracular.candidates.helpers.resolve_lines`)."""
 
     @property
     def key(self) -> tuple:
         return (self.kind, self.assertion, self.target.expression if self.target else None,
-                self.expected.text if self.expected else None, self.exception, self.arguments)  # fmt: skip
+                self.expected.text if self.expected else None, self.exception, self.arguments,
+                self.lines_of)  # fmt: skip
 
     @property
     def call(self) -> str:
         """A helper candidate's call expression: ``assertOptionDetected(options, "a")``."""
         return f"{self.assertion}({', '.join(self.arguments)})"
+
+    @property
+    def read(self) -> str:
+        """The call run to judge a helper candidate: :attr:`call`, or for expected lines, the call
+        given the lines of the text at run time (``assertHelpLines(Observe.lines(sink.toString()))``)."""
+        if self.lines_of is None:
+            return self.call
+        return f"{self.assertion}({LINES}({self.lines_of}))"
 
 
 def assertion_candidates(target: Target, values: list[Value]) -> list[Candidate]:

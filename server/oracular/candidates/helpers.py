@@ -18,15 +18,16 @@ them after ranking, with the habit's share as their score.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from tree_sitter import Node
 
-from oracular.candidates.grammar import Candidate
-from oracular.candidates.observed import HOLDS, Verdict
-from oracular.candidates.text import canonical_expression
+from oracular.candidates.grammar import LINES, Candidate
+from oracular.candidates.observed import HOLDS, TestObservation, Verdict
+from oracular.candidates.text import canonical_expression, split_arguments
 from oracular.java import syntax
 from oracular.java.declarations import MethodInfo
 from oracular.java.junit import TEST_ANNOTATIONS
@@ -49,6 +50,12 @@ LATER_CALL_WEIGHT = 0.1
 NAMED_SHARE = 0.5
 """The share a helper the test's name names counts as having, at least: xmlunit's
 ``testCompareComment`` checks with ``assertDifferentComments``, called by one test of forty."""
+MAX_LINE_TEXTS = 2
+"""Texts tried per helper taking expected lines (``sink.toString()``...)."""
+MAX_LINES = 16
+"""The most lines such a call is written with (the observing helper reads no longer array)."""
+TEXT_TARGETS = frozenset({"observer", "field", "chain", "variable"})
+STRINGS = frozenset({"String", "java.lang.String"})
 ARGUMENT_TARGETS = frozenset({"observer", "field", "chain", "query"})
 """Targets passed as arguments (``builder.getDocument()``); actions would change state, and the
 last statement's own call (``s.pop()``) would run twice."""
@@ -253,9 +260,12 @@ def helper_candidates(
     locals_ = prefix.env.locals
     found: list[HelperOffer] = []
     offered = 0
+    texts = [t.expression for t in prefix.targets if t.kind in TEXT_TARGETS and t.type in STRINGS]
     for habit in sorted(habits, key=lambda h: not named(h.name)):
-        overloads = callable_overloads(scope.get(habit.name, ()))
-        if not overloads:  # a library's (AssertJ's ``assertThat``), or not reachable from here
+        methods = scope.get(habit.name, ())
+        overloads = callable_overloads(methods)
+        takes_lines = bool(texts) and any(_takes_lines(m) for m in methods)
+        if not overloads and not takes_lines:  # a library's (AssertJ's ``assertThat``), or not reachable
             continue
         offered += 1
         if offered > MAX_HELPERS:
@@ -263,6 +273,11 @@ def helper_candidates(
         share = habit.first / with_oracle
         if named(habit.name):  # the test's name says which helper it needs
             share = max(share, NAMED_SHARE)
+        if takes_lines:
+            found += [
+                HelperOffer(Candidate("helper", habit.name, lines_of=text), share * CALL_DECAY**n, share)
+                for n, text in enumerate(texts[:MAX_LINE_TEXTS])
+            ]
         calls: list[tuple[str, ...]] = []
         for method in overloads:
             options = [
@@ -292,6 +307,47 @@ def helper_candidates(
             for n, arguments in enumerate(calls)
         ]
     return found
+
+
+def _takes_lines(method: MethodInfo) -> bool:
+    """A ``void`` helper whose one parameter is the expected lines (``String... expectedLines``),
+    not a test (:func:`callable_overloads` leaves varargs out: no prefix value is a list of lines)."""
+    return (
+        method.return_type == "void"
+        and [t for t, _ in method.params] in (["String..."], ["java.lang.String..."])
+        and not TEST_ANNOTATIONS.intersection(method.annotations)
+        and not method.name.lstrip("_").startswith("test")
+    )
+
+
+def resolve_lines(
+    offers: Sequence[HelperOffer], observation: TestObservation | None, names: Mapping[str, str]
+) -> list[HelperOffer]:
+    """``offers`` with each call of a helper taking expected lines given the lines the code
+    produced, as literals (a literal some constant the test names bare holds, that constant:
+    joptsimple's ``EMPTY`` for ``""``); without them (not run, over :data:`MAX_LINES` lines,
+    not text) it cannot be written, and is left out."""
+    found: list[HelperOffer] = []
+    for offer in offers:
+        candidate = offer.candidate
+        if candidate.lines_of is None:
+            found.append(offer)
+            continue
+        seen = observation.values.get(lines_read(candidate.lines_of)) if observation is not None else None
+        if seen is None or seen.kind != "array" or "{" not in seen.payload:
+            continue
+        lines = split_arguments(seen.payload[seen.payload.index("{") + 1 : seen.payload.rindex("}")])
+        if 0 < len(lines) <= MAX_LINES:
+            arguments = tuple(names.get(line, line) for line in lines)
+            found.append(
+                dataclasses.replace(offer, candidate=dataclasses.replace(candidate, arguments=arguments))
+            )
+    return found
+
+
+def lines_read(text: str) -> str:
+    """What running the code reads for the lines of ``text``."""
+    return f"{LINES}({text})"
 
 
 def passed_in_full(
@@ -324,5 +380,12 @@ def fewer_calls(candidates: Sequence[Candidate], scores: Sequence[float]) -> lis
 
 
 def helper_reads(candidates: Iterable[Candidate]) -> list[Target]:
-    """What running the code should try for the helper candidates: each call, alone, passes or fails."""
-    return [Target(c.call, "boolean", "helper") for c in candidates if c.kind == "helper"]
+    """What running the code should try for the helper candidates: each call, alone, passes or
+    fails; for a helper taking expected lines, the lines of its text are read too."""
+    found: list[Target] = []
+    for c in candidates:
+        if c.kind == "helper":
+            found.append(Target(c.read, "boolean", "helper"))
+            if c.lines_of is not None:
+                found.append(Target(lines_read(c.lines_of), "String[]", "value"))
+    return found

@@ -352,7 +352,7 @@ def _helper_verdict(candidate: Candidate, observation: TestObservation) -> Verdi
     :func:`oracular.candidates.helpers.helper_reads`)."""
     if observation.thrown is not None or observation.thrown_before is not None:
         return None
-    observed = observation.values.get(candidate.call)
+    observed = observation.values.get(candidate.read)
     if observed is None:
         return None
     if observed.kind == "thrown":

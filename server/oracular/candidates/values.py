@@ -147,6 +147,25 @@ def imported_constants(env: TypeEnv) -> list[Value]:
     return found
 
 
+def named_literals(env: TypeEnv, classes: list[ClassInfo]) -> dict[str, str]:
+    """Text literal -> the constant the test can name bare that holds it, initialised with it: those of
+    the test's classes, and those it imports statically, by name or with ``*`` (joptsimple's
+    tests import ``Strings.*`` and write ``EMPTY`` for ``""``). The first such constant wins."""
+    owners = list(classes)
+    for imp in env.imports:
+        if imp.is_static:
+            owner = env.index.resolve(imp.name if imp.is_wildcard else imp.name.rpartition(".")[0])
+            if owner is not None:
+                owners.append(owner)
+    found: dict[str, str] = {}
+    for owner in owners:
+        for field in owner.fields.values():
+            literal = field.initializer or ""
+            if field.is_constant and "private" not in field.modifiers and literal[:1] in ('"', "'"):
+                found.setdefault(literal, field.name)
+    return found
+
+
 def dictionary_key(target_type: str) -> str:
     """The global dictionary's key for a type: primitives unboxed, ``String`` unqualified."""
     key = unboxed(target_type) or target_type

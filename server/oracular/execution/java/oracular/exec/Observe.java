@@ -107,6 +107,15 @@ public final class Observe {
      * superclass. Commons-math 2's factories throw {@code new IllegalArgumentException() {...}},
      * whose class is {@code MathRuntimeException$4}: no catch or assertThrows can name it.
      */
+    /**
+     * The text's lines, as a suite's helper taking the expected lines is given them: split at the
+     * platform's line separator, a trailing empty line kept (the engine offers
+     * {@code assertHelpLines(lines...)} when {@code assertHelpLines(Observe.lines(text))} passes).
+     */
+    public static String[] lines(String text) {
+        return text.split(java.util.regex.Pattern.quote(System.lineSeparator()), -1);
+    }
+
     public static String nameable(Class<?> c) {
         while ((c.isAnonymousClass() || c.isLocalClass()) && c.getSuperclass() != null) {
             c = c.getSuperclass();
