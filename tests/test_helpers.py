@@ -3,6 +3,8 @@ scored, rendered, judged on a run and compared with a developer's oracle."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from tree_sitter import Node
 
@@ -15,9 +17,11 @@ from oracular.candidates.helpers import (
     NAMED_SHARE,
     HelperHabit,
     HelperOffer,
+    argument_options,
     callable_overloads,
     fewer_calls,
     helper_reads,
+    is_subtype,
     named_by,
     resolve_lines,
 )
@@ -31,9 +35,10 @@ from oracular.java import syntax
 from oracular.java.declarations import MethodInfo
 from oracular.java.junit import Flavour
 from oracular.java.oracle_statements import closing_calls
+from oracular.java.source import load_source
 from oracular.java.targets import Target
 
-from .conftest import fixture_source, java
+from .conftest import fixture_source, indexed, java
 
 FIXTURE = "SuiteHelperTest.java"
 
@@ -329,3 +334,25 @@ def test_a_call_of_expected_lines_is_written_with_the_lines_read_or_left_out() -
         "array", "", f"new String[] {{{many}}}"
     )
     assert resolve_lines([pending], seen, {}) == []
+
+
+def test_a_helper_parameter_takes_values_of_its_subtypes(tmp_path: Path) -> None:
+    """xmlunit's ``assertDifferentChildren(Node control, Node test, ...)`` where the test holds
+    ``Element`` s; a workspace class by its workspace supertypes."""
+    (tmp_path / "Shape.java").write_text("package p; public interface Shape {}")
+    (tmp_path / "Square.java").write_text("package p; public class Square implements Shape {}")
+    (tmp_path / "ShapeTest.java").write_text(
+        "package p; import org.w3c.dom.*; import org.junit.Test;"
+        " public class ShapeTest { @Test public void t() { Square s = new Square(); } }"
+    )
+    engine = OracleEngine(indexed(tmp_path))
+    analysis = engine.analyse(load_source(tmp_path / "ShapeTest.java"))
+    (status,) = analysis.oracle_free
+    prefix = engine.prefix_for(analysis, status)
+    assert prefix is not None
+    env = prefix.env
+    assert is_subtype("Element", "Node", env) and is_subtype("org.w3c.dom.CDATASection", "Text", env)
+    assert is_subtype("ArrayList<String>", "Collection<String>", env)
+    assert is_subtype("Square", "Shape", env)
+    assert not is_subtype("Node", "Element", env) and not is_subtype("Shape", "Square", env)
+    assert argument_options("Shape", prefix, (), ()) == ["s"]

@@ -558,3 +558,21 @@ def test_named_arrays_and_lists_are_compared_by_their_whole_content() -> None:
     assert status("assertEquals", "expectedValues", "columnValues", "String[]") is None  # identity
     assert status("assertEquals", "wanted", "rows", "List<String>") == HOLDS  # List.equals
     assert status("assertArrayEquals", "close", "sums", "double[]") is None  # a tolerance may accept it
+
+
+def test_two_local_objects_compare_through_a_read_of_their_equality() -> None:
+    path = Target("path", "Path", "variable")
+    same = Candidate("assertion", "assertEquals", path, Value("expectedPath", "Path", "variable"))
+    number = Candidate(
+        "assertion", "assertEquals", Target("n", "int", "variable"), Value("m", "int", "variable")
+    )
+    reads = [t.expression for t in value_reads([same, number])]
+    assert reads == ["expectedPath", "m", "java.util.Objects.equals(expectedPath, path)"]  # objects only
+    seen = TestObservation(completed=True)
+    seen.values["path"] = ObservedValue("object", "sun.nio.fs.UnixPath", "")
+    seen.values["expectedPath"] = ObservedValue("object", "sun.nio.fs.UnixPath", "")
+    assert verdict(same, seen) is None  # two objects with no literal: unknown
+    seen.values["java.util.Objects.equals(expectedPath, path)"] = ObservedValue("boolean", "boolean", "true")
+    assert verdict(same, seen).status == HOLDS
+    seen.values["java.util.Objects.equals(expectedPath, path)"] = ObservedValue("boolean", "boolean", "false")
+    assert verdict(same, seen).status == FAILS

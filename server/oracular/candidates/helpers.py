@@ -33,7 +33,7 @@ from oracular.java.declarations import MethodInfo
 from oracular.java.junit import TEST_ANNOTATIONS
 from oracular.java.prefix import PrefixAnalysis
 from oracular.java.targets import Target, accepts, identifier_words, prefix_literals, test_name_words
-from oracular.java.types import is_boolean, split_generic
+from oracular.java.types import JDK_SUPERTYPES, TypeEnv, base_name, is_boolean, split_generic
 
 MAX_HELPERS = 3
 """Helpers offered per test: a fourth is rarely the habit."""
@@ -126,24 +126,37 @@ def argument_options(
     if is_boolean(param_type):
         return ["true", "false"]
     env = prefix.env
+
+    def fits(value_type: str) -> bool:
+        return accepts(param_type, value_type) or is_subtype(value_type, param_type, env)
+
     constant = {name for name, _ in constants}
     fields = [(name, t) for name, t in env.fields.items() if name not in constant]
-    options = [name for name, t in env.locals.items() if t and t != "var" and accepts(param_type, t)]
+    options = [name for name, t in env.locals.items() if t and t != "var" and fits(t)]
     if param_type in ("Object", "java.lang.Object"):
-        return list(dict.fromkeys(options + [name for name, t in fields if accepts(param_type, t)]))
-    options += [text for text, t in literals if accepts(param_type, t)]
-    options += [name for name, t in fields if accepts(param_type, t)]
+        return list(dict.fromkeys(options + [name for name, t in fields if fits(t)]))
+    options += [text for text, t in literals if fits(t)]
+    options += [name for name, t in fields if fits(t)]
     if param_type in ("String", "java.lang.String"):
         options += env.set_up_literals
     if param_type in ("char", "Character"):
         options += _short_text_characters(literals)
-    options += [name for name, t in constants if accepts(param_type, t)]
+    options += [name for name, t in constants if fits(t)]
     options += [
-        t.expression
-        for t in prefix.targets
-        if t.kind in ARGUMENT_TARGETS and t.type and accepts(param_type, t.type)
+        t.expression for t in prefix.targets if t.kind in ARGUMENT_TARGETS and t.type and fits(t.type)
     ]
     return list(dict.fromkeys(options))
+
+
+def is_subtype(value_type: str, param_type: str, env: TypeEnv) -> bool:
+    """Whether a value of ``value_type`` can be passed as ``param_type`` because the type extends or
+    implements it: a workspace class through its workspace supertypes, a common JDK type through
+    :data:`~oracular.java.types.JDK_SUPERTYPES` (an ``Element`` is a ``Node``)."""
+    wanted = base_name(param_type)
+    if wanted in JDK_SUPERTYPES.get(base_name(value_type), ()):
+        return True
+    cls = env.resolve_class(value_type)
+    return cls is not None and any(parent.name == wanted for parent in env.index.supertypes(cls))
 
 
 def _likeliest(

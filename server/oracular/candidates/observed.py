@@ -338,9 +338,18 @@ def verdict(candidate: Candidate, observation: TestObservation) -> Verdict | Non
     same = _same_value(
         candidate.expected, observed, observation, floating, by_content=method == "assertArrayEquals"
     )
+    if same is None and method == "assertEquals":
+        equal = observation.values.get(equality_read(candidate.expected.text, target.expression))
+        same = equal.payload == "true" if equal is not None and equal.kind == "boolean" else None
     if same is None:
         return None
     return Verdict(HOLDS if same else FAILS, shown)
+
+
+def equality_read(expected: str, target: str) -> str:
+    """What running the code reads to tell whether two objects are equal as ``assertEquals`` says:
+    two values with no literal (xmlunit's ``Element`` s, args4j's ``Path`` s) compare only there."""
+    return f"java.util.Objects.equals({expected}, {target})"
 
 
 HELPER_PASSES = "the helper's checks pass"
@@ -484,20 +493,35 @@ def witnessed(
 
 
 MAX_VALUE_READS = 12
+MAX_EQUALITY_READS = 4
+"""Equalities of two locals read per test (:func:`equality_read`)."""
 
 
 def value_reads(candidates: Iterable[Candidate]) -> list[Target]:
     """The variables and constants candidates expect, read too so that their verdicts are known:
     the test's locals first, then the constants it names bare (its own, those it imports), then
     the unit's (``CSVFormat.DEFAULT``...: commons-csv's dozen predefined formats took every read
-    before the ``CRLF`` its tests expect)."""
+    before the ``CRLF`` its tests expect); then whether two local objects a candidate compares are
+    equal (:func:`equality_read`)."""
     found: dict[str, Value] = {}
+    equalities: list[Target] = []
     for candidate in candidates:
         value = candidate.expected
         if value is not None and value.source in ("variable", "constant"):
             found.setdefault(value.text, value)
+            target = candidate.target
+            if (
+                value.source == "variable"
+                and candidate.assertion == "assertEquals"
+                and target is not None
+                and target.kind == "variable"
+                and not is_primitive(unboxed(target.type or "int"))
+                and target.type not in ("String", "java.lang.String")
+                and len(equalities) < MAX_EQUALITY_READS
+            ):
+                equalities.append(Target(equality_read(value.text, target.expression), "boolean", "value"))
     ordered = sorted(found.values(), key=lambda v: (v.source != "variable", "." in v.text))
-    return [Target(v.text, v.type, "value") for v in ordered[:MAX_VALUE_READS]]
+    return [*(Target(v.text, v.type, "value") for v in ordered[:MAX_VALUE_READS]), *equalities]
 
 
 # -- what the engine asks of whoever runs the code ------------------------------------------------
