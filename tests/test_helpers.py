@@ -21,7 +21,6 @@ from oracular.candidates.helpers import (
     callable_overloads,
     fewer_calls,
     helper_reads,
-    is_subtype,
     named_by,
     resolve_lines,
 )
@@ -36,7 +35,7 @@ from oracular.java.declarations import MethodInfo
 from oracular.java.junit import Flavour
 from oracular.java.oracle_statements import closing_calls
 from oracular.java.source import load_source
-from oracular.java.targets import Target
+from oracular.java.targets import Target, is_subtype
 
 from .conftest import fixture_source, indexed, java
 

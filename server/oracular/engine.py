@@ -717,9 +717,9 @@ class OracleEngine:
         # never ranked (the models know JUnit's assertions): a helper is the oracle of a test that
         # does not throw, so its habit's share weighs as much as the classifier leaves to assertions
         helpers = self.helpers_for(analysis, status, prefix)
-        helpers = resolve_lines(
-            helpers, observation if observed else None, named_literals(prefix.env, status.classes)
-        )
+        if any(h.candidate.lines_of is not None for h in helpers):  # the constants only then
+            names = named_literals(prefix.env, status.classes)
+            helpers = resolve_lines(helpers, observation if observed else None, names)
         shares = [*(None for _ in candidates), *(h.share for h in helpers)]
         candidates = [*candidates, *(h.candidate for h in helpers)]
         scores = [*scores, *(h.score * (1 - ranking.exception_probability) for h in helpers)]

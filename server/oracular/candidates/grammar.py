@@ -55,7 +55,12 @@ class Candidate:
         given the lines of the text at run time (``assertHelpLines(Observe.lines(sink.toString()))``)."""
         if self.lines_of is None:
             return self.call
-        return f"{self.assertion}({LINES}({self.lines_of}))"
+        return f"{self.assertion}({lines_read(self.lines_of)})"
+
+
+def lines_read(text: str) -> str:
+    """What running the code reads for the lines of ``text``."""
+    return f"{LINES}({text})"
 
 
 def assertion_candidates(target: Target, values: list[Value]) -> list[Candidate]:

@@ -25,15 +25,22 @@ from dataclasses import dataclass
 
 from tree_sitter import Node
 
-from oracular.candidates.grammar import LINES, Candidate
+from oracular.candidates.grammar import Candidate, lines_read
 from oracular.candidates.observed import HOLDS, TestObservation, Verdict
 from oracular.candidates.text import canonical_expression, split_arguments
 from oracular.java import syntax
 from oracular.java.declarations import MethodInfo
 from oracular.java.junit import TEST_ANNOTATIONS
 from oracular.java.prefix import PrefixAnalysis
-from oracular.java.targets import Target, accepts, identifier_words, prefix_literals, test_name_words
-from oracular.java.types import JDK_SUPERTYPES, TypeEnv, base_name, is_boolean, split_generic
+from oracular.java.targets import (
+    Target,
+    accepts,
+    identifier_words,
+    is_subtype,
+    prefix_literals,
+    test_name_words,
+)
+from oracular.java.types import is_boolean, split_generic
 
 MAX_HELPERS = 3
 """Helpers offered per test: a fourth is rarely the habit."""
@@ -146,17 +153,6 @@ def argument_options(
         t.expression for t in prefix.targets if t.kind in ARGUMENT_TARGETS and t.type and fits(t.type)
     ]
     return list(dict.fromkeys(options))
-
-
-def is_subtype(value_type: str, param_type: str, env: TypeEnv) -> bool:
-    """Whether a value of ``value_type`` can be passed as ``param_type`` because the type extends or
-    implements it: a workspace class through its workspace supertypes, a common JDK type through
-    :data:`~oracular.java.types.JDK_SUPERTYPES` (an ``Element`` is a ``Node``)."""
-    wanted = base_name(param_type)
-    if wanted in JDK_SUPERTYPES.get(base_name(value_type), ()):
-        return True
-    cls = env.resolve_class(value_type)
-    return cls is not None and any(parent.name == wanted for parent in env.index.supertypes(cls))
 
 
 def _likeliest(
@@ -356,11 +352,6 @@ def resolve_lines(
                 dataclasses.replace(offer, candidate=dataclasses.replace(candidate, arguments=arguments))
             )
     return found
-
-
-def lines_read(text: str) -> str:
-    """What running the code reads for the lines of ``text``."""
-    return f"{LINES}({text})"
 
 
 def passed_in_full(

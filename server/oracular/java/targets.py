@@ -26,6 +26,7 @@ from tree_sitter import Node
 from oracular.java import syntax
 from oracular.java.declarations import ClassInfo, MethodInfo
 from oracular.java.types import (
+    JDK_SUPERTYPES,
     LITERAL_TYPES,
     TypeEnv,
     base_name,
@@ -353,16 +354,16 @@ def unread_inputs(statements: list[Node], env: TypeEnv) -> list[PrefixValue]:
     inputs of the call the cut removed with the oracle around it. commons-math3's
     ``CanberraDistanceTest`` declares ``a``, ``b`` and ``expected``, then asserts
     ``assertEquals(expected, distance.compute(a, b), 0d)``: its prefix calls nothing."""
+    last_named = {
+        syntax.text(node): index
+        for index, statement in enumerate(statements)
+        for node in syntax.walk_skipping_classes(statement)
+        if node.type == "identifier"
+    }  # the statement that names each identifier last: one walk, however long the prefix
     found: list[PrefixValue] = []
     for index, statement in enumerate(statements):
         if statement.type != "local_variable_declaration":
             continue
-        read = {
-            syntax.text(node)
-            for later in statements[index + 1 :]
-            for node in syntax.walk_skipping_classes(later)
-            if node.type == "identifier"
-        }
         for declarator in statement.children_by_field_name("declarator"):
             name = syntax.text(declarator.child_by_field_name("name"))
             value_type = env.locals.get(name)
@@ -371,7 +372,7 @@ def unread_inputs(statements: list[Node], env: TypeEnv) -> list[PrefixValue]:
             scalar = value_type is not None and is_floating(unboxed(value_type))
             if (
                 is_literal(declarator.child_by_field_name("value"))
-                and name not in read
+                and last_named.get(name) == index
                 and value_type
                 and not scalar
             ):
@@ -389,6 +390,17 @@ def accepts(param_type: str, value_type: str) -> bool:
     if param in ("Object", "java.lang.Object") and not is_primitive(value_type):
         return True
     return not is_primitive(param) and not is_primitive(value) and base_name(param) == base_name(value)
+
+
+def is_subtype(value_type: str, param_type: str, env: TypeEnv) -> bool:
+    """Whether a value of ``value_type`` can be passed as ``param_type`` because the type extends or
+    implements it: a workspace class through its workspace supertypes, a common JDK type through
+    :data:`~oracular.java.types.JDK_SUPERTYPES` (an ``Element`` is a ``Node``)."""
+    wanted = base_name(param_type)
+    if wanted in JDK_SUPERTYPES.get(base_name(value_type), ()):
+        return True
+    cls = env.resolve_class(value_type)
+    return cls is not None and any(parent.name == wanted for parent in env.index.supertypes(cls))
 
 
 def is_collection(type_text: str) -> bool:
@@ -664,6 +676,7 @@ class TargetEnumerator:
             methods += [
                 (cls, method, cls.name, None) for method in cls.methods if "static" in method.modifiers
             ]
+        inputs = {i.text for i in self.inputs}
         found: dict[str, tuple[int, int, Target]] = {}
         for owner, method, receiver, receiver_type in methods:
             if (
@@ -682,7 +695,7 @@ class TargetEnumerator:
             )
             call = f"{receiver}.{method.name}({', '.join(arguments)})"
             named = len(identifier_words(method.name) & self.tested)
-            used = sum(a in {i.text for i in self.inputs} for a in arguments)
+            used = sum(a in inputs for a in arguments)
             found.setdefault(call, (named, used, Target(call, returns, "action", receiver, method.name)))
         ranked = sorted(found.values(), key=lambda item: (-item[0], -item[1]))
         return [target for _, _, target in ranked][:MAX_INPUT_CALLS]
