@@ -256,6 +256,33 @@ def test_oracles_that_cannot_fail(engine: OracleEngine) -> None:
     assert not cannot_fail(Candidate("exception", "assertThrows", exception="Exception"), prefix)
 
 
+def test_an_array_of_literals_the_test_wrote_compared_with_them_cannot_fail(engine: OracleEngine) -> None:
+    """args4j: ``args = new String[] {"horse"}``, handed to the parser, then ``assertArrayEquals(new
+    String[] {"horse"}, args)`` restates the test's input; other elements do not, nor an array
+    written since."""
+    prefix = analysed(
+        engine,
+        """
+        String[] args;
+        args = new String[] {"-animal", "horse"};
+        Collections.addAll(new ArrayList<String>(), args);
+        int[] ys = {4, 5};
+        ys[0] = 6;
+        """,
+    )
+
+    def same(name: str, elements: str, element: str) -> Candidate:
+        target = Target(name, f"{element}[]", "variable")
+        return Candidate(
+            "assertion", "assertArrayEquals", target, Value(elements, f"{element}[]", "observed")
+        )
+
+    assert cannot_fail(same("args", 'new java.lang.String[] {"-animal", "horse"}', "String"), prefix)
+    assert not cannot_fail(same("args", 'new java.lang.String[] {"-animal"}', "String"), prefix)
+    assert not cannot_fail(same("ys", "new int[] {4, 5}", "int"), prefix)  # written since
+    assert prefix.history.literal_arrays == {"args": '{"-animal","horse"}'}
+
+
 def test_oracles_that_cannot_hold(engine: OracleEngine) -> None:
     prefix = analysed(
         engine,

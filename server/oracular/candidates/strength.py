@@ -17,7 +17,8 @@ the code as it is and whether it would catch a change. So the offered order is:
 5. oracles that fail now and were guesses;
 6. oracles that cannot fail: ``assertNotNull`` on a ``new`` object, a value compared with itself,
    an assertion on a local that only restates its literal initialiser, the length of an array
-   the prefix created, a literal asserted.
+   the prefix created, an array of literals the prefix wrote compared with those literals, a
+   literal asserted.
 
 Oracles that cannot hold (``assertNull`` on a ``new`` object) are not offered at all.
 """
@@ -29,6 +30,7 @@ from collections.abc import Sequence
 from oracular.candidates.grammar import Candidate
 from oracular.candidates.observed import FAILS, HOLDS, NAMED_SOURCES, Verdict
 from oracular.java.prefix import PrefixAnalysis
+from oracular.java.targets import array_elements
 
 POSSIBLE_BUG_SCORE = 0.5
 """A failing first choice scored at least this is shown as a possible bug (``docs/execution.md``)."""
@@ -47,6 +49,15 @@ def cannot_fail(candidate: Candidate, prefix: PrefixAnalysis) -> bool:
         return True
     history = prefix.history
     if target.kind == "variable" and expression in history.restated:
+        return True
+    # the array of literals the test itself wrote, seen unchanged (args4j's ``args = new
+    # String[] {"horse"}``, handed to the parser: its content is the test's input)
+    elements = history.literal_arrays.get(expression) if target.kind == "variable" else None
+    if (
+        elements is not None
+        and candidate.expected is not None
+        and array_elements(candidate.expected.text) == elements
+    ):
         return True
     if expression == f"{target.receiver}.length" and target.receiver in history.sized:
         return True

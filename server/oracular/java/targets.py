@@ -224,15 +224,38 @@ class WriteHistory:
     built: dict[str, str] = field(default_factory=dict)
     """Variable -> the class of the ``new`` object last assigned to it, generics dropped; may be more
     specific than its declared type (``CrossoverPolicy cp = new CycleCrossover<>()``)."""
+    literal_arrays: dict[str, str] = field(default_factory=dict)
+    """Variable -> the elements (``{"-flag","false"}``, :func:`array_elements`) of the array of
+    literals last assigned to it, while nothing wrote it since: the test's own input."""
 
     def assigned(self, name: str, value: Node | None) -> None:
         """What a plain assignment of ``value`` to ``name`` (declaration or ``=``) tells."""
         self.sized.discard(name)
+        self.literal_arrays.pop(name, None)
         if _is_array_creation(value):
             self.sized.add(name)
+            if is_literal(value):
+                self.literal_arrays[name] = array_elements(syntax.text(value))
         self.built.pop(name, None)
         if value is not None and value.type == "object_creation_expression":
             self.built[name] = split_generic(syntax.text(value.child_by_field_name("type")))[0]
+
+
+def array_elements(text: str) -> str:
+    """An array's elements as written, whitespace outside literals removed: ``new String[] {"a",
+    "b"}``, ``{"a", "b"}`` and an observed ``new java.lang.String[] {"a", "b"}`` all read
+    ``{"a","b"}``."""
+    start = text.find("{")
+    if start < 0:
+        return ""
+    body, parts, last = text[start:], [], 0
+    for match in _TEXT_LITERAL.finditer(body):
+        parts += ["".join(body[last : match.start()].split()), match.group()]
+        last = match.end()
+    return "".join([*parts, "".join(body[last:].split())])
+
+
+_TEXT_LITERAL = re.compile(r""""(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*'""")
 
 
 def _is_array_creation(node: Node | None) -> bool:
@@ -261,6 +284,7 @@ def write_history(statements: list[Node]) -> WriteHistory:
                 name = syntax.text(written)
                 history.last[name] = index
                 history.restated.discard(name)
+                history.literal_arrays.pop(name, None)
                 if node.type != "method_invocation":
                     history.fresh.discard(name)
                 if node.child_by_field_name("left") == written:  # the variable itself, not x[0]
