@@ -13,7 +13,7 @@ from oracular.candidates.strength import cannot_hold
 from oracular.candidates.values import Value
 from oracular.engine import OracleEngine
 from oracular.incremental import MethodMemo
-from oracular.java.neighbours import PathMemo, expected_types, first_check, member_path
+from oracular.java.neighbours import PathMemo, expected_types, first_check, member_path, read_path
 from oracular.java.source import parse_text
 from oracular.java.targets import Target
 from oracular.ranking.baseline import BaselineRanker
@@ -247,7 +247,13 @@ def test_a_files_first_check_habit_is_the_family_and_read_most_of_its_tests_open
     tests = {s.test.name: s.test for s in analysis.statuses}
     assert first_check(tests["one"]) == ("truth", ".contains()")  # the first assertion only
     assert first_check(tests["two"]) == ("truth", ".contains()")  # assertFalse too; the message is no read
-    assert first_check(tests["three"]) is None  # its first assertion reads no member
+    assert first_check(tests["three"]) == ("equals", "")  # a plain variable, its first assertion's
+    assert (read_path("patch"), read_path("s.size()"), read_path("null"), read_path("1")) == (
+        "",
+        ".size()",
+        None,
+        None,
+    )
     assert first_check(tests["oracleFree"]) is None
     # three of the four tests with an oracle open with it
     assert analysis.first_habit == ("truth", ".contains()")

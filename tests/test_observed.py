@@ -389,6 +389,18 @@ def test_the_offered_order() -> None:
     assert implied(candidates, [holds, holds, holds], [True, False, False]) == [False, False, False]
 
 
+def test_a_not_null_check_the_files_tests_open_with_is_not_weakened() -> None:
+    """java-diff-utils' ``DiffUtilsTest`` opens nine tests with ``assertNotNull(patch)``."""
+    holds = Verdict(HOLDS, "")
+    size = Candidate(
+        "assertion", "assertEquals", target("patch.size()", "int"), Value("1", "int", "observed")
+    )
+    not_null = Candidate("assertion", "assertNotNull", target("patch", "Patch"))
+    assert implied([size, not_null], [holds, holds], [False, False]) == [False, True]
+    assert implied([size, not_null], [holds, holds], [False, False], ("null", "")) == [False, False]
+    assert implied([size, not_null], [holds, holds], [False, False], ("null", ".size()")) == [False, True]
+
+
 def test_a_count_is_implied_by_a_holding_equality_with_a_value_the_test_named() -> None:
     holds = Verdict(HOLDS, "")
     values = target("values", "String[]")

@@ -732,7 +732,7 @@ class OracleEngine:
             scores = passed_in_full(verdicts, scores, shares)
         scores = fewer_calls(candidates, scores)
         vacuous = [cannot_fail(c, prefix) for c in candidates]
-        weaker = implied(candidates, verdicts, vacuous)
+        weaker = implied(candidates, verdicts, vacuous, analysis.first_habit)
         renderings = [renders_whole_object(c, prefix) for c in candidates]
         order = offer_order(scores, verdicts, vacuous, weaker, renderings=renderings)
         # never offered, but still ranked: the candidate set is the one the models were trained on

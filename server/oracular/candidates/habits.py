@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from oracular.candidates.grammar import Candidate
-from oracular.java.neighbours import FAMILIES, FirstCheck, member_path
+from oracular.java.neighbours import FAMILIES, FirstCheck, member_path, read_path
 from oracular.java.prefix import PrefixAnalysis
 
 ALIKE_WEIGHT = 10.0
@@ -53,9 +53,7 @@ def weigh_first(
         return list(scores)
     assertions = [c.kind == "assertion" and c.target is not None for c in candidates]
     alike = [
-        is_assertion
-        and FAMILIES.get(c.assertion) == habit[0]
-        and member_path(c.target.expression) == habit[1]  # type: ignore[union-attr]
+        is_assertion and FAMILIES.get(c.assertion) == habit[0] and read_path(c.target.expression) == habit[1]  # type: ignore[union-attr]
         for c, is_assertion in zip(candidates, assertions, strict=True)
     ]
     return _weighed(scores, assertions, alike, FIRST_WEIGHT)

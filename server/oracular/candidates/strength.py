@@ -29,6 +29,7 @@ from collections.abc import Sequence
 
 from oracular.candidates.grammar import Candidate
 from oracular.candidates.observed import FAILS, HOLDS, NAMED_SOURCES, Verdict
+from oracular.java.neighbours import FirstCheck, read_path
 from oracular.java.prefix import PrefixAnalysis
 from oracular.java.targets import array_elements
 
@@ -103,7 +104,10 @@ def renders_whole_object(candidate: Candidate, prefix: PrefixAnalysis) -> bool:
 
 
 def implied(
-    candidates: Sequence[Candidate], verdicts: Sequence[Verdict | None], vacuous: Sequence[bool]
+    candidates: Sequence[Candidate],
+    verdicts: Sequence[Verdict | None],
+    vacuous: Sequence[bool],
+    habit: FirstCheck | None = None,
 ) -> list[bool]:
     """Holding ``assertNotNull`` oracles when another oracle that can fail holds too, and holding
     counts of a value that holds equal to one the test named.
@@ -126,10 +130,23 @@ def implied(
     }  # fmt: skip
     counts = {f"{x}.length" for x in named} | {f"{x}.size()" for x in named}
     return [
-        (stronger and c.assertion == "assertNotNull")
+        (stronger and c.assertion == "assertNotNull" and not _the_habit(c, habit))
         or (c.target is not None and c.target.expression in counts)
         for c in candidates
     ]
+
+
+def _the_habit(candidate: Candidate, habit: FirstCheck | None) -> bool:
+    """A not-null check of what the file's tests check first that way (java-diff-utils'
+    ``DiffUtilsTest`` opens nine of its tests with ``assertNotNull(patch)``): the file says it
+    is worth saying first, though it says little."""
+    target = candidate.target
+    return (
+        habit is not None
+        and habit[0] == "null"
+        and target is not None
+        and read_path(target.expression) == habit[1]
+    )
 
 
 def offer_order(

@@ -77,9 +77,22 @@ FirstCheck = tuple[str, str]
 """A test's first JUnit assertion: its family (:data:`FAMILIES`) and the member path it reads."""
 
 
+def read_path(expression: str) -> str | None:
+    """:func:`member_path`, or ``""`` for a plain variable (``patch``): what an assertion reads."""
+    path = member_path(expression)
+    if path is None and _VARIABLE.fullmatch(expression.strip()) and expression.strip() not in _KEYWORDS:
+        return ""
+    return path
+
+
+_VARIABLE = re.compile(r"[A-Za-z_$][\w$]*")
+_KEYWORDS = frozenset({"true", "false", "null", "this"})
+
+
 def first_check(test: TestMethod) -> FirstCheck | None:
-    """The family and member path of the first JUnit assertion in the test's body that reads a
-    member path (``assertTrue(abbreviations.contains("box"))``: ``("truth", ".contains()")``)."""
+    """The family and what the first JUnit assertion in the test's body reads: a member path
+    (``assertTrue(abbreviations.contains("box"))``: ``("truth", ".contains()")``), else a plain
+    variable (java-diff-utils' ``assertNotNull(patch)``: ``("null", "")``)."""
     body = test.node.child_by_field_name("body")
     if body is None:
         return None
@@ -90,8 +103,8 @@ def first_check(test: TestMethod) -> FirstCheck | None:
         arguments = node.child_by_field_name("arguments")
         if family is None or arguments is None:
             continue
-        paths = [member_path(syntax.text(a)) for a in arguments.named_children]
-        path = next((p for p in reversed(paths) if p is not None), None)
+        paths = [read_path(syntax.text(a)) for a in arguments.named_children]
+        path = next((p for p in reversed(paths) if p), "" if "" in paths else None)
         return (family, path) if path is not None else None
     return None
 
