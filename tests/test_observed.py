@@ -280,7 +280,7 @@ def test_an_array_of_literals_the_test_wrote_compared_with_them_cannot_fail(engi
     assert cannot_fail(same("args", 'new java.lang.String[] {"-animal", "horse"}', "String"), prefix)
     assert not cannot_fail(same("args", 'new java.lang.String[] {"-animal"}', "String"), prefix)
     assert not cannot_fail(same("ys", "new int[] {4, 5}", "int"), prefix)  # written since
-    assert prefix.history.literal_arrays == {"args": '{"-animal","horse"}'}
+    assert prefix.history.literal_arrays == {"args": 'new String[] {"-animal", "horse"}'}
 
 
 def test_oracles_that_cannot_hold(engine: OracleEngine) -> None:

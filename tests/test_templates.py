@@ -9,7 +9,7 @@ import pytest
 
 from oracular.candidates.grammar import Candidate
 from oracular.candidates.templates import group_by_template, spread, target_templates, template_text
-from oracular.candidates.values import Value
+from oracular.candidates.values import Value, named_literals
 from oracular.engine import OracleEngine
 from oracular.java.source import load_source
 from oracular.java.targets import Target
@@ -100,3 +100,23 @@ def test_the_constants_a_test_file_imports_by_name_are_expected_values(tmp_path:
     # as the file writes it; a private or non-final field is no constant, a wildcard names none
     assert values["CRLF"] == "constant"
     assert "HIDDEN" not in values and "mutable" not in values
+
+
+def test_a_literal_is_named_by_a_constant_the_test_can_write_bare(tmp_path: Path) -> None:
+    (tmp_path / "Constants.java").write_text(
+        'package p; public class Constants { public static final String CRLF = "\\r\\n";'
+        ' public static final String LF = "\\n"; }'
+    )
+    test = tmp_path / "FmtTest.java"
+    test.write_text(
+        "package p; import static p.Constants.CRLF; import org.junit.Test;"
+        ' public class FmtTest { private static final String EMPTY = "";'
+        ' @Test public void t() { String s = "a"; } }'
+    )
+    engine = OracleEngine(indexed(tmp_path), global_dictionary={})
+    analysis = engine.analyse(load_source(test))
+    (status,) = analysis.oracle_free
+    prefix = engine.prefix_for(analysis, status)
+    assert prefix is not None
+    # the test's own constant, private or not, and the one it imports; never LF, which it cannot name
+    assert named_literals(prefix.env, status.classes) == {'""': "EMPTY", '"\\r\\n"': "CRLF"}

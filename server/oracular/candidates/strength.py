@@ -29,9 +29,9 @@ from collections.abc import Sequence
 
 from oracular.candidates.grammar import Candidate
 from oracular.candidates.observed import FAILS, HOLDS, NAMED_SOURCES, Verdict
+from oracular.candidates.text import canonical_expression
 from oracular.java.neighbours import FirstCheck, read_path
 from oracular.java.prefix import PrefixAnalysis
-from oracular.java.targets import array_elements
 
 POSSIBLE_BUG_SCORE = 0.5
 """A failing first choice scored at least this is shown as a possible bug (``docs/execution.md``)."""
@@ -53,11 +53,11 @@ def cannot_fail(candidate: Candidate, prefix: PrefixAnalysis) -> bool:
         return True
     # the array of literals the test itself wrote, seen unchanged (args4j's ``args = new
     # String[] {"horse"}``, handed to the parser: its content is the test's input)
-    elements = history.literal_arrays.get(expression) if target.kind == "variable" else None
+    written = history.literal_arrays.get(expression) if target.kind == "variable" else None
     if (
-        elements is not None
+        written is not None
         and candidate.expected is not None
-        and array_elements(candidate.expected.text) == elements
+        and _elements(candidate.expected.text) == _elements(written)
     ):
         return True
     if expression == f"{target.receiver}.length" and target.receiver in history.sized:
@@ -65,6 +65,13 @@ def cannot_fail(candidate: Candidate, prefix: PrefixAnalysis) -> bool:
     if candidate.assertion == "assertNotNull":
         return expression.startswith("new ") or (target.kind == "variable" and expression in history.fresh)
     return False
+
+
+def _elements(array: str) -> str | None:
+    """An array's elements in canonical spelling: ``new String[] {"a", "b"}``, ``{"a","b"}`` and an
+    observed ``new java.lang.String[] {"a", "b"}`` read alike."""
+    start = array.find("{")
+    return canonical_expression(array[start:]) if start >= 0 else None
 
 
 def cannot_hold(candidate: Candidate, prefix: PrefixAnalysis) -> bool:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -16,7 +17,7 @@ from pathlib import Path
 from tree_sitter import Node
 
 from oracular.java import syntax
-from oracular.java.declarations import ClassInfo
+from oracular.java.declarations import ClassInfo, FieldInfo
 from oracular.java.prefix import Target
 from oracular.java.targets import COUNTS
 from oracular.java.types import (
@@ -132,37 +133,38 @@ def constant_values(classes: list[ClassInfo]) -> list[Value]:
     return result
 
 
+def _imported_statically(env: TypeEnv) -> Iterator[FieldInfo]:
+    """The workspace constants the test file imports statically, by name or with ``*``: it writes
+    them bare."""
+    for imp in env.imports:
+        if not imp.is_static:
+            continue
+        owner = env.index.resolve(imp.name if imp.is_wildcard else imp.name.rpartition(".")[0])
+        if owner is None:
+            continue
+        fields = owner.fields.values() if imp.is_wildcard else [owner.fields.get(imp.simple)]
+        yield from (f for f in fields if f is not None and f.is_constant and "private" not in f.modifiers)
+
+
 def imported_constants(env: TypeEnv) -> list[Value]:
     """The workspace constants the test file imports by name (``import static ...Constants.CRLF``),
     as written there: a test that imports one spells its expectation with it (commons-csv's
     ``assertEquals(CRLF, format.getRecordSeparator())``, where the observed value is ``"\\r\\n"``)."""
-    found = []
-    for imp in env.imports:
-        if not imp.is_static or imp.is_wildcard:
-            continue
-        owner = env.index.resolve(imp.name.rpartition(".")[0])
-        field = owner.fields.get(imp.simple) if owner is not None else None
-        if field is not None and field.is_constant and "private" not in field.modifiers:
-            found.append(Value(imp.simple, field.type, "constant", len(found)))
-    return found
+    named = {imp.simple for imp in env.imports if imp.is_static and not imp.is_wildcard}
+    found = {f.name: f for f in _imported_statically(env) if f.name in named}
+    return [Value(name, f.type, "constant", rank) for rank, (name, f) in enumerate(found.items())]
 
 
 def named_literals(env: TypeEnv, classes: list[ClassInfo]) -> dict[str, str]:
     """Text literal -> the constant the test can name bare that holds it, initialised with it: those of
     the test's classes, and those it imports statically, by name or with ``*`` (joptsimple's
     tests import ``Strings.*`` and write ``EMPTY`` for ``""``). The first such constant wins."""
-    owners = list(classes)
-    for imp in env.imports:
-        if imp.is_static:
-            owner = env.index.resolve(imp.name if imp.is_wildcard else imp.name.rpartition(".")[0])
-            if owner is not None:
-                owners.append(owner)
+    own = [f for cls in classes for f in cls.fields.values() if f.is_constant]
     found: dict[str, str] = {}
-    for owner in owners:
-        for field in owner.fields.values():
-            literal = field.initializer or ""
-            if field.is_constant and "private" not in field.modifiers and literal[:1] in ('"', "'"):
-                found.setdefault(literal, field.name)
+    for field in [*own, *_imported_statically(env)]:
+        literal = field.initializer or ""
+        if literal[:1] in ('"', "'"):
+            found.setdefault(literal, field.name)
     return found
 
 

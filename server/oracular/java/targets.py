@@ -26,7 +26,6 @@ from tree_sitter import Node
 from oracular.java import syntax
 from oracular.java.declarations import ClassInfo, MethodInfo
 from oracular.java.types import (
-    JDK_SUPERTYPES,
     LITERAL_TYPES,
     TypeEnv,
     base_name,
@@ -132,6 +131,38 @@ JDK_TYPES: dict[str, JdkType] = {
     **dict.fromkeys(_COLLECTIONS, _COLLECTION),
     **dict.fromkeys(_MAPS, _MAP),
 }
+_DOM_NODES = ("Element", "Document", "Attr", "Text", "Comment", "CDATASection", "CharacterData",
+              "ProcessingInstruction", "DocumentType", "DocumentFragment", "Entity", "EntityReference",
+              "Notation")  # fmt: skip
+_SETS = ("HashSet", "LinkedHashSet", "TreeSet", "SortedSet", "NavigableSet", "EnumSet")
+_SUPERTYPES_OF = (
+    (_DOM_NODES, ("Node",)),
+    (("CDATASection",), ("Text", "CharacterData")),
+    (("Text", "Comment"), ("CharacterData",)),
+    (_LISTS, ("List", "Collection", "Iterable")),
+    (_COLLECTIONS, ("Collection", "Iterable")),
+    (_SETS, ("Set",)),
+    (_MAPS, ("Map",)),
+    (("String", "StringBuilder", "StringBuffer"), ("CharSequence",)),
+    (("StringWriter", "PrintWriter", "BufferedWriter", "FileWriter"), ("Writer",)),
+    (("StringReader", "BufferedReader", "FileReader", "InputStreamReader"), ("Reader",)),
+    (("ByteArrayInputStream", "FileInputStream", "BufferedInputStream"), ("InputStream",)),
+    (("ByteArrayOutputStream", "FileOutputStream", "PrintStream"), ("OutputStream",)),
+)
+
+
+def _supertypes_table() -> dict[str, frozenset[str]]:
+    table: dict[str, frozenset[str]] = {}
+    for names, supertypes in _SUPERTYPES_OF:
+        for name in names:
+            table[name] = table.get(name, frozenset()) | frozenset(supertypes)
+    return table
+
+
+JDK_SUPERTYPES = _supertypes_table()
+"""Common JDK types (simple names, the families of :data:`JDK_TYPES` among them) and the JDK types
+a value of them can be passed as: a suite's helper takes a ``Node`` where the test holds
+``Element`` s (xmlunit's ``assertDifferentChildren``)."""
 
 
 @dataclass(frozen=True)
@@ -225,8 +256,8 @@ class WriteHistory:
     """Variable -> the class of the ``new`` object last assigned to it, generics dropped; may be more
     specific than its declared type (``CrossoverPolicy cp = new CycleCrossover<>()``)."""
     literal_arrays: dict[str, str] = field(default_factory=dict)
-    """Variable -> the elements (``{"-flag","false"}``, :func:`array_elements`) of the array of
-    literals last assigned to it, while nothing wrote it since: the test's own input."""
+    """Variable -> the array of literals last assigned to it, as written (``new String[] {"-flag",
+    "false"}``), while nothing wrote it since: the test's own input."""
 
     def assigned(self, name: str, value: Node | None) -> None:
         """What a plain assignment of ``value`` to ``name`` (declaration or ``=``) tells."""
@@ -235,27 +266,10 @@ class WriteHistory:
         if _is_array_creation(value):
             self.sized.add(name)
             if is_literal(value):
-                self.literal_arrays[name] = array_elements(syntax.text(value))
+                self.literal_arrays[name] = syntax.text(value)
         self.built.pop(name, None)
         if value is not None and value.type == "object_creation_expression":
             self.built[name] = split_generic(syntax.text(value.child_by_field_name("type")))[0]
-
-
-def array_elements(text: str) -> str:
-    """An array's elements as written, whitespace outside literals removed: ``new String[] {"a",
-    "b"}``, ``{"a", "b"}`` and an observed ``new java.lang.String[] {"a", "b"}`` all read
-    ``{"a","b"}``."""
-    start = text.find("{")
-    if start < 0:
-        return ""
-    body, parts, last = text[start:], [], 0
-    for match in _TEXT_LITERAL.finditer(body):
-        parts += ["".join(body[last : match.start()].split()), match.group()]
-        last = match.end()
-    return "".join([*parts, "".join(body[last:].split())])
-
-
-_TEXT_LITERAL = re.compile(r""""(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*'""")
 
 
 def _is_array_creation(node: Node | None) -> bool:
@@ -419,7 +433,7 @@ def accepts(param_type: str, value_type: str) -> bool:
 def is_subtype(value_type: str, param_type: str, env: TypeEnv) -> bool:
     """Whether a value of ``value_type`` can be passed as ``param_type`` because the type extends or
     implements it: a workspace class through its workspace supertypes, a common JDK type through
-    :data:`~oracular.java.types.JDK_SUPERTYPES` (an ``Element`` is a ``Node``)."""
+    :data:`JDK_SUPERTYPES` (an ``Element`` is a ``Node``)."""
     wanted = base_name(param_type)
     if wanted in JDK_SUPERTYPES.get(base_name(value_type), ()):
         return True

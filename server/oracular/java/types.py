@@ -108,38 +108,6 @@ def base_name(t: str) -> str:
     return split_generic(t)[0].rsplit(".", 1)[-1]
 
 
-_DOM_NODES = ("Element", "Document", "Attr", "Text", "Comment", "CDATASection", "CharacterData",
-              "ProcessingInstruction", "DocumentType", "DocumentFragment", "Entity", "EntityReference",
-              "Notation")  # fmt: skip
-_SUPERTYPES_OF = (
-    (_DOM_NODES, ("Node",)),
-    (("CDATASection",), ("Text", "CharacterData", "Node")),
-    (("Text", "Comment"), ("CharacterData", "Node")),
-    (("ArrayList", "LinkedList"), ("List", "Collection", "Iterable")),
-    (("HashSet", "TreeSet", "LinkedHashSet"), ("Set", "Collection", "Iterable")),
-    (("List", "Set", "Queue", "Deque"), ("Collection", "Iterable")),
-    (("HashMap", "TreeMap", "LinkedHashMap"), ("Map",)),
-    (("String", "StringBuilder", "StringBuffer"), ("CharSequence",)),
-    (("StringWriter", "PrintWriter", "BufferedWriter", "FileWriter"), ("Writer",)),
-    (("StringReader", "BufferedReader", "FileReader", "InputStreamReader"), ("Reader",)),
-    (("ByteArrayInputStream", "FileInputStream", "BufferedInputStream"), ("InputStream",)),
-    (("ByteArrayOutputStream", "FileOutputStream", "PrintStream"), ("OutputStream",)),
-)
-
-
-def _supertypes_table() -> dict[str, frozenset[str]]:
-    table: dict[str, frozenset[str]] = {}
-    for names, supertypes in _SUPERTYPES_OF:
-        for name in names:
-            table[name] = table.get(name, frozenset()) | frozenset(supertypes)
-    return table
-
-
-JDK_SUPERTYPES = _supertypes_table()
-"""Common JDK types (simple names) and the JDK types a value of them can be passed as: a suite's
-helper takes a ``Node`` where the test holds ``Element`` s (xmlunit's ``assertDifferentChildren``)."""
-
-
 def literal_type(node: Node) -> str | None:
     """Type of a literal node (or a negated numeric literal)."""
     kind = node.type

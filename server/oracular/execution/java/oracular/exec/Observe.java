@@ -103,11 +103,6 @@ public final class Observe {
     }
 
     /**
-     * The class a test can name for {@code c}: an anonymous or local class's nearest named
-     * superclass. Commons-math 2's factories throw {@code new IllegalArgumentException() {...}},
-     * whose class is {@code MathRuntimeException$4}: no catch or assertThrows can name it.
-     */
-    /**
      * The text's lines, as a suite's helper taking the expected lines is given them: split at the
      * platform's line separator, a trailing empty line kept (the engine offers
      * {@code assertHelpLines(lines...)} when {@code assertHelpLines(Observe.lines(text))} passes).
@@ -116,6 +111,11 @@ public final class Observe {
         return text.split(java.util.regex.Pattern.quote(System.lineSeparator()), -1);
     }
 
+    /**
+     * The class a test can name for {@code c}: an anonymous or local class's nearest named
+     * superclass. Commons-math 2's factories throw {@code new IllegalArgumentException() {...}},
+     * whose class is {@code MathRuntimeException$4}: no catch or assertThrows can name it.
+     */
     public static String nameable(Class<?> c) {
         while ((c.isAnonymousClass() || c.isLocalClass()) && c.getSuperclass() != null) {
             c = c.getSuperclass();
