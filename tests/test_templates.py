@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 from types import SimpleNamespace
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -11,6 +12,7 @@ from oracular.candidates.grammar import Candidate
 from oracular.candidates.templates import group_by_template, spread, target_templates, template_text
 from oracular.candidates.values import Value, named_literals
 from oracular.engine import OracleEngine
+from oracular.java.prefix import PrefixAnalysis
 from oracular.java.source import load_source
 from oracular.java.targets import Target
 from oracular.ranking.baseline import OBSERVED_WEIGHT, value_weights
@@ -18,6 +20,9 @@ from oracular.ranking.problem import OracleProblem
 
 from .conftest import indexed
 from .test_targets import analysed
+
+if TYPE_CHECKING:
+    from oracular.engine import TestStatus
 
 SIZE = Target("s.size()", "int", "observer")
 
@@ -80,22 +85,27 @@ def test_the_observed_value_outweighs_every_static_guess_of_its_target(engine: O
     assert weights[1] > weights[2]  # statically, the size the pushes imply beats a dictionary guess
 
 
-def test_the_constants_a_test_file_imports_by_name_are_expected_values(tmp_path: Path) -> None:
-    (tmp_path / "Constants.java").write_text(
-        'package p; public class Constants { public static final String CRLF = "\\r\\n";'
-        ' private static final String HIDDEN = "h"; public static String mutable = "m"; }'
-    )
-    test = tmp_path / "FmtTest.java"
-    test.write_text(
-        "package p; import static p.Constants.CRLF; import static p.Constants.HIDDEN;"
-        " import static p.Constants.mutable; import static p.Constants.*; import org.junit.Test;"
-        ' public class FmtTest { @Test public void t() { String s = "a" + CRLF; } }'
-    )
-    engine = OracleEngine(indexed(tmp_path), global_dictionary={})
-    analysis = engine.analyse(load_source(test))
+def _only_test(root: Path, constants: str, test: str) -> tuple[OracleEngine, TestStatus, PrefixAnalysis]:
+    """``p.Constants`` and the test class ``p.FmtTest`` (one oracle-free test), analysed."""
+    (root / "Constants.java").write_text(f"package p; public class Constants {{ {constants} }}")
+    (root / "FmtTest.java").write_text(f"package p; {test}")
+    engine = OracleEngine(indexed(root), global_dictionary={})
+    analysis = engine.analyse(load_source(root / "FmtTest.java"))
     (status,) = analysis.oracle_free
     prefix = engine.prefix_for(analysis, status)
     assert prefix is not None
+    return engine, status, prefix
+
+
+def test_the_constants_a_test_file_imports_by_name_are_expected_values(tmp_path: Path) -> None:
+    engine, status, prefix = _only_test(
+        tmp_path,
+        'public static final String CRLF = "\\r\\n"; private static final String HIDDEN = "h";'
+        ' public static String mutable = "m";',
+        "import static p.Constants.CRLF; import static p.Constants.HIDDEN;"
+        " import static p.Constants.mutable; import static p.Constants.*; import org.junit.Test;"
+        ' public class FmtTest { @Test public void t() { String s = "a" + CRLF; } }',
+    )
     values = {v.text: v.source for v in engine.values_for(prefix, status)["s"]}
     # as the file writes it; a private or non-final field is no constant, a wildcard names none
     assert values["CRLF"] == "constant"
@@ -103,20 +113,11 @@ def test_the_constants_a_test_file_imports_by_name_are_expected_values(tmp_path:
 
 
 def test_a_literal_is_named_by_a_constant_the_test_can_write_bare(tmp_path: Path) -> None:
-    (tmp_path / "Constants.java").write_text(
-        'package p; public class Constants { public static final String CRLF = "\\r\\n";'
-        ' public static final String LF = "\\n"; }'
+    _, status, prefix = _only_test(
+        tmp_path,
+        'public static final String CRLF = "\\r\\n"; public static final String LF = "\\n";',
+        "import static p.Constants.CRLF; import org.junit.Test; public class FmtTest {"
+        ' private static final String EMPTY = ""; @Test public void t() { String s = "a"; } }',
     )
-    test = tmp_path / "FmtTest.java"
-    test.write_text(
-        "package p; import static p.Constants.CRLF; import org.junit.Test;"
-        ' public class FmtTest { private static final String EMPTY = "";'
-        ' @Test public void t() { String s = "a"; } }'
-    )
-    engine = OracleEngine(indexed(tmp_path), global_dictionary={})
-    analysis = engine.analyse(load_source(test))
-    (status,) = analysis.oracle_free
-    prefix = engine.prefix_for(analysis, status)
-    assert prefix is not None
     # the test's own constant, private or not, and the one it imports; never LF, which it cannot name
     assert named_literals(prefix.env, status.classes) == {'""': "EMPTY", '"\\r\\n"': "CRLF"}
