@@ -22,7 +22,14 @@ from oracular.candidates.observed import (
     verdict,
     witnessed,
 )
-from oracular.candidates.strength import cannot_fail, cannot_hold, implied, offer_order, renders_whole_object
+from oracular.candidates.strength import (
+    cannot_fail,
+    cannot_hold,
+    implied,
+    not_null_in_sight,
+    offer_order,
+    renders_whole_object,
+)
 from oracular.candidates.values import Value
 from oracular.engine import EngineSettings, OracleEngine
 from oracular.java.targets import Target
@@ -401,6 +408,29 @@ def test_a_not_null_check_the_files_tests_open_with_is_not_weakened() -> None:
     assert implied([size, not_null], [holds, holds], [False, False], ("null", ".size()")) == [False, True]
 
 
+def test_the_not_null_check_of_what_the_shown_oracles_assert_on_keeps_the_last_place() -> None:
+    """opencsv's ``assertNotNull(capturedExceptions)``, where ``capturedExceptions.size()`` holds."""
+    size = Target("errors.size()", "int", "observer", "errors", "size")
+    offered = [
+        Candidate("assertion", "assertEquals", size, Value("0", "int", "observed")),
+        *(
+            Candidate("assertion", "assertEquals", target(f"n{i}", "int"), Value("1", "int", "observed"))
+            for i in range(4)
+        ),
+        Candidate("assertion", "assertNotNull", target("other", "List<String>")),
+        Candidate("assertion", "assertNotNull", target("errors", "List<String>")),
+    ]
+    weaker = [False] * 5 + [True, True]
+    order = list(range(7))
+    assert not_null_in_sight(order, offered, weaker, 5) == [0, 1, 2, 3, 6, 4, 5]
+    assert not_null_in_sight(order, offered, weaker, 7) == order  # all shown already
+    assert not_null_in_sight(order, offered, [False] * 7, 5) == order  # not implied: where it was
+    shown_null = [0, 1, 2, 5, 3, 4, 6]
+    assert not_null_in_sight(shown_null, offered, weaker, 5) == shown_null  # one not-null is enough
+    unrelated = [1, 2, 3, 4, 0, 5, 6]  # what the shown ones assert on has no not-null check
+    assert not_null_in_sight(unrelated, offered, weaker, 5) == unrelated
+
+
 def test_a_count_is_implied_by_a_holding_equality_with_a_value_the_test_named() -> None:
     holds = Verdict(HOLDS, "")
     values = target("values", "String[]")
@@ -414,7 +444,10 @@ def test_a_count_is_implied_by_a_holding_equality_with_a_value_the_test_named() 
     other = Candidate(
         "assertion", "assertEquals", target("others.length", "int"), Value("1", "int", "observed")
     )
-    assert implied([named, length, other], [holds] * 3, [False] * 3) == [False, True, False]
+    first = Candidate(
+        "assertion", "assertEquals", target("values[0]", "String"), Value('"a"', "String", "observed")
+    )
+    assert implied([named, length, other, first], [holds] * 4, [False] * 4) == [False, True, False, True]
     assert implied([named, length], [None, holds], [False] * 2) == [False, False]  # not known to hold
     assert implied([literal, length], [holds] * 2, [False] * 2) == [False, False]  # the test named nothing
 

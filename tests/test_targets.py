@@ -94,12 +94,15 @@ def test_nested_generics_arrays_and_chains(engine: OracleEngine) -> None:
         Map<String, List<Integer>> index = new HashMap<>();
         String key = "k";
         index.put(key, new ArrayList<>());
+        String[] parts = "a,b".split(",");
         long[] sizes = new long[3];
         sizes[0] = 4L;
         """,
     )
     found = targets(prefix)
     assert found["sizes.length"] == ("int", "observer")
+    assert found["sizes[0]"] == ("long", "variable")  # written last by the prefix
+    assert found["parts[0]"] == ("String", "observer")  # read: the first element, of the element type
     assert found["index.get(key)"] == ("List<Integer>", "query")
     assert found["index.containsKey(key)"] == ("boolean", "query")
     assert found["index.size()"] == ("int", "observer")
@@ -547,3 +550,14 @@ def test_calls_over_inputs_the_prefix_never_reads_are_targets(tmp_path: Path) ->
     prefix = engine.prefix_for(analysis, used)
     assert prefix is not None
     assert not [t for t in prefix.targets if t.kind == "action"]
+
+
+def test_c_style_array_declarators_declare_arrays(engine: OracleEngine) -> None:
+    """opencsv's ``String item[] = csvReader.readNext();``: an array, not a ``String``."""
+    prefix = analysed(engine, 'String item[] = "a,b".split(","), word = "a";\nint grid[][] = new int[2][2];')
+    assert prefix.env.locals == {"item": "String[]", "word": "String", "grid": "int[][]"}
+    found = targets(prefix)
+    assert found["item.length"] == ("int", "observer") and found["item[0]"] == ("String", "observer")
+    assert "item.isEmpty()" not in found
+    written = targets(analysed(engine, 'String[] args = {"-a"};\nString[] parts = "a,b".split(",");'))
+    assert "parts[0]" in written and "args[0]" not in written  # the test's own input

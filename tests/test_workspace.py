@@ -81,3 +81,15 @@ def test_test_roots_are_judged_below_the_index_root(tmp_path: Path) -> None:
     assert not index.is_test_file(main)
     assert index.is_test_file(test)
     assert index.resolve("Foo") is not None and not index.resolve("Foo").is_test
+
+
+def test_c_style_array_fields_and_parameters_are_arrays(tmp_path: Path) -> None:
+    src = tmp_path / "src" / "main" / "java"
+    src.mkdir(parents=True)
+    (src / "A.java").write_text("class A { String names[], one; int sum(int values[], int n) { return n; } }")
+    index = WorkspaceIndex([tmp_path])
+    index.refresh()
+    a = index.resolve("A")
+    assert a is not None
+    assert (a.fields["names"].type, a.fields["one"].type) == ("String[]", "String")
+    assert a.methods_named("sum")[0].params == (("int[]", "values"), ("int", "n"))

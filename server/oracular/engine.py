@@ -49,6 +49,7 @@ from oracular.candidates.strength import (
     cannot_hold,
     implied,
     is_possible_bug,
+    not_null_in_sight,
     offer_order,
     renders_whole_object,
 )
@@ -736,7 +737,8 @@ class OracleEngine:
         renderings = [renders_whole_object(c, prefix) for c in candidates]
         order = offer_order(scores, verdicts, vacuous, weaker, renderings=renderings)
         # never offered, but still ranked: the candidate set is the one the models were trained on
-        order = [i for i in order if not cannot_hold(candidates[i], prefix)][: self.settings.top_k]
+        order = [i for i in order if not cannot_hold(candidates[i], prefix)]
+        order = not_null_in_sight(order, candidates, weaker, self.settings.top_k)[: self.settings.top_k]
         report = TestReport(
             test, prefix.focal, ranking.exception_probability, ranking.exception_type, False, [],
             observed=observed,

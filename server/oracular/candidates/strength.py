@@ -20,6 +20,9 @@ the code as it is and whether it would catch a change. So the offered order is:
    the prefix created, an array of literals the prefix wrote compared with those literals, a
    literal asserted.
 
+One exception to 3: the not-null check of what the first offered oracles assert on keeps the last
+place shown (:func:`not_null_in_sight`).
+
 Oracles that cannot hold (``assertNull`` on a ``new`` object) are not offered at all.
 """
 
@@ -117,13 +120,14 @@ def implied(
     habit: FirstCheck | None = None,
 ) -> list[bool]:
     """Holding ``assertNotNull`` oracles when another oracle that can fail holds too, and holding
-    counts of a value that holds equal to one the test named.
+    counts and first elements of a value that holds equal to one the test named.
 
     "Not null" is what almost every computed value is: it says least of all holding oracles (on
     unseen projects, 38% of top-1 suggestions were such ``assertNotNull`` oracles). And a value
     equal to the array or list the test declared (opencsv's ``assertArrayEquals(expectedValues,
     columnValues)``) has its length too: ``assertEquals(2, columnValues.length)`` came first in
-    five such dev tests.
+    five such dev tests; so did ``assertEquals("one", format.getHeader()[0])`` before commons-csv's
+    ``assertArrayEquals(header, format.getHeader())``.
     """
     holding = [
         v is not None and v.status == HOLDS and not vague for v, vague in zip(verdicts, vacuous, strict=True)
@@ -135,10 +139,10 @@ def implied(
         if h and c.target is not None and c.expected is not None and c.expected.source in NAMED_SOURCES
         and c.assertion in ("assertEquals", "assertArrayEquals")
     }  # fmt: skip
-    counts = {f"{x}.length" for x in named} | {f"{x}.size()" for x in named}
+    parts = {f"{x}{part}" for x in named for part in (".length", ".size()", "[0]")}
     return [
         (stronger and c.assertion == "assertNotNull" and not _the_habit(c, habit))
-        or (c.target is not None and c.target.expression in counts)
+        or (c.target is not None and c.target.expression in parts)
         for c in candidates
     ]
 
@@ -190,6 +194,41 @@ def offer_order(
         order.remove(best_holding)
         order.insert(0, best_holding)
     return order
+
+
+def not_null_in_sight(
+    order: Sequence[int], candidates: Sequence[Candidate], weaker: Sequence[bool], shown: int
+) -> list[int]:
+    """``order`` with the implied not-null check of what the shown oracles assert on (``list``
+    for ``assertEquals(2, list.size())``, the shown ones first) moved to the last place shown.
+
+    Why: developers often say only that much, where running the test shows a stronger oracle that
+    holds (opencsv's ``assertNotNull(capturedExceptions)`` after ``getCapturedExceptions()``,
+    xmlunit's ``assertNotNull(b.toIntArray())``): 22 of the 43 not-null oracles of the 8 dev
+    projects' realistic tests were offered after the fifth place. The weak check on the same
+    value is the alternative a user who wants less would look for; one slot, never the first.
+    """
+    if len(order) <= shown or shown < 2:
+        return list(order)
+    subjects: list[str] = []
+    for i in order[: shown - 1]:
+        target = candidates[i].target
+        if target is not None:
+            subjects += [target.expression, *([target.receiver] if target.receiver else [])]
+    if any(candidates[i].assertion == "assertNotNull" for i in order[:shown]):
+        return list(order)
+    rank = {subject: n for n, subject in reversed(list(enumerate(subjects)))}
+    later = [
+        i for i in order[shown:]
+        if weaker[i] and candidates[i].assertion == "assertNotNull" and candidates[i].target is not None
+        and candidates[i].target.expression in rank
+    ]  # fmt: skip
+    if not later:
+        return list(order)
+    chosen = min(later, key=lambda i: rank[candidates[i].target.expression])  # type: ignore[union-attr]
+    moved = [i for i in order if i != chosen]
+    moved.insert(shown - 1, chosen)
+    return moved
 
 
 def is_possible_bug(

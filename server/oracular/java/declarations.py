@@ -152,9 +152,7 @@ def _params(method: Node) -> tuple[tuple[str, str], ...]:
     result = []
     for p in params.named_children:
         if p.type == "formal_parameter":
-            result.append(
-                (syntax.text(p.child_by_field_name("type")), syntax.text(p.child_by_field_name("name")))
-            )
+            result.append((syntax.declared_type(p, p), syntax.text(p.child_by_field_name("name"))))
         elif p.type == "spread_parameter":
             type_node = next(
                 (c for c in p.named_children if c.type.endswith("type") or c.type == "type_identifier"), None
@@ -277,7 +275,6 @@ def method_info(node: Node) -> MethodInfo:
 
 
 def _fields(node: Node) -> list[FieldInfo]:
-    type_text = syntax.text(node.child_by_field_name("type"))
     mods = syntax.modifiers(node)
     result = []
     for declarator in node.children_by_field_name("declarator"):
@@ -285,7 +282,7 @@ def _fields(node: Node) -> list[FieldInfo]:
         result.append(
             FieldInfo(
                 name=syntax.text(declarator.child_by_field_name("name")),
-                type=type_text,
+                type=syntax.declared_type(node, declarator),
                 modifiers=mods,
                 initializer=syntax.text(value) if value is not None else None,
             )

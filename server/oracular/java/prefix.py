@@ -268,9 +268,7 @@ def collect_locals(method: Node, env: TypeEnv, upto: int | None = None) -> set[s
     params = method.child_by_field_name("parameters")
     for p in params.named_children if params else []:
         if p.type == "formal_parameter":
-            env.locals[syntax.text(p.child_by_field_name("name"))] = syntax.text(
-                p.child_by_field_name("type")
-            )
+            env.locals[syntax.text(p.child_by_field_name("name"))] = syntax.declared_type(p, p)
     body = method.child_by_field_name("body")
     reassigned: set[str] = set()
     if body is None:
@@ -283,8 +281,12 @@ def collect_locals(method: Node, env: TypeEnv, upto: int | None = None) -> set[s
             if node.type == "enhanced_for_statement":
                 env.locals[syntax.text(node.child_by_field_name("name"))] = type_text
                 continue
-            for name, value in _declared(node):
-                env.locals[name] = env.type_of(value) if type_text == "var" else type_text
+            for declarator in node.children_by_field_name("declarator"):
+                value = declarator.child_by_field_name("value")
+                declared = (
+                    env.type_of(value) if type_text == "var" else syntax.declared_type(node, declarator)
+                )
+                env.locals[syntax.text(declarator.child_by_field_name("name"))] = declared
         elif node.type == "assignment_expression":
             left = node.child_by_field_name("left")
             if left is not None and left.type == "identifier":

@@ -123,6 +123,14 @@ def preceding_javadoc(declaration: Node) -> str | None:
     return None
 
 
+def declared_type(declaration: Node, declarator: Node) -> str:
+    """The type ``declarator`` declares: the declaration's, with the C-style dimensions after the
+    name (``String item[] = reader.readNext();`` declares a ``String[]``)."""
+    dimensions = declarator.child_by_field_name("dimensions")
+    type_text = text(declaration.child_by_field_name("type"))
+    return type_text + "".join(text(dimensions).split()) if dimensions is not None else type_text
+
+
 def call_name(invocation: Node) -> str:
     return text(invocation.child_by_field_name("name"))
 
