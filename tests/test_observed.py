@@ -565,6 +565,12 @@ def test_a_supertype_of_the_thrown_class_holds_too_and_the_ranker_picks_among_th
     raised = witnessed(candidates, verdicts, [0.2, 0.6, 0.1], thrown)
     assert raised == [0.87, 0.87, 0.1]
     assert offer_order(raised, verdicts, [False] * 3)[:2] == [0, 1]
+    # the file's tests catch the superclass (the most often expected type that holds goes first)
+    habitual = witnessed(
+        candidates, verdicts, [0.2, 0.6, 0.1], thrown, ("IllegalStateException", "OptionException")
+    )
+    assert habitual == [0.87, 0.871, 0.1] and offer_order(habitual, verdicts, [False] * 3)[:2] == [1, 0]
+    assert witnessed(candidates, verdicts, [0.2, 0.6, 0.1], thrown, ("IOException",)) == raised
     nested = TestObservation(thrown="a.ArcsSet$Inconsistent", thrown_ancestors=("java.lang.Throwable",))
     spelt = Candidate("exception", "assertThrows", None, exception="ArcsSet.Inconsistent")
     assert verdict(spelt, nested) == Verdict(HOLDS, "threw ArcsSet.Inconsistent")  # a nested class

@@ -728,7 +728,9 @@ class OracleEngine:
         if observed:
             assert observation is not None
             restated = prefix.history.restated
-            scores = settled(candidates, witnessed(candidates, verdicts, scores, observation), observation)
+            expected = analysis.expected_exceptions
+            scores = witnessed(candidates, verdicts, scores, observation, expected)
+            scores = settled(candidates, scores, observation)
             scores = named_first(candidates, verdicts, scores, observation, restated)
             scores = passed_in_full(verdicts, scores, shares)
         scores = fewer_calls(candidates, scores)
