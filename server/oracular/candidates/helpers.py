@@ -34,9 +34,8 @@ from oracular.java.junit import TEST_ANNOTATIONS
 from oracular.java.prefix import PrefixAnalysis
 from oracular.java.targets import (
     Target,
-    accepts,
+    fits,
     identifier_words,
-    is_subtype,
     prefix_literals,
     test_name_words,
 )
@@ -134,23 +133,22 @@ def argument_options(
         return ["true", "false"]
     env = prefix.env
 
-    def fits(value_type: str) -> bool:
-        return accepts(param_type, value_type) or is_subtype(value_type, param_type, env)
-
     constant = {name for name, _ in constants}
     fields = [(name, t) for name, t in env.fields.items() if name not in constant]
-    options = [name for name, t in env.locals.items() if t and t != "var" and fits(t)]
+    options = [name for name, t in env.locals.items() if t and t != "var" and fits(param_type, t, env)]
     if param_type in ("Object", "java.lang.Object"):
-        return list(dict.fromkeys(options + [name for name, t in fields if fits(t)]))
-    options += [text for text, t in literals if fits(t)]
-    options += [name for name, t in fields if fits(t)]
+        return list(dict.fromkeys(options + [name for name, t in fields if fits(param_type, t, env)]))
+    options += [text for text, t in literals if fits(param_type, t, env)]
+    options += [name for name, t in fields if fits(param_type, t, env)]
     if param_type in ("String", "java.lang.String"):
         options += env.set_up_literals
     if param_type in ("char", "Character"):
         options += _short_text_characters(literals)
-    options += [name for name, t in constants if fits(t)]
+    options += [name for name, t in constants if fits(param_type, t, env)]
     options += [
-        t.expression for t in prefix.targets if t.kind in ARGUMENT_TARGETS and t.type and fits(t.type)
+        t.expression
+        for t in prefix.targets
+        if t.kind in ARGUMENT_TARGETS and t.type and fits(param_type, t.type, env)
     ]
     return list(dict.fromkeys(options))
 

@@ -148,6 +148,7 @@ _SUPERTYPES_OF = (
     (("StringReader", "BufferedReader", "FileReader", "InputStreamReader"), ("Reader",)),
     (("ByteArrayInputStream", "FileInputStream", "BufferedInputStream"), ("InputStream",)),
     (("ByteArrayOutputStream", "FileOutputStream", "PrintStream"), ("OutputStream",)),
+    (("StreamSource", "DOMSource", "SAXSource"), ("Source",)),
 )
 
 
@@ -442,6 +443,12 @@ def is_subtype(value_type: str, param_type: str, env: TypeEnv) -> bool:
     return cls is not None and any(parent.name == wanted for parent in env.index.supertypes(cls))
 
 
+def fits(param_type: str, value_type: str, env: TypeEnv) -> bool:
+    """Whether a value can be passed as ``param_type``, of its type or a subtype (xmlunit's
+    ``validator.isInstanceValid(Source)`` given the test's ``StreamSource``)."""
+    return accepts(param_type, value_type) or is_subtype(value_type, param_type, env)
+
+
 def is_collection(type_text: str) -> bool:
     """A JDK list or set (``java.util.List<String>``...), whose text reads ``[a, b]``."""
     return split_generic(type_text)[0].rsplit(".", 1)[-1] in (*_LISTS, *_COLLECTIONS)
@@ -595,7 +602,7 @@ class TargetEnumerator:
             yield "0"
         passed = self.passed.get(receiver, [])
         for value in sorted(self.values, key=lambda v: (v.text not in passed, _is_data(v.text))):
-            if value.text != receiver and accepts(param_type, value.type):
+            if value.text != receiver and fits(param_type, value.type, self.env):
                 yield value.text
 
     def queries(self, receiver: str, receiver_type: str) -> list[Target]:
@@ -758,7 +765,7 @@ class TargetEnumerator:
         no input is among them (a call over other values is no input's call)."""
         chosen: list[str] = []
         for param_type in param_types:
-            fitting = [v for v in [*self.inputs, *self.values] if accepts(param_type, v.type)]
+            fitting = [v for v in [*self.inputs, *self.values] if fits(param_type, v.type, self.env)]
             value = next((v.text for v in fitting if v.text not in chosen and v.text != receiver), None)
             if value is None:
                 return None
