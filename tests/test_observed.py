@@ -408,7 +408,7 @@ def test_a_not_null_check_the_files_tests_open_with_is_not_weakened() -> None:
     assert implied([size, not_null], [holds, holds], [False, False], ("null", ".size()")) == [False, True]
 
 
-def test_the_not_null_check_of_what_the_shown_oracles_assert_on_keeps_the_last_place() -> None:
+def test_the_not_null_check_of_what_the_first_oracle_asserts_on_keeps_the_last_place() -> None:
     """opencsv's ``assertNotNull(capturedExceptions)``, where ``capturedExceptions.size()`` holds."""
     size = Target("errors.size()", "int", "observer", "errors", "size")
     offered = [
@@ -422,13 +422,19 @@ def test_the_not_null_check_of_what_the_shown_oracles_assert_on_keeps_the_last_p
     ]
     weaker = [False] * 5 + [True, True]
     order = list(range(7))
-    assert not_null_in_sight(order, offered, weaker, 5) == [0, 1, 2, 3, 6, 4, 5]
-    assert not_null_in_sight(order, offered, weaker, 7) == order  # all shown already
-    assert not_null_in_sight(order, offered, [False] * 7, 5) == order  # not implied: where it was
+    assert not_null_in_sight(order, offered, weaker, [False] * 7, 5) == [0, 1, 2, 3, 6, 4, 5]
+    assert not_null_in_sight(order, offered, weaker, [False] * 7, 7) == order  # all shown already
+    fresh = [False] * 6 + [True]  # errors = new ArrayList<>(): its not-null check cannot fail
+    assert not_null_in_sight(order, offered, weaker, fresh, 5) == order
+    assert (
+        not_null_in_sight(order, offered, [False] * 7, [False] * 7, 5) == order
+    )  # not implied: where it was
     shown_null = [0, 1, 2, 5, 3, 4, 6]
-    assert not_null_in_sight(shown_null, offered, weaker, 5) == shown_null  # one not-null is enough
-    unrelated = [1, 2, 3, 4, 0, 5, 6]  # what the shown ones assert on has no not-null check
-    assert not_null_in_sight(unrelated, offered, weaker, 5) == unrelated
+    assert (
+        not_null_in_sight(shown_null, offered, weaker, [False] * 7, 5) == shown_null
+    )  # one not-null is enough
+    later = [1, 0, 2, 3, 4, 5, 6]  # the first asserts on n0, which has no not-null check
+    assert not_null_in_sight(later, offered, weaker, [False] * 7, 5) == later
 
 
 def test_a_count_is_implied_by_a_holding_equality_with_a_value_the_test_named() -> None:

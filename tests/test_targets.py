@@ -570,11 +570,13 @@ def test_a_query_and_a_fixtures_predicate_take_values_of_a_subtype(tmp_path: Pat
         "Validator.java": "package org.example.app;\nimport javax.xml.transform.Source;\n"
         "public class Validator {\n public boolean isInstanceValid(Source s) { return true; }\n}\n",
         "Qualifier.java": "package org.example.app;\nimport org.w3c.dom.Node;\n"
-        "public class Qualifier {\n public boolean qualifyForComparison(Node a, Node b) { return true; }\n}\n",
+        "public class Qualifier {\n"
+        " public boolean qualifyForComparison(Node a, Node b) { return true; }\n}\n",
         "ValidatorTest.java": "package org.example.app;\nimport javax.xml.transform.stream.StreamSource;\n"
         "import org.w3c.dom.Element;\nclass ValidatorTest {\n private Qualifier qualifier;\n"
         " @org.junit.jupiter.api.Test\n void t() {\n  Validator v = new Validator();\n"
-        '  StreamSource s = new StreamSource("a.xml");\n  Element control = null;\n  Element test = null;\n }\n}\n',
+        '  StreamSource s = new StreamSource("a.xml");\n'
+        "  Element control = null;\n  Element test = null;\n }\n}\n",
     }
     engine, analysis = analysed_workspace(tmp_path, files, "ValidatorTest.java")
     prefix = engine.prefix_for(analysis, analysis.statuses[0])

@@ -740,7 +740,9 @@ class OracleEngine:
         order = offer_order(scores, verdicts, vacuous, weaker, renderings=renderings)
         # never offered, but still ranked: the candidate set is the one the models were trained on
         order = [i for i in order if not cannot_hold(candidates[i], prefix)]
-        order = not_null_in_sight(order, candidates, weaker, self.settings.top_k)[: self.settings.top_k]
+        order = not_null_in_sight(order, candidates, weaker, vacuous, self.settings.top_k)[
+            : self.settings.top_k
+        ]
         report = TestReport(
             test, prefix.focal, ranking.exception_probability, ranking.exception_type, False, [],
             observed=observed,
