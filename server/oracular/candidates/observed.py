@@ -464,6 +464,11 @@ dev tests whose top-1 was that oracle, 27 of 31 (87%) were the developer's on th
 this was measured on (``docs/eval.md``), against a median score of about 0.2."""
 
 
+HABIT_MARGIN = 1e-3
+"""How far the file's habitual type is put above the other holding types: first, the same
+confidence."""
+
+
 def witnessed(
     candidates: Sequence[Candidate],
     verdicts: Sequence[Verdict | None],
@@ -502,11 +507,6 @@ def witnessed(
     if habit is not None:
         raised[habit] = max(raised[i] for i in types.values()) + HABIT_MARGIN
     return raised
-
-
-HABIT_MARGIN = 1e-3
-"""How far the file's habitual type is put above the other holding types: first, the same
-confidence."""
 
 
 MAX_VALUE_READS = 12

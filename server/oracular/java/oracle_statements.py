@@ -145,9 +145,9 @@ def expected_exception_types(test: TestMethod, nodes: Iterable[Node], any_catch:
     """The simple names of the exception types ``test`` says it expects, each once, in order:
     ``@Test(expected = X.class)``, a class literal among ``nodes`` named like a throwable
     (``assertThrows(X.class, ...)``, a rule's ``thrown.expect(X.class)``; not one in a ``fail``
-    message), AssertJ's
-    ``assertThatX()``, and what a ``catch`` catches: that of a try/``fail``/catch only, or with
-    ``any_catch`` every one (a generous reading, for checks that must not miss a stated type)."""
+    message), AssertJ's ``assertThatX()``, and what a ``catch`` catches: that of a
+    try/``fail``/catch only, or with ``any_catch`` every one (a generous reading, for checks that
+    must not miss a stated type)."""
     found: dict[str, None] = {}
     if test.expected_exception:
         stated = (e.strip().removesuffix(".class") for e in test.expected_exception.split(","))
