@@ -23,7 +23,10 @@ from oracular.java.neighbours import FAMILIES, FirstCheck, member_path, read_pat
 from oracular.java.prefix import PrefixAnalysis
 
 ALIKE_WEIGHT = 10.0
-FIRST_WEIGHT = 10.0
+FIRST_WEIGHT = 30.0
+"""How much more the first-check habit's assertions weigh: at 10, opencsv's ``NumberTest`` (its
+tests open with ``assertNotNull(beans)``) still ranked ``assertEquals(2, beans.size())`` first in
+five tests; at 30 the 8 dev projects' observed top-1 gained 6 tests and lost none."""
 
 
 def weigh_alike(
