@@ -290,6 +290,60 @@ def test_an_array_of_literals_the_test_wrote_compared_with_them_cannot_fail(engi
     assert prefix.history.literal_arrays == {"args": 'new String[] {"-animal", "horse"}'}
 
 
+def test_the_size_of_a_fixed_size_list_the_test_built_cannot_fail(engine: OracleEngine) -> None:
+    """java-diff-utils: ``revised = Arrays.asList("C", "B")`` is the diff's input; its size is the
+    test's own literal count, whatever the diff does. A list that can grow, or one assigned
+    again, is the unit's to size."""
+    prefix = analysed(
+        engine,
+        """
+        List<String> revised = Arrays.asList("C", "B");
+        List<String> names = asList("a");
+        List<String> grown = new ArrayList<>();
+        grown.add("x");
+        List<String> again = List.of("a");
+        again = new ArrayList<>(again);
+        """,
+    )
+
+    def size(name: str) -> Candidate:
+        target = Target(f"{name}.size()", "int", "observer", receiver=name, method="size")
+        return Candidate("assertion", "assertEquals", target, Value("2", "int", "observed"))
+
+    assert cannot_fail(size("revised"), prefix)
+    assert cannot_fail(size("names"), prefix)
+    assert not cannot_fail(size("grown"), prefix)
+    assert not cannot_fail(size("again"), prefix)
+    assert prefix.history.sized == {"revised": ".size()", "names": ".size()"}
+
+
+def test_a_list_of_literals_the_test_built_compared_with_them_cannot_fail(engine: OracleEngine) -> None:
+    """java-diff-utils: ``revList = Arrays.asList("C", "B")`` handed to the diff, then
+    ``assertEquals("[C, B]", revList.toString())`` restates the input; a list the unit sorted
+    does not (its value differs), nor one a method was called on since."""
+    prefix = analysed(
+        engine,
+        """
+        List<String> revList = Arrays.asList("C", "B");
+        List<Integer> xs = Arrays.asList(3, 1);
+        Collections.sort(xs);
+        List<String> set = Arrays.asList("a");
+        set.set(0, "b");
+        """,
+    )
+    whole = Target("revList", "List<String>", "variable")
+    text = Target("revList.toString()", "String", "observer", "revList", "toString")
+
+    def equals(target: Target, value: str) -> Candidate:
+        return Candidate("assertion", "assertEquals", target, Value(value, target.type or "", "observed"))
+
+    assert cannot_fail(equals(whole, 'Arrays.asList("C", "B")'), prefix)
+    assert cannot_fail(equals(text, '"[C, B]"'), prefix)
+    assert not cannot_fail(equals(text, '"[B, C]"'), prefix)
+    assert not cannot_fail(equals(Target("xs", "List<Integer>", "variable"), "Arrays.asList(1, 3)"), prefix)
+    assert "set" not in prefix.history.literal_lists
+
+
 def test_oracles_that_cannot_hold(engine: OracleEngine) -> None:
     prefix = analysed(
         engine,
@@ -408,18 +462,24 @@ def test_a_not_null_check_the_files_tests_open_with_is_not_weakened() -> None:
     assert implied([size, not_null], [holds, holds], [False, False], ("null", ".size()")) == [False, True]
 
 
-def test_the_not_null_check_of_what_the_first_oracle_asserts_on_keeps_the_last_place() -> None:
-    """opencsv's ``assertNotNull(capturedExceptions)``, where ``capturedExceptions.size()`` holds."""
-    size = Target("errors.size()", "int", "observer", "errors", "size")
-    offered = [
-        Candidate("assertion", "assertEquals", size, Value("0", "int", "observed")),
+def first_four_then_not_null(first: Target, *checked: Target) -> list[Candidate]:
+    """An equality on ``first``, four on other values, then a not-null check of each of ``checked``."""
+    return [
+        Candidate("assertion", "assertEquals", first, Value("0", "int", "observed")),
         *(
             Candidate("assertion", "assertEquals", target(f"n{i}", "int"), Value("1", "int", "observed"))
             for i in range(4)
         ),
-        Candidate("assertion", "assertNotNull", target("other", "List<String>")),
-        Candidate("assertion", "assertNotNull", target("errors", "List<String>")),
+        *(Candidate("assertion", "assertNotNull", t) for t in checked),
     ]
+
+
+def test_the_not_null_check_of_what_the_first_oracle_asserts_on_keeps_the_last_place() -> None:
+    """opencsv's ``assertNotNull(capturedExceptions)``, where ``capturedExceptions.size()`` holds."""
+    size = Target("errors.size()", "int", "observer", "errors", "size")
+    offered = first_four_then_not_null(
+        size, target("other", "List<String>"), target("errors", "List<String>")
+    )
     weaker = [False] * 5 + [True, True]
     order = list(range(7))
     assert not_null_in_sight(order, offered, weaker, [False] * 7, 5) == [0, 1, 2, 3, 6, 4, 5]
@@ -435,6 +495,14 @@ def test_the_not_null_check_of_what_the_first_oracle_asserts_on_keeps_the_last_p
     )  # one not-null is enough
     later = [1, 0, 2, 3, 4, 5, 6]  # the first asserts on n0, which has no not-null check
     assert not_null_in_sight(later, offered, weaker, [False] * 7, 5) == later
+
+
+def test_the_not_null_check_of_the_variable_the_first_oracle_reads_from_keeps_the_last_place() -> None:
+    """java-diff-utils' ``assertNotNull(patch)`` where ``patch.getDeltas().size()`` holds."""
+    deltas = Target("patch.getDeltas().size()", "int", "chain", "patch.getDeltas()", "size")
+    offered = first_four_then_not_null(deltas, target("patch", "Patch<String>"))
+    order = list(range(6))
+    assert not_null_in_sight(order, offered, [False] * 5 + [True], [False] * 6, 5) == [0, 1, 2, 3, 5, 4]
 
 
 def test_a_count_is_implied_by_a_holding_equality_with_a_value_the_test_named() -> None:

@@ -157,6 +157,13 @@ class FileAnalysis:
         return self.paths.asserted(self.source.data, tests, self.extra_assertion_methods)
 
     @cached_property
+    def asserted_reads(self) -> tuple[str, ...]:
+        """The expressions this version's tests with an oracle assert on, those most tests assert
+        on first (:mod:`oracular.java.file_reads`)."""
+        tests = (s.test for s in self.statuses if s.evidence is not None)
+        return self.paths.reads(self.source.data, tests, self.extra_assertion_methods)
+
+    @cached_property
     def expected_exceptions(self) -> tuple[str, ...]:
         """The exception types this version's tests with an oracle expect, the most often first."""
         tests = (s.test for s in self.statuses if s.evidence is not None)
@@ -551,7 +558,9 @@ class OracleEngine:
         """
         env = self.env_for(analysis, status)
         method = method if method is not None else status.test.node
-        return analyse_prefix(method, env, status.test.class_name, analysis.expected_exceptions)
+        return analyse_prefix(
+            method, env, status.test.class_name, analysis.expected_exceptions, analysis.asserted_reads
+        )
 
     def values_for(
         self,

@@ -17,8 +17,8 @@ the code as it is and whether it would catch a change. So the offered order is:
 5. oracles that fail now and were guesses;
 6. oracles that cannot fail: ``assertNotNull`` on a ``new`` object, a value compared with itself,
    an assertion on a local that only restates its literal initialiser, the length of an array
-   the prefix created, an array of literals the prefix wrote compared with those literals, a
-   literal asserted.
+   the prefix created or the size of a fixed-size list it built (``Arrays.asList(...)``), an
+   array or list of literals the prefix wrote compared with those literals, a literal asserted.
 
 One exception to 3: the not-null check of what the first oracle asserts on keeps the last place
 shown (:func:`not_null_in_sight`).
@@ -28,13 +28,14 @@ Oracles that cannot hold (``assertNull`` on a ``new`` object) are not offered at
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from oracular.candidates.grammar import Candidate
 from oracular.candidates.observed import FAILS, HOLDS, NAMED_SOURCES, Verdict
 from oracular.candidates.text import canonical_expression
 from oracular.java.neighbours import FirstCheck, read_path
-from oracular.java.prefix import PrefixAnalysis
+from oracular.java.prefix import PrefixAnalysis, Target
 
 POSSIBLE_BUG_SCORE = 0.5
 """A failing first choice scored at least this is shown as a possible bug (``docs/execution.md``)."""
@@ -63,7 +64,11 @@ def cannot_fail(candidate: Candidate, prefix: PrefixAnalysis) -> bool:
         and _elements(candidate.expected.text) == _elements(written)
     ):
         return True
-    if expression == f"{target.receiver}.length" and target.receiver in history.sized:
+    expected = candidate.expected
+    if expected is not None and restates_list(target, expected.text, history.literal_lists):
+        return True
+    size = history.sized.get(target.receiver or "")
+    if size is not None and expression == f"{target.receiver}{size}":
         return True
     if candidate.assertion == "assertNotNull":
         return expression.startswith("new ") or (target.kind == "variable" and expression in history.fresh)
@@ -75,6 +80,24 @@ def _elements(array: str) -> str | None:
     observed ``new java.lang.String[] {"a", "b"}`` read alike."""
     start = array.find("{")
     return canonical_expression(array[start:]) if start >= 0 else None
+
+
+def restates_list(target: Target, expected: str, lists: dict[str, list[str]]) -> bool:
+    """An equality of a list of literals the test built (java-diff-utils' ``revList =
+    Arrays.asList("C", "B")``, handed to the diff) with those literals, or of its ``toString()``
+    with their rendering (``"[C, B]"``): a value the unit left as the test wrote it."""
+    if target.kind == "variable" and target.expression in lists:
+        start = expected.find("(")
+        if start < 0 or not expected.endswith(")"):
+            return False
+        return canonical_expression(expected[start + 1 : -1]) == canonical_expression(
+            ", ".join(lists[target.expression])
+        )
+    elements = lists.get(target.receiver or "")
+    if elements is None or target.method != "toString":
+        return False
+    texts = [e[1:-1] if e[:1] in "\"'" else e for e in elements]
+    return "\\" not in "".join(texts) and expected == f'"[{", ".join(texts)}]"'
 
 
 def cannot_hold(candidate: Candidate, prefix: PrefixAnalysis) -> bool:
@@ -204,8 +227,9 @@ def not_null_in_sight(
     shown: int,
 ) -> list[int]:
     """``order`` with the implied not-null check of what the first oracle asserts on (its target,
-    or the target's receiver: ``list`` for ``assertEquals(2, list.size())``) moved to the last
-    place shown.
+    the target's receiver: ``list`` for ``assertEquals(2, list.size())``, or the variable it reads
+    from: ``patch`` for ``assertEquals(4, patch.getDeltas().size())``) moved to the last place
+    shown.
 
     Why: developers often say only that much, where running the test shows a stronger oracle that
     holds (opencsv's ``assertNotNull(capturedExceptions)`` after ``getCapturedExceptions()``,
@@ -224,6 +248,8 @@ def not_null_in_sight(
         return list(order)
     first = candidates[order[0]].target
     subjects = {first.expression, first.receiver} if first is not None else set()
+    if first is not None and (base := _BASE.match(first.expression)) is not None:
+        subjects.add(base.group(1))
     chosen = next(
         (
             i for i in order[shown:]
@@ -237,6 +263,9 @@ def not_null_in_sight(
     moved = [i for i in order if i != chosen]
     moved.insert(shown - 1, chosen)
     return moved
+
+
+_BASE = re.compile(r"([A-Za-z_$][\w$]*)[.\[]")
 
 
 def is_possible_bug(

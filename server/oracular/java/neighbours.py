@@ -48,22 +48,24 @@ def member_path(expression: str) -> str | None:
     return path if depth == 0 and _PATH.match(path) else None
 
 
-def _paths_of(test: TestMethod, extra: frozenset[str]) -> frozenset[str]:
-    """The member paths of the arguments of every assertion call in the test's body
-    (``assertEquals(1, p.getDeltas().size())``, AssertJ's ``assertThat(bean.str)``)."""
+def _reads_of(test: TestMethod, extra: frozenset[str]) -> dict[str, str]:
+    """The arguments of every assertion call in the test's body that read members off a variable
+    or class, as written, with their member paths (``assertEquals(1, p.getDeltas().size())``:
+    ``{"p.getDeltas().size()": ".getDeltas().size()"}``; AssertJ's ``assertThat(bean.str)``)."""
     body = test.node.child_by_field_name("body")
     if body is None:
-        return frozenset()
-    found: set[str] = set()
+        return {}
+    found: dict[str, str] = {}
     for node in syntax.walk_skipping_classes(body):
         if node.type != "method_invocation" or not is_oracle_call(syntax.call_name(node), extra):
             continue
         arguments = node.child_by_field_name("arguments")
         for argument in arguments.named_children if arguments is not None else ():
-            path = member_path(syntax.text(argument))
+            text = syntax.text(argument)
+            path = member_path(text)
             if path is not None:
-                found.add(path)
-    return frozenset(found)
+                found[text] = path
+    return found
 
 
 FAMILIES = {
@@ -118,8 +120,8 @@ def expected_types(test: TestMethod) -> tuple[str, ...]:
     return tuple(expected_exception_types(test, nodes, any_catch=False))
 
 
-Habits = tuple[frozenset[str], tuple[str, ...], FirstCheck | None]
-"""One test's member paths asserted on, exception types expected, and first check."""
+Habits = tuple[dict[str, str], tuple[str, ...], FirstCheck | None]
+"""One test's reads asserted on (with their member paths), exception types expected, and first check."""
 
 
 class PathMemo:
@@ -141,13 +143,25 @@ class PathMemo:
             if habits is None:
                 if len(self._known) >= self.limit:
                     self._known.clear()
-                habits = self._known[key] = (_paths_of(test, extra), expected_types(test), first_check(test))
+                habits = self._known[key] = (_reads_of(test, extra), expected_types(test), first_check(test))
             yield habits
 
     def asserted(self, data: bytes, tests: Iterable[TestMethod], extra: frozenset[str]) -> frozenset[str]:
         """Of ``tests`` of the document whose bytes are ``data``; ``extra``: assertion methods
         besides the standard ones. An oracle-free test has no paths of its own."""
-        return frozenset(path for paths, _, _ in self._habits(data, tests, extra) for path in paths)
+        return frozenset(path for reads, _, _ in self._habits(data, tests, extra) for path in reads.values())
+
+    def reads(self, data: bytes, tests: Iterable[TestMethod], extra: frozenset[str]) -> tuple[str, ...]:
+        """The expressions ``tests`` assert on (:func:`_reads_of`), those most tests assert on first
+        (however each spaces it: ``has( "c" )`` is ``has("c")``), each as first written."""
+        written: dict[str, str] = {}
+        counts: Counter[str] = Counter()
+        for reads, _, _ in self._habits(data, tests, extra):
+            for text in reads:
+                key = "".join(text.split())
+                written.setdefault(key, text)
+                counts[key] += 1
+        return tuple(written[key] for key, _ in counts.most_common())
 
     def expected(self, data: bytes, tests: Iterable[TestMethod], extra: frozenset[str]) -> tuple[str, ...]:
         """The exception types ``tests`` expect, the most often expected (by tests) first."""

@@ -15,6 +15,7 @@ from tree_sitter import Node
 
 from oracular.java import syntax
 from oracular.java.declarations import ClassInfo, MethodInfo, unique_types
+from oracular.java.file_reads import file_read_targets
 from oracular.java.oracle_statements import statement_call
 from oracular.java.targets import (
     OBSERVER_NAME,
@@ -455,10 +456,15 @@ def body_scope(method: Node, env: TypeEnv) -> tuple[list[Node], set[str]] | None
 
 
 def analyse_prefix(
-    method: Node, env: TypeEnv, test_class: str, file_expects: tuple[str, ...] = ()
+    method: Node,
+    env: TypeEnv,
+    test_class: str,
+    file_expects: tuple[str, ...] = (),
+    file_reads: tuple[str, ...] = (),
 ) -> PrefixAnalysis | None:
     """Analyse an oracle-free test body; ``None`` when it has no statements to build on.
-    ``file_expects``: :attr:`PrefixAnalysis.file_expects`."""
+    ``file_expects``: :attr:`PrefixAnalysis.file_expects`; ``file_reads``: what the file's other
+    tests assert on (:mod:`oracular.java.file_reads`)."""
     scope = body_scope(method, env)
     if scope is None:
         return None
@@ -468,5 +474,6 @@ def analyse_prefix(
     name = syntax.text(method.child_by_field_name("name"))
     enumerator = TargetEnumerator(statements, env, focal.receiver if focal else None, name)
     tested = env.resolve_class(focal_name_for(test_class))
-    targets = enumerator.enumerate(primary, focal.cls if focal else None, tested)
+    reads = file_read_targets(file_reads, env)
+    targets = enumerator.enumerate(primary, focal.cls if focal else None, tested, reads)
     return PrefixAnalysis(statements, targets, focal, env, replace_last, reassigned, file_expects)

@@ -249,28 +249,59 @@ class WriteHistory:
     """Locals initialised with a literal and never written again: asserting on them restates input."""
     fresh: set[str]
     """Locals holding a ``new`` object (never reassigned): asserting they are not null cannot fail."""
-    sized: set[str] = field(default_factory=set)
-    """Variables last assigned an array the prefix created (``{"-a", "b"}``, ``new int[3]``): an
-    array's length never changes, so asserting ``x.length`` restates the test's own input
-    (args4j's ``args = new String[] {"-flag", "false"}``, then ``parser.parseArgument(args)``)."""
+    sized: dict[str, str] = field(default_factory=dict)
+    """Variable -> how its size is read (``.length``, ``.size()``), for those last assigned an
+    array the prefix created (``{"-a", "b"}``, ``new int[3]``) or a collection of fixed size
+    (``Arrays.asList(...)``, ``List.of(...)``): that size never changes, so asserting it restates
+    the test's own input (args4j's ``args = new String[] {"-flag", "false"}``, then
+    ``parser.parseArgument(args)``; java-diff-utils' ``assertEquals(6, revised.size())`` after
+    ``revised = Arrays.asList("C", "B", "A", "B", "A", "C")`` was a top-1 over the diff itself)."""
     built: dict[str, str] = field(default_factory=dict)
     """Variable -> the class of the ``new`` object last assigned to it, generics dropped; may be more
     specific than its declared type (``CrossoverPolicy cp = new CycleCrossover<>()``)."""
     literal_arrays: dict[str, str] = field(default_factory=dict)
     """Variable -> the array of literals last assigned to it, as written (``new String[] {"-flag",
     "false"}``), while nothing wrote it since: the test's own input."""
+    literal_lists: dict[str, list[str]] = field(default_factory=dict)
+    """Variable -> the literals of the fixed-size list last assigned to it (``Arrays.asList("C",
+    "B")``: ``['"C"', '"B"']``), while nothing called a method on it since: the test's own input."""
 
     def assigned(self, name: str, value: Node | None) -> None:
         """What a plain assignment of ``value`` to ``name`` (declaration or ``=``) tells."""
-        self.sized.discard(name)
+        self.sized.pop(name, None)
         self.literal_arrays.pop(name, None)
+        self.literal_lists.pop(name, None)
+        if _is_fixed_size(value):
+            self.sized[name] = ".size()"
+            arguments = value.child_by_field_name("arguments") if value is not None else None
+            elements = arguments.named_children if arguments is not None else []
+            if elements and all(is_literal(e) and e.type != "array_creation_expression" for e in elements):
+                self.literal_lists[name] = [syntax.text(e) for e in elements]
         if _is_array_creation(value):
-            self.sized.add(name)
+            self.sized[name] = ".length"
             if is_literal(value):
                 self.literal_arrays[name] = syntax.text(value)
         self.built.pop(name, None)
         if value is not None and value.type == "object_creation_expression":
             self.built[name] = split_generic(syntax.text(value.child_by_field_name("type")))[0]
+
+
+FIXED_SIZE_FACTORIES = frozenset(
+    {"Arrays.asList", "List.of", "Set.of", "Map.of", "Collections.emptyList", "Collections.emptySet",
+     "Collections.emptyMap", "Collections.singletonList", "Collections.singleton", "Collections.singletonMap"}
+)  # fmt: skip
+"""Calls whose collection's size no code can change (``Arrays.asList`` writes through to its array,
+but neither adds nor removes)."""
+
+
+def _is_fixed_size(node: Node | None) -> bool:
+    if node is None or node.type != "method_invocation":
+        return False
+    receiver = node.child_by_field_name("object")
+    name = syntax.call_name(node)
+    if receiver is None:  # a static import: ``asList("a", "b")``, not a bare ``of(...)``
+        return name != "of" and any(f.endswith(f".{name}") for f in FIXED_SIZE_FACTORIES)
+    return f"{syntax.text(receiver)}.{name}" in FIXED_SIZE_FACTORIES
 
 
 def _is_array_creation(node: Node | None) -> bool:
@@ -300,6 +331,7 @@ def write_history(statements: list[Node]) -> WriteHistory:
                 history.last[name] = index
                 history.restated.discard(name)
                 history.literal_arrays.pop(name, None)
+                history.literal_lists.pop(name, None)
                 if node.type != "method_invocation":
                     history.fresh.discard(name)
                 if node.child_by_field_name("left") == written:  # the variable itself, not x[0]
@@ -378,7 +410,8 @@ def prefix_literals(statements: list[Node]) -> list[PrefixValue]:
 
 
 def prefix_values(statements: list[Node], env: TypeEnv) -> list[PrefixValue]:
-    """Locals (the most recent first), then the literals the prefix contains, for arguments."""
+    """Locals (the most recent first), then the literals the prefix contains and the options its
+    command-line flags name, for arguments."""
     values: dict[str, PrefixValue] = {}
     for name, var_type in reversed(list(env.locals.items())):
         if var_type and var_type != "var":
@@ -386,7 +419,17 @@ def prefix_values(statements: list[Node], env: TypeEnv) -> list[PrefixValue]:
     for literal in prefix_literals(statements):
         if literal.type in ("String", "int", "char", "long"):
             values.setdefault(literal.text, literal)
+            option = _COMMAND_LINE_FLAG.match(literal.text) if literal.type == "String" else None
+            if option is not None:
+                name = f'"{option.group(1) or option.group(2)}"'
+                values.setdefault(name, PrefixValue(name, "String"))
     return list(values.values())
+
+
+_COMMAND_LINE_FLAG = re.compile(r'^"(?:-([A-Za-z])|--([A-Za-z][\w-]*)(?:=.*)?)"$')
+"""A command-line flag, ``"-c"`` or ``"--count"`` (``"--level=3"``): the option it names is
+``"c"``, ``"count"``, the argument a parser's result is asked about (joptsimple's
+``options.has("c")`` after ``parser.parse("-c", "a")``; commons-cli's ``hasOption``)."""
 
 
 def unread_inputs(statements: list[Node], env: TypeEnv) -> list[PrefixValue]:
@@ -775,12 +818,17 @@ class TargetEnumerator:
 
     # -- all of it ---------------------------------------------------------------------------
     def enumerate(
-        self, primary: list[Target], focal_class: ClassInfo | None, tested_class: ClassInfo | None = None
+        self,
+        primary: list[Target],
+        focal_class: ClassInfo | None,
+        tested_class: ClassInfo | None = None,
+        reads: list[Target] | None = None,
     ) -> list[Target]:
-        """``primary`` first (the prefix's own value), then the calls over its unread inputs, then
-        per base: itself, its observers, fields, actions and queries; then the other written
-        variables, chains, static calls and the fixtures' observers and fields. Deduplicated, at
-        most :data:`MAX_TARGETS`. ``tested_class``: the class the test class is named after."""
+        """``primary`` first (the prefix's own value), then the calls over its unread inputs and
+        ``reads`` (what the file's other tests assert on), then per base: itself, its observers,
+        fields, actions and queries; then the other written variables, chains, static calls and
+        the fixtures' observers and fields. Deduplicated, at most :data:`MAX_TARGETS`.
+        ``tested_class``: the class the test class is named after."""
         ordered: dict[str, Target] = {t.expression: t for t in primary}
         computed = _computed_values(self.statements)
 
@@ -789,7 +837,7 @@ class TargetEnumerator:
                 ordered.setdefault(target.expression, target)
 
         tested = [c for c in (focal_class, tested_class) if c is not None]
-        for target in self.input_calls(list({id(c): c for c in tested}.values())):
+        for target in [*self.input_calls(list({id(c): c for c in tested}.values())), *(reads or [])]:
             add(target)
 
         chains: list[Target] = []
@@ -804,13 +852,17 @@ class TargetEnumerator:
                 add(target)
             # a workspace object a query hands back is read like an observer's: rows.get(0).getOldLine()
             elements = [q for q in queries if q.type and self.env.resolve_class(q.type) is not None]
-            for observer in [*observers, *elements]:
+            # and a field like an observer (args4j's holder.things.size(), bean.foo.value)
+            for observer in [*observers, *elements, *fields]:
                 if observer.method == "toString" and (
                     observer.kind == "text" or any(o.method == "length" for o in observers)
                 ):
                     continue  # sb.toString().length() is sb.length(); a list's is its size's echo
                 if observer.type and not is_primitive(observer.type) and not is_boolean(observer.type):
-                    for chained in self.observers(observer.expression, observer.type)[:MAX_CHAINS_PER_BASE]:
+                    reads = self.observers(observer.expression, observer.type)[:MAX_CHAINS_PER_BASE]
+                    if observer.kind == "field":
+                        reads += self.fields(observer.expression, observer.type)
+                    for chained in reads:
                         chains.append(
                             Target(chained.expression, chained.type, "chain", base.name, chained.method)
                         )

@@ -302,6 +302,12 @@ class TypeEnv:
         if name in JDK_RETURNS:
             return JDK_RETURNS[name]
         receiver = call.child_by_field_name("object")
+        arguments = call.child_by_field_name("arguments")
+        if name == "asList" and arguments is not None and len(arguments.named_children) == 1:
+            array = self.type_of(arguments.named_children[0]) or ""  # Arrays.asList(bean.values)
+            element = array[:-2]
+            reference = array.endswith("[]") and not is_primitive(element) and "[" not in element
+            return f"List<{element}>" if reference else None
         if name in JDK_GENERIC_RETURNS and receiver is not None:
             _, args = split_generic(self.type_of(receiver) or "")
             pick = JDK_GENERIC_RETURNS[name]
