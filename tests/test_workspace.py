@@ -69,6 +69,22 @@ def test_resolve_prefers_imports_then_package(tmp_path: Path) -> None:
     assert index.resolve("Thing", "c", [Import("b", False, True)]).qualified_name == "b.Thing"
 
 
+def test_a_classes_own_member_class_shadows_others_of_its_name(tmp_path: Path) -> None:
+    """args4j: five test classes of one package each declare a ``TestBean``."""
+    (tmp_path / "a").mkdir()
+    for test in ("OneTest", "TwoTest"):
+        (tmp_path / "a" / f"{test}.java").write_text(
+            f"package a; public class {test} {{ private static class TestBean {{ String {test.lower()}; }} }}"
+        )
+    index = indexed(tmp_path)
+    for test in ("OneTest", "TwoTest"):
+        bean = index.resolve("TestBean", "a", scope=f"a.{test}")
+        assert bean is not None and bean.qualified_name == f"a.{test}.TestBean"
+        assert list(bean.fields) == [test.lower()]
+    nested = index.resolve("TestBean", "a", scope="a.TwoTest.Inner")  # from a class inside it
+    assert nested is not None and nested.qualified_name == "a.TwoTest.TestBean"
+
+
 def test_test_roots_are_judged_below_the_index_root(tmp_path: Path) -> None:
     """A project checked out under a folder named ``tests`` still has main code."""
     root = tmp_path / "tests" / "project"

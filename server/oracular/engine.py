@@ -507,9 +507,9 @@ class OracleEngine:
         No locals yet: :func:`~oracular.java.prefix.collect_locals` adds them.
         """
         decls = analysis.decls
-        env = TypeEnv(self.index, decls.package, decls.imports)
-        bindings = self._type_bindings(status.classes)
         own = status.classes[0].qualified_name if status.classes else ""
+        env = TypeEnv(self.index, decls.package, decls.imports, scope=own)
+        bindings = self._type_bindings(status.classes)
         for cls in reversed(status.classes):
             mapping = bindings.get(cls.qualified_name, {})
             enclosing = own == cls.qualified_name or own.startswith(f"{cls.qualified_name}.")

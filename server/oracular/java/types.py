@@ -240,11 +240,13 @@ class TypeEnv:
     helpers: dict[str, frozenset[str]] = field(default_factory=dict)
     """The test class's methods by name -> the names their bodies write or hand on
     (:attr:`~oracular.java.declarations.MethodInfo.handed`)."""
+    scope: str = ""
+    """The qualified name of the test class: its member classes shadow the workspace's others."""
 
     def resolve_class(self, type_text: str | None) -> ClassInfo | None:
         if not type_text or is_primitive(type_text):
             return None
-        return self.index.resolve(type_text, self.package, self.imports)
+        return self.index.resolve(type_text, self.package, self.imports, self.scope)
 
     def variable_type(self, name: str) -> str | None:
         return self.locals.get(name) or self.fields.get(name)

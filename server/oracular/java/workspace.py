@@ -199,12 +199,23 @@ class WorkspaceIndex:
         entry = self._files.get(path.resolve())
         return entry.decls if entry else None
 
-    def resolve(self, type_name: str, package: str = "", imports: Iterable[Import] = ()) -> ClassInfo | None:
-        """Find the class a simple or qualified type name refers to from some file's scope."""
+    def resolve(
+        self, type_name: str, package: str = "", imports: Iterable[Import] = (), scope: str = ""
+    ) -> ClassInfo | None:
+        """Find the class a simple or qualified type name refers to from some file's scope;
+        ``scope``: the qualified name of the class whose body names it, whose member classes (and
+        its outer classes') come first, as in Java: five args4j test classes each declare their
+        own ``private static class TestBean``."""
         base = type_name.split("<", 1)[0].strip().removesuffix("[]")
         if "." in base and base in self._by_qualified:
             return self._by_qualified[base]
         simple = base.rsplit(".", 1)[-1]
+        outer = scope if "." not in base else ""
+        while outer and outer != package:
+            found = self._by_qualified.get(f"{outer}.{simple}")
+            if found is not None:
+                return found
+            outer = outer.rpartition(".")[0]
         candidates = self._by_simple.get(simple, [])
         if not candidates:
             return None
