@@ -92,6 +92,7 @@ def test_the_oracle_free_test_is_offered_what_its_neighbours_assert_on(engine: O
         ),
         ("! diff . similar ( )", "!diff.similar()"),
         ("a.b(x,y)[0] + 1", "a.b(x, y)[0] + 1"),
+        ("a - (b * c)", "a - (b * c)"),
     ],
 )
 def test_a_read_is_written_as_oracular_writes_code(written: str, tidied: str) -> None:

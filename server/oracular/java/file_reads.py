@@ -39,8 +39,10 @@ _NOT_READ = frozenset(
 )  # fmt: skip
 """What an expression read again must not contain: code of its own, a new object, a write."""
 _OPENING = frozenset({"(", "[", ".", "!"})
-_CLOSING = frozenset({")", "]", ",", ".", "(", "["})
-"""Tokens written with no space after them, and before them."""
+_CLOSING = frozenset({")", "]", ",", "."})
+"""Tokens written with no space after them, and before them; and ``(`` or ``[`` right after a name
+or a closing bracket (a call, an element), but not after an operator (``a - (b)``)."""
+_CALLED = frozenset({"identifier", "type_identifier", ")", "]", ">"})
 
 
 def file_read_targets(texts: Iterable[str], env: TypeEnv, limit: int = MAX_FILE_READS) -> list[Target]:
@@ -85,7 +87,9 @@ def tidy(node: Node) -> str:
         token = syntax.text(leaf)
         if previous is not None:
             before = syntax.text(previous)
-            tight = before in _OPENING or token in _CLOSING
+            tight = (
+                before in _OPENING or token in _CLOSING or (token in ("(", "[") and previous.type in _CALLED)
+            )
             if before == "," or (leaf.start_byte > previous.end_byte and not tight):
                 out.append(" ")
         out.append(token)

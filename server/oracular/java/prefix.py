@@ -130,6 +130,8 @@ class PrefixAnalysis:
     file_expects: tuple[str, ...] = ()
     """The exception types the file's other tests expect, the most often first
     (:meth:`~oracular.engine.FileAnalysis.expected_exceptions`)."""
+    written: WriteHistory | None = None
+    """:attr:`history`, where the caller walked it already (:func:`analyse_prefix`, for the targets)."""
 
     @property
     def last(self) -> Node:
@@ -138,7 +140,7 @@ class PrefixAnalysis:
     @cached_property
     def history(self) -> WriteHistory:
         """What the prefix did to each local, walked once: every candidate's strength reads it."""
-        return write_history(self.statements)
+        return self.written if self.written is not None else write_history(self.statements)
 
     @property
     def computes_value(self) -> bool:
@@ -472,8 +474,9 @@ def analyse_prefix(
     primary, replace_last = choose_targets(statements, env)
     focal = find_focal(statements, env, test_class)
     name = syntax.text(method.child_by_field_name("name"))
-    enumerator = TargetEnumerator(statements, env, focal.receiver if focal else None, name)
+    history = write_history(statements)
+    enumerator = TargetEnumerator(statements, env, focal.receiver if focal else None, name, history)
     tested = env.resolve_class(focal_name_for(test_class))
     reads = file_read_targets(file_reads, env)
     targets = enumerator.enumerate(primary, focal.cls if focal else None, tested, reads)
-    return PrefixAnalysis(statements, targets, focal, env, replace_last, reassigned, file_expects)
+    return PrefixAnalysis(statements, targets, focal, env, replace_last, reassigned, file_expects, history)

@@ -536,11 +536,17 @@ class TargetEnumerator:
     """Enumerates and ranks targets for one prefix (see the module docstring)."""
 
     def __init__(
-        self, statements: list[Node], env: TypeEnv, focal_receiver: str | None, test_name: str = ""
+        self,
+        statements: list[Node],
+        env: TypeEnv,
+        focal_receiver: str | None,
+        test_name: str = "",
+        history: WriteHistory | None = None,
     ) -> None:
+        """``history``: :func:`write_history` of ``statements``, where the caller has it."""
         self.statements = statements
         self.env = env
-        history = write_history(statements)
+        history = write_history(statements) if history is None else history
         self.variables = prefix_bases(statements, env, focal_receiver, history)
         self.written_arrays = set(history.literal_arrays)
         """Arrays of literals the test wrote: their elements are its own input."""
