@@ -25,7 +25,9 @@ from oracular.candidates.observed import (
 from oracular.candidates.strength import (
     cannot_fail,
     cannot_hold,
+    expectations_failing,
     implied,
+    is_possible_bug,
     not_null_in_sight,
     offer_order,
     renders_whole_object,
@@ -440,6 +442,21 @@ def test_the_offered_order() -> None:
     assert offer_order([0.4, 0.35, 0.3, 0.2, 0.1, 0.05], verdicts, vacuous) == [2, 4, 1, 0, 3, 5]
     # nothing holds: what nobody could judge by score, guesses that fail and vacuous ones last
     assert offer_order([0.1, 0.2, 0.3], [None, fails, None], [False, False, True]) == [0, 1, 2]
+
+
+def test_a_failing_call_of_the_suites_helper_is_no_possible_bug() -> None:
+    """joptsimple: ``assertOptionDetected(options, "a")``, scored by the file's habit, fails where
+    the test passed ``"-quiet"``: a wrong argument, not a bug; a failing expectation of the ranker's
+    still is one."""
+    holds, fails = Verdict(HOLDS, "1"), Verdict(FAILS, "1")
+    helper = Candidate("helper", "assertOptionDetected", arguments=("options", '"a"'))
+    equals = Candidate("assertion", "assertEquals", target("x", "int"), Value("1", "int", "literal"))
+    failing = expectations_failing([helper, equals], [True, True])
+    assert failing == [False, True]
+    verdicts, vacuous = [fails, fails, holds], [False] * 3
+    assert offer_order([0.9, 0.6, 0.1], verdicts, vacuous, failing=[*failing, False]) == [2, 1, 0]
+    assert is_possible_bug(1, [0.9, 0.6, 0.1], [*failing, False])
+    assert not is_possible_bug(0, [0.9, 0.6, 0.1], [*failing, False])
     candidates = [
         Candidate("assertion", "assertEquals", target("x", "Integer"), Value("1", "int", "observed")),
         Candidate("assertion", "assertNotNull", target("x", "Integer")),

@@ -47,6 +47,7 @@ from oracular.candidates.render import ImportLine, RenderedOracle, Renderer, Tex
 from oracular.candidates.strength import (
     cannot_fail,
     cannot_hold,
+    expectations_failing,
     implied,
     is_possible_bug,
     not_null_in_sight,
@@ -746,7 +747,8 @@ class OracleEngine:
         vacuous = [cannot_fail(c, prefix) for c in candidates]
         weaker = implied(candidates, verdicts, vacuous, analysis.first_habit)
         renderings = [renders_whole_object(c, prefix) for c in candidates]
-        order = offer_order(scores, verdicts, vacuous, weaker, renderings=renderings)
+        failing = expectations_failing(candidates, [v is not None and v.status == "fails" for v in verdicts])
+        order = offer_order(scores, verdicts, vacuous, weaker, renderings=renderings, failing=failing)
         # never offered, but still ranked: the candidate set is the one the models were trained on
         order = [i for i in order if not cannot_hold(candidates[i], prefix)]
         order = not_null_in_sight(order, candidates, weaker, vacuous, self.settings.top_k)[
@@ -756,7 +758,6 @@ class OracleEngine:
             test, prefix.focal, ranking.exception_probability, ranking.exception_type, False, [],
             observed=observed,
         )  # fmt: skip
-        failing = [v is not None and v.status == "fails" for v in verdicts]
         for rank, i in enumerate(order):
             rendered = renderer.render(candidates[i], prefix, test.node)
             edits = [rendered.statement_edit, *renderer.import_edits(rendered.imports)]

@@ -152,6 +152,31 @@ def test_a_top_1_that_cannot_fail_is_never_answered_whatever_its_score() -> None
     assert judge("p", "F.java", cut("assertion", truth), report(False)).top1_score == 0.7
 
 
+def test_a_possible_bug_shown_on_the_developers_correct_code_is_a_false_alarm() -> None:
+    from oracular.candidates.grammar import Candidate
+    from oracular.candidates.observed import FAILS, Verdict
+    from oracular.candidates.render import RenderedOracle
+    from oracular.engine import Suggestion, TestReport
+    from oracular.evaluation.realistic import judge
+    from oracular.java.targets import Target
+
+    failing = Candidate("assertion", "assertTrue", Target("b", "boolean", "variable"))
+    rendered = RenderedOracle("assertTrue(b);", None, frozenset())  # type: ignore[arg-type]
+
+    def judged(bug: bool, observed: bool) -> Judged:
+        shown = Suggestion(1, 0.7, failing, rendered, [], Verdict(FAILS, "false"), bug)
+        report = TestReport(None, None, 0.0, "Exception", False, [shown])  # type: ignore[arg-type]
+        report.observed = observed
+        truth = GroundTruth("assertFalse", "b", None, "assertFalse", True, True)
+        return judge("p", "F.java", cut("assertion", truth), report)
+
+    items = [judged(True, True), judged(False, True), judged(False, True), judged(True, False)]
+    assert [j.alarm for j in items] == [True, False, False, True]
+    text = markdown([ProjectRun("p", "1.0", items)], {})
+    assert "possible bug is shown among the first 5 suggestions for 33.3% of the observed tests" in text
+    assert "False alarms" not in markdown([ProjectRun("p", "1.0", items[3:])], {})  # none observed
+
+
 def test_the_abstention_curve_answers_the_most_confident_tests_first() -> None:
     def judged(rank: int | None, score: float | None) -> Judged:
         return Judged("p", "F.java", "T.t", "assertion", False, "", True, rank, top1_score=score)

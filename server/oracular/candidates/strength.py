@@ -190,14 +190,16 @@ def offer_order(
     weaker: Sequence[bool] | None = None,
     bug_score: float = POSSIBLE_BUG_SCORE,
     renderings: Sequence[bool] | None = None,
+    failing: Sequence[bool] | None = None,
 ) -> list[int]:
     """Candidate indices in the order they are offered (tiers of the module docstring, then score).
 
     ``weaker``: holding oracles that another holding one implies (:func:`implied`);
-    ``renderings``: oracles on a whole object's ``toString()`` (:func:`renders_whole_object`).
+    ``renderings``: oracles on a whole object's ``toString()`` (:func:`renders_whole_object`);
+    ``failing``: the failures that may be bugs (:func:`expectations_failing`), else every failure.
     """
-
-    failing = [v is not None and v.status == FAILS for v in verdicts]
+    if failing is None:
+        failing = [v is not None and v.status == FAILS for v in verdicts]
 
     def tier(i: int) -> float:
         verdict = verdicts[i]
@@ -266,6 +268,14 @@ def not_null_in_sight(
 
 
 _BASE = re.compile(r"([A-Za-z_$][\w$]*)[.\[]")
+
+
+def expectations_failing(candidates: Sequence[Candidate], failing: Sequence[bool]) -> list[bool]:
+    """``failing`` for the ranker's expectations only. A call of the suite's own helper is scored
+    by the file's habit, not by a confidence in what it checks, and when it fails it was most likely
+    given the wrong arguments: joptsimple's ``assertOptionDetected(options, "a")`` where the test
+    passed ``"-quiet"`` was 7 of the 41 possible bugs shown on the 8 dev projects' correct code."""
+    return [fails and c.kind != "helper" for c, fails in zip(candidates, failing, strict=True)]
 
 
 def is_possible_bug(

@@ -118,6 +118,9 @@ class Judged:
     answer: dict[str, Any] | None = None
     """What the confidence read (:class:`~oracular.ranking.confidence.AnswerView`), so that
     ``oracular train confidence`` can fit one on this evaluation."""
+    alarm: bool = False
+    """A suggestion among the first :data:`TOP_K` is shown as a possible bug: on the developer's
+    correct code, a false alarm."""
 
     @property
     def answer_score(self) -> float | None:
@@ -177,6 +180,7 @@ def judge(project: str, file: str, cut: DevTest, report: TestReport) -> Judged:
         top=[(suggestion_key(s), s.score) for s in report.suggestions[:TOP_K]],
         confidence=report.confidence,
         answer=report.view.to_json() if report.view is not None else None,
+        alarm=any(s.possible_bug for s in report.suggestions[:TOP_K]),
     )
 
 
@@ -328,6 +332,7 @@ def figures(judged: Sequence[Judged]) -> dict[str, Any]:
         "not_null": _ratio(sum(j.top1_method == "assertNotNull" for j in offered), len(offered)),
         "type_accuracy": _ratio(sum(j.type_right is True for j in typed), len(typed)),
         "exception_tests": len(typed),
+        "alarms": _ratio(sum(j.alarm for j in judged if j.observed), sum(j.observed for j in judged)),
     }
 
 
@@ -423,6 +428,13 @@ def markdown(runs: Sequence[ProjectRun], header: dict[str, Any]) -> str:
             f"Top-1 checks what the developer's oracle checks for {percent(typed['same_check'])} of the "
             f"tests (top-1 {percent(typed['top1'])}): the developer's oracle, or one asserting what they "
             "assert, on their target, that holds on the correct code (a literal for their constant).",
+        ]
+    if typed["alarms"] is not None:
+        lines += [
+            "",
+            f"False alarms: a possible bug is shown among the first {TOP_K} suggestions for "
+            f"{percent(typed['alarms'])} of the observed tests (the developer's code is correct: "
+            "every one is a false alarm).",
         ]
     if typed["exception_tests"]:
         lines += [

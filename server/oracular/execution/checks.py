@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
 
-from oracular.candidates.strength import POSSIBLE_BUG_SCORE, is_possible_bug
+from oracular.candidates.strength import POSSIBLE_BUG_SCORE, expectations_failing, is_possible_bug
 from oracular.engine import FileReport, Suggestion, TestReport
 from oracular.execution.classpath import Classpath, ClasspathSettings, discover, missing_imports
 from oracular.execution.jvm import (
@@ -178,7 +178,9 @@ def classify(
     for suggestion, key in zip(suggestions, keys, strict=True):
         results.append(_classify_one(suggestion, key, outcome, bare, bare_error))
     scores = [s.score for s in suggestions]
-    failing = [r.status is CheckStatus.FAILS for r in results]
+    failing = expectations_failing(
+        [s.candidate for s in suggestions], [r.status is CheckStatus.FAILS for r in results]
+    )
     final = []
     for i, result in enumerate(results):
         if result.status is CheckStatus.FAILS:
