@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from oracular.candidates.grammar import Candidate, uses_delta
@@ -17,6 +19,7 @@ from oracular.candidates.observed import (
     named_first,
     observed_candidates,
     prefers_name,
+    runtime_class,
     settled,
     value_reads,
     verdict,
@@ -133,6 +136,57 @@ def test_observed_candidates_per_kind() -> None:
         "assertNotNull()",
     ]
     assert oracles(ObservedValue("thrown", "java.lang.IllegalStateException", "boom")) == []
+
+
+def test_the_class_of_an_object_the_test_made_with_new_cannot_fail(engine: OracleEngine) -> None:
+    """xmlunit: ``ElementQualifier qualifier = new MultiLevelElementNameAndTextQualifier(2)``, then
+    ``assertTrue(qualifier instanceof MultiLevelElementNameAndTextQualifier)`` restates it."""
+    prefix = analysed(engine, "Object made = new Stack<Integer>();\nObject other = made;")
+
+    def instance(receiver: str, cls: str) -> Candidate:
+        return Candidate(
+            "assertion",
+            "assertTrue",
+            Target(f"{receiver} instanceof {cls}", "boolean", "instance", receiver, cls),
+        )
+
+    assert cannot_fail(instance("made", "Stack"), prefix)
+    assert not cannot_fail(instance("made", "OtherStack"), prefix)
+    assert not cannot_fail(instance("other", "Stack"), prefix)  # assigned no new object itself
+
+
+def test_a_value_of_a_workspace_class_its_declared_type_does_not_name_is_checked_by_its_class() -> None:
+    """opencsv: ``ICSVWriter csvWriter = builder.build()``, then ``assertTrue(csvWriter instanceof
+    CSVWriter)``: the class is the builder's choice, known once the code ran."""
+    namer = TypeNamer(
+        "org.example", ["org.other.Imported"], lambda simple: simple in ("Local", "Imported", "Far")
+    )
+    writer = target("csvWriter", "IWriter")
+
+    def instance(type_: str, declared: Target = writer) -> str | None:
+        found = runtime_class(declared, ObservedValue("object", type_, ""), namer)
+        return found.expression if found is not None else None
+
+    assert instance("org.example.Local") == "csvWriter instanceof Local"  # the test's package
+    assert instance("org.other.Imported") == "csvWriter instanceof Imported"
+    assert instance("org.far.Far") == "csvWriter instanceof org.far.Far"  # qualified: no import
+    assert instance("java.util.ArrayList") is None  # the JDK's: no unit's choice
+    assert instance("org.example.Local", target("w", "Local")) is None  # the declared type says it
+    assert instance("org.example.Local", target("w.getWriter()", "IWriter", "observer")) is None
+    found = runtime_class(writer, ObservedValue("object", "org.example.Local", ""), namer)
+    assert found is not None
+    check = Candidate("assertion", "assertTrue", found)
+    local = TestObservation(values={"csvWriter": ObservedValue("object", "org.example.Local", "")})
+    assert verdict(check, local).status == HOLDS
+    assert verdict(replace(check, assertion="assertFalse"), local).status == FAILS
+    other = TestObservation(values={"csvWriter": ObservedValue("object", "org.example.OtherLocal", "")})
+    assert verdict(check, other).status == FAILS
+    assert (
+        verdict(check, TestObservation(values={"csvWriter": ObservedValue("null", "null", "null")})).status
+        == FAILS
+    )
+    assert verdict(check, TestObservation()) is None
+    assert observed_candidates(writer, ObservedValue("object", "org.example.Local", ""), namer)[-1] == check
 
 
 def test_arrays_of_floating_point_compare_within_a_delta() -> None:

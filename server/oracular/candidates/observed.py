@@ -23,7 +23,7 @@ from oracular.java.junit import TestMethod
 from oracular.java.prefix import PrefixAnalysis
 from oracular.java.source import SourceText
 from oracular.java.targets import Target
-from oracular.java.types import is_floating, is_integral, is_primitive, unboxed
+from oracular.java.types import is_floating, is_integral, is_primitive, split_generic, unboxed
 
 HOLDS, FAILS = "holds", "fails"
 REFERENCE_KINDS = frozenset({"object", "string", "array", "list", "enum", "class"})
@@ -213,7 +213,29 @@ def observed_candidates(target: Target, observed: ObservedValue, namer: TypeName
         found.append(Candidate("assertion", method, target, value))
     if observed.kind in REFERENCE_KINDS and not is_primitive(target.type):
         found.append(Candidate("assertion", "assertNotNull", target))
+    instance = runtime_class(target, observed, namer)
+    if instance is not None:
+        found.append(Candidate("assertion", "assertTrue", instance))
     return found
+
+
+def runtime_class(target: Target, observed: ObservedValue, namer: TypeNamer) -> Target | None:
+    """``x instanceof C`` for a variable or field whose value is of the workspace class ``C``, which
+    its declared type does not name (opencsv's ``ICSVWriter csvWriter = builder.build()``, then
+    ``assertTrue(csvWriter instanceof CSVWriter)``; args4j's ``Object value`` a sub-command
+    fills): what a factory or a parser chose is only known once the code ran. Only where the file
+    can name ``C`` as it is (a candidate brings no import)."""
+    if observed.kind not in ("object", "string") or target.kind not in ("variable", "field"):
+        return None
+    canonical = observed.type.replace("$", ".")
+    spelled, imports = namer.spell(canonical)
+    simple = canonical.rsplit(".", 1)[-1]
+    declared = split_generic(target.type or "")[0].rsplit(".", 1)[-1]
+    if imports or declared == simple or not namer.visible(simple):
+        return None
+    return Target(
+        f"{target.expression} instanceof {spelled}", "boolean", "instance", target.expression, spelled
+    )
 
 
 # -- verdicts on any candidate ---------------------------------------------------------------------
@@ -313,6 +335,12 @@ def verdict(candidate: Candidate, observation: TestObservation) -> Verdict | Non
     target = candidate.target
     if target is None or observation.thrown is not None or observation.thrown_before is not None:
         return None
+    if target.kind == "instance":  # x instanceof C: what x's value was, by its class
+        value = observation.values.get(target.receiver or "")
+        if value is None or value.kind == "thrown":
+            return None
+        holds = value.non_null and f".{value.type}".replace("$", ".").endswith(f".{target.method}")
+        return Verdict(HOLDS if holds == (candidate.assertion == "assertTrue") else FAILS, value.describe())
     observed = observation.values.get(target.expression)
     if observed is None:
         return None

@@ -15,10 +15,11 @@ the code as it is and whether it would catch a change. So the offered order is:
    5 of 36 such top-1 oracles were the developer's, 4 of them a ``StringWriter``'s text);
 4. oracles nobody could judge (no observation, or a value only running it would tell), by score;
 5. oracles that fail now and were guesses;
-6. oracles that cannot fail: ``assertNotNull`` on a ``new`` object, a value compared with itself,
-   an assertion on a local that only restates its literal initialiser, the length of an array
-   the prefix created or the size of a fixed-size list it built (``Arrays.asList(...)``), an
-   array or list of literals the prefix wrote compared with those literals, a literal asserted.
+6. oracles that cannot fail: ``assertNotNull`` on a ``new`` object (or its class checked with
+   ``instanceof``), a value compared with itself, an assertion on a local that only restates its
+   literal initialiser, the length of an array the prefix created or the size of a fixed-size
+   list it built (``Arrays.asList(...)``), an array or list of literals the prefix wrote compared
+   with those literals, a literal asserted.
 
 One exception to 3: the not-null check of what the first oracle asserts on keeps the last place
 shown (:func:`not_null_in_sight`).
@@ -50,6 +51,9 @@ def cannot_fail(candidate: Candidate, prefix: PrefixAnalysis) -> bool:
     expression = target.expression
     if expression in _LITERAL_TARGETS or expression[:1].isdigit() or expression.startswith(('"', "'")):
         return True
+    if target.kind == "instance":  # x instanceof C, where the test itself made x with new C(...)
+        built = prefix.history.built.get(target.receiver or "")
+        return built is not None and (target.method or "").rsplit(".", 1)[-1] == built.rsplit(".", 1)[-1]
     if candidate.expected is not None and candidate.expected.text == expression:
         return True
     history = prefix.history

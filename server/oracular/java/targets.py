@@ -180,7 +180,9 @@ class Target:
     ``chain`` (an observer of an observer), ``query`` (a call with prefix values as arguments),
     ``static``, ``text`` (a JDK list's or set's ``toString()``: ``"[a, b]"``), or, read only
     when the code runs, ``value`` (an expected value) and ``helper`` (a call of the suite's
-    assertion helper, :mod:`oracular.candidates.helpers`: does it pass?)."""
+    assertion helper, :mod:`oracular.candidates.helpers`: does it pass?); and, once it ran,
+    ``instance`` (``x instanceof C``: ``receiver`` x, ``method`` the class as the file spells it,
+    :func:`oracular.candidates.observed.runtime_class`)."""
     receiver: str | None = None
     method: str | None = None
 
