@@ -13,7 +13,7 @@ from oracular.candidates.strength import cannot_hold
 from oracular.candidates.values import Value
 from oracular.engine import OracleEngine
 from oracular.incremental import MethodMemo
-from oracular.java.neighbours import PathMemo, expected_types, first_check, member_path, read_path
+from oracular.java.neighbours import PathMemo, expected_types, first_check, member_path, read_base, read_path
 from oracular.java.source import parse_text
 from oracular.java.targets import Target
 from oracular.ranking.baseline import BaselineRanker
@@ -44,6 +44,22 @@ def test_a_member_path_is_what_is_read_off_a_variable_without_arguments(
     expression: str, path: str | None
 ) -> None:
     assert member_path(expression) == path
+
+
+@pytest.mark.parametrize(
+    ("expression", "base"),
+    [
+        ("patch.getDeltas().size()", "patch"),
+        ("this.patch.size()", "patch"),
+        ("thisValue.x", "thisValue"),
+        ("xs[0]", "xs"),
+        ("patch", None),  # a plain variable reads from nothing
+        ("a + b.c()", None),
+        ("1.5", None),
+    ],
+)
+def test_a_reads_base_is_the_variable_it_starts_from(expression: str, base: str | None) -> None:
+    assert read_base(expression) == base
 
 
 HABITS_TEST = """

@@ -29,13 +29,12 @@ Oracles that cannot hold (``assertNull`` on a ``new`` object) are not offered at
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from oracular.candidates.grammar import Candidate
 from oracular.candidates.observed import FAILS, HOLDS, NAMED_SOURCES, Verdict
 from oracular.candidates.text import canonical_expression
-from oracular.java.neighbours import FirstCheck, read_path
+from oracular.java.neighbours import FirstCheck, read_base, read_path
 from oracular.java.prefix import PrefixAnalysis, Target
 
 POSSIBLE_BUG_SCORE = 0.5
@@ -254,8 +253,8 @@ def not_null_in_sight(
         return list(order)
     first = candidates[order[0]].target
     subjects = {first.expression, first.receiver} if first is not None else set()
-    if first is not None and (base := _BASE.match(first.expression)) is not None:
-        subjects.add(base.group(1))
+    if first is not None and (base := read_base(first.expression)) is not None:
+        subjects.add(base)
     chosen = next(
         (
             i for i in order[shown:]
@@ -269,9 +268,6 @@ def not_null_in_sight(
     moved = [i for i in order if i != chosen]
     moved.insert(shown - 1, chosen)
     return moved
-
-
-_BASE = re.compile(r"([A-Za-z_$][\w$]*)[.\[]")
 
 
 def expectations_failing(candidates: Sequence[Candidate], failing: Sequence[bool]) -> list[bool]:

@@ -79,6 +79,15 @@ FirstCheck = tuple[str, str]
 """A test's first JUnit assertion: its family (:data:`FAMILIES`) and the member path it reads."""
 
 
+def read_base(expression: str) -> str | None:
+    """The variable a member read starts from: ``patch`` of ``patch.getDeltas().size()`` (and of
+    ``this.patch.size()``), ``xs`` of ``xs[0]``; ``None`` for a plain variable or anything else."""
+    base = _BASE.match(expression)
+    if base is None or expression[base.end() :].lstrip()[:1] not in (".", "["):
+        return None
+    return base.group(0).rsplit(".", 1)[-1].strip()
+
+
 def read_path(expression: str) -> str | None:
     """:func:`member_path`, or ``""`` for a plain variable (``patch``): what an assertion reads."""
     path = member_path(expression)

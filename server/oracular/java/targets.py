@@ -867,10 +867,10 @@ class TargetEnumerator:
                 ):
                     continue  # sb.toString().length() is sb.length(); a list's is its size's echo
                 if observer.type and not is_primitive(observer.type) and not is_boolean(observer.type):
-                    reads = self.observers(observer.expression, observer.type)[:MAX_CHAINS_PER_BASE]
+                    further = self.observers(observer.expression, observer.type)[:MAX_CHAINS_PER_BASE]
                     if observer.kind == "field":
-                        reads += self.fields(observer.expression, observer.type)
-                    for chained in reads:
+                        further += self.fields(observer.expression, observer.type)
+                    for chained in further:
                         chains.append(
                             Target(chained.expression, chained.type, "chain", base.name, chained.method)
                         )
