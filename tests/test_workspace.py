@@ -85,6 +85,21 @@ def test_a_classes_own_member_class_shadows_others_of_its_name(tmp_path: Path) -
     assert nested is not None and nested.qualified_name == "a.TwoTest.TestBean"
 
 
+def test_a_member_class_named_through_its_outer_class_is_that_one(tmp_path: Path) -> None:
+    """commons-math3: ``Logistic.Parametric`` and ``Logit.Parametric`` are two classes; the test
+    names one through its outer class, which an import or the package resolves."""
+    for outer in ("Logistic", "Logit"):
+        (tmp_path / f"{outer}.java").write_text(
+            f"package f; public class {outer} {{ public static class Parametric {{ int {outer.lower()}; }} }}"
+        )
+    index = indexed(tmp_path)
+    for outer in ("Logit", "Logistic"):
+        found = index.resolve(f"{outer}.Parametric", "f")
+        assert found is not None and found.qualified_name == f"f.{outer}.Parametric"
+        imported = index.resolve(f"{outer}.Parametric", "g", [Import(f"f.{outer}", False, False)])
+        assert imported is not None and imported.qualified_name == f"f.{outer}.Parametric"
+
+
 def test_test_roots_are_judged_below_the_index_root(tmp_path: Path) -> None:
     """A project checked out under a folder named ``tests`` still has main code."""
     root = tmp_path / "tests" / "project"

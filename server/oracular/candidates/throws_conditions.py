@@ -25,6 +25,7 @@ from typing import Any
 from oracular.candidates.text import split_arguments, unquoted
 from oracular.java import syntax
 from oracular.java.declarations import method_info
+from oracular.java.guard_calls import GuardVerdict
 from oracular.java.javadoc import parse_javadoc
 from oracular.java.source import parse_text
 
@@ -230,7 +231,17 @@ def condition_signals(
 ) -> list[float]:
     """Per exception type: ``1`` a documented condition of it holds on the focal call's
     arguments, ``-1`` its conditions could all be read and none holds, ``0`` unknown (no
-    Javadoc, no such ``@throws``, arguments that are not literals)."""
+    Javadoc, no such ``@throws``, arguments that are not literals). Where the code's own opening
+    guards decide (``focal["guards"]``, :class:`~oracular.java.guard_calls.GuardVerdict`), the
+    code wins over its documentation."""
+    signals = _documented(focal, statements, types)
+    if focal and focal.get("guards"):
+        verdict = GuardVerdict.from_json(focal["guards"])
+        signals = [verdict.signal(t) or s for t, s in zip(types, signals, strict=True)]
+    return signals
+
+
+def _documented(focal: dict[str, Any] | None, statements: Sequence[str], types: Sequence[str]) -> list[float]:
     signals = [0.0] * len(types)
     if not focal or not focal.get("javadoc"):
         return signals

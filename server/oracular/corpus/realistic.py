@@ -101,7 +101,7 @@ def _samples(
             "line": cut.line,
             "test": f"{cut.class_name}.{cut.name}",
             "prefix": synthesise_method(status.test, number, statements),
-            "focal": focal_context(prefix.focal),
+            "focal": focal_context(prefix.focal, prefix.guard_verdict),
             "exceptions": prefix.exception_types(),
             # what the file's other tests assert on, and whether the prefix ends by computing a
             # value: the template prior's habit features (candidates/template_features.py)

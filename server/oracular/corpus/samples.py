@@ -306,7 +306,7 @@ class FileMiner:
             label=exception is not None,
             exception=exception,
             source=source,
-            focal=focal_context(prefix.focal if prefix else None),
+            focal=focal_context(prefix.focal, prefix.guard_verdict) if prefix else None,
             exceptions=prefix.exception_types() if prefix else [],
         )
         self.out.exception.append(sample)
@@ -345,7 +345,7 @@ class FileMiner:
         sample.update(
             type="assertion",
             mode=mode,
-            focal=focal_context(prefix.focal),
+            focal=focal_context(prefix.focal, prefix.guard_verdict),
             assertion=truth.text,
             original=" ".join(syntax.text(statement).split()),
             family=truth.family,

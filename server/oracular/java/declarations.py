@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from tree_sitter import Node
 
 from oracular.java import syntax
+from oracular.java.guards import Step, opening_steps
 from oracular.java.javadoc import Javadoc, parse_javadoc
 from oracular.java.source import SourceText
 
@@ -65,6 +66,9 @@ class MethodInfo:
     delegates: tuple[int, ...] = ()
     """For a constructor, the arities of the ``this(...)`` calls it delegates to (``Quaternion(double[]
     v)`` calls ``this(0, v)``: 2), whose exceptions are its own."""
+    opening: tuple[Step, ...] = ()
+    """The guards and checks the body opens with (:func:`~oracular.java.guards.opening_steps`):
+    which exception a call's arguments trip."""
 
     @property
     def is_constructor(self) -> bool:
@@ -271,6 +275,7 @@ def method_info(node: Node) -> MethodInfo:
         set_up_literals=_argument_literals(body) if is_per_test_set_up(name, annotations) else (),
         handed=handed,
         delegates=delegates,
+        opening=opening_steps(body),
     )
 
 

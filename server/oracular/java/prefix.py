@@ -16,6 +16,7 @@ from tree_sitter import Node
 from oracular.java import syntax
 from oracular.java.declarations import ClassInfo, MethodInfo, unique_types
 from oracular.java.file_reads import file_read_targets
+from oracular.java.guard_calls import GuardVerdict, trip
 from oracular.java.oracle_statements import statement_call
 from oracular.java.targets import (
     OBSERVER_NAME,
@@ -185,6 +186,8 @@ class PrefixAnalysis:
         statement.
         """
         found = self.focal.exception_types() if self.focal else []
+        if self.guard_verdict is not None:
+            found.insert(0, self.guard_verdict.thrown)
         statement = self.throwing_statement
         index = next(i for i, s in enumerate(self.statements) if s == statement)
         for call in _calls_in(statement):
@@ -202,6 +205,23 @@ class PrefixAnalysis:
             found += NULL_ARGUMENT_TYPES
         found = unique_types(found)
         return by_habit(unique_types(found + exception_ancestors(found, self.env)), self.file_expects)
+
+    @cached_property
+    def guard_verdict(self) -> GuardVerdict | None:
+        """The exception the throwing statement's calls surely throw by their opening guards,
+        given the prefix's literal values (:mod:`oracular.java.guard_calls`)."""
+        statement = self.throwing_statement
+        index = next(i for i, s in enumerate(self.statements) if s == statement)
+        calls = []
+        for call in _calls_in(statement):
+            if self.focal is not None and call == self.focal.call:
+                found: FocalMethod | None = self.focal
+            else:
+                resolved = _resolve_focal(call, self.env, index)
+                found = resolved[0] if resolved is not None else None
+            if found is not None and not found.cls.is_test:
+                calls.append((found.cls, found.method, call))
+        return trip(calls, self.statements[:index], self.env, self.file_expects)
 
     @property
     def throwing_statement(self) -> Node:

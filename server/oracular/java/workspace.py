@@ -209,6 +209,13 @@ class WorkspaceIndex:
         base = type_name.split("<", 1)[0].strip().removesuffix("[]")
         if "." in base and base in self._by_qualified:
             return self._by_qualified[base]
+        imports = list(imports)
+        head, _, member = base.partition(".")
+        if member and head[:1].isupper():  # Logistic.Parametric: a member of the class Logistic names
+            outer_class = self.resolve(head, package, imports, scope)
+            found = self._by_qualified.get(f"{outer_class.qualified_name}.{member}") if outer_class else None
+            if found is not None:
+                return found
         simple = base.rsplit(".", 1)[-1]
         outer = scope if "." not in base else ""
         while outer and outer != package:
@@ -221,7 +228,6 @@ class WorkspaceIndex:
             return None
         if len(candidates) == 1:
             return candidates[0]
-        imports = list(imports)
         for imp in imports:
             if not imp.is_static and not imp.is_wildcard and imp.simple == simple:
                 found = self._by_qualified.get(imp.name)

@@ -57,7 +57,9 @@ def quantise(network: nn.Module) -> nn.Module:
 
 def problem_context(problem: OracleProblem) -> tuple[list[str], dict | None]:
     """The prefix statements' texts and the focal context of a live engine problem."""
-    return [syntax.text(s) for s in problem.prefix.statements], focal_context(problem.focal)
+    return [syntax.text(s) for s in problem.prefix.statements], focal_context(
+        problem.focal, problem.prefix.guard_verdict
+    )
 
 
 def problem_inputs(problem: OracleProblem) -> tuple[list[str], dict | None, list[str]]:

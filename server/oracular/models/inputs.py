@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 from tokenizers import Tokenizer
 
 if TYPE_CHECKING:
+    from oracular.java.guard_calls import GuardVerdict
     from oracular.java.prefix import FocalMethod
 
 _IDENTIFIER = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
@@ -86,8 +87,11 @@ def name_text(test_name: str) -> str:
     return test_name.rsplit(".", 1)[-1]
 
 
-def focal_context(focal: FocalMethod | None) -> dict[str, Any] | None:
+def focal_context(focal: FocalMethod | None, guards: GuardVerdict | None = None) -> dict[str, Any] | None:
     """The unit's side of the model input: signature, Javadoc and exceptions, never the body.
+    ``guards``: which of the body's opening guards the prefix trips
+    (:attr:`~oracular.java.prefix.PrefixAnalysis.guard_verdict`), read by the template prior's
+    exception conditions, never by the network.
 
     A plain dict, because mined samples store it as JSON and the editor builds it from live
     trees: both then go through :func:`focal_text` alike.
@@ -95,7 +99,7 @@ def focal_context(focal: FocalMethod | None) -> dict[str, Any] | None:
     if focal is None:
         return None
     method = focal.method
-    return {
+    context = {
         "class": focal.cls.name,
         "method": focal.name,
         "signature": focal.signature,
@@ -103,6 +107,9 @@ def focal_context(focal: FocalMethod | None) -> dict[str, Any] | None:
         "throws": list(method.throws),
         "exception_types": method.exception_types(),
     }
+    if guards is not None:
+        context["guards"] = guards.to_json()
+    return context
 
 
 def focal_text(focal: dict[str, Any] | None) -> str:

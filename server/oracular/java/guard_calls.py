@@ -1,0 +1,194 @@
+"""Which guard a test's throwing statement trips, read from the workspace's code.
+
+Why: the static engine (no execution) must still say which exception a prefix throws, and the
+code under test usually says it plainly in its opening guards (:mod:`oracular.java.guards`).
+This module is where those guards meet a test: the prefix's locals and the call's literal
+arguments give the values, the workspace index resolves the checks a method delegates to (its
+own helpers, ``this(...)``, ``super(...)``, a utility class's static ``checkNotNull``) and the
+constants its guards compare with.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from tree_sitter import Node
+
+from oracular.java import syntax
+from oracular.java.declarations import ClassInfo, MethodInfo
+from oracular.java.guards import (
+    NOTHING,
+    UNKNOWN,
+    Check,
+    Expr,
+    GuardWalk,
+    Opening,
+    Tripped,
+    Value,
+    evaluate,
+    expression,
+)
+from oracular.java.source import parse_text
+from oracular.java.types import PRIMITIVE_BOX, TypeEnv, is_primitive, takes
+
+
+@dataclass(frozen=True)
+class GuardVerdict:
+    """The type the statement's call surely throws, its superclasses' simple names (a test may
+    expect a broader type), ``certain``: no guard before it could trip instead, and ``habit``:
+    the ancestor the file's other tests expect, if one is (commons-math3's tests expect
+    ``MathIllegalArgumentException`` where the guard throws ``NotPositiveException``)."""
+
+    thrown: str
+    ancestors: tuple[str, ...]
+    certain: bool
+    habit: str | None = None
+
+    def signal(self, exception: str) -> float:
+        """``1`` for the thrown type and the file's habit among its ancestors, ``-1`` for any
+        other once ``certain`` (another ancestor is neither: it is caught too), else ``0``."""
+        simple = exception.rsplit(".", 1)[-1]
+        if simple in (self.thrown.rsplit(".", 1)[-1], self.habit):
+            return 1.0
+        return -1.0 if self.certain and simple not in self.ancestors else 0.0
+
+    def to_json(self) -> dict[str, object]:
+        found = {"thrown": self.thrown, "ancestors": list(self.ancestors), "certain": self.certain}
+        return {**found, "habit": self.habit} if self.habit else found
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> GuardVerdict:
+        habit = data.get("habit")
+        return cls(str(data["thrown"]), tuple(data.get("ancestors") or ()), bool(data.get("certain")), habit)
+
+
+def opening(cls: ClassInfo, method: MethodInfo) -> Opening:
+    params = [name for _, name in method.params]
+    varargs = bool(method.params) and method.params[-1][0].endswith("...")
+    return Opening(cls, method.opening, params, varargs)
+
+
+class WorkspaceGuards:
+    """Resolves checks and constants through the workspace index, from the callee's own file."""
+
+    def __init__(self, env: TypeEnv) -> None:
+        self.index = env.index
+        self.walk = GuardWalk(self.resolve, self.constant)
+
+    def _class(self, owner: ClassInfo, name: str) -> ClassInfo | None:
+        return self.index.resolve(name, owner.package, self.index.imports_of(owner), owner.qualified_name)
+
+    def resolve(self, owner: ClassInfo, check: Check, values: Sequence[Value]) -> Opening | None:
+        if check.qualifier in ("this", "super", "new"):
+            name = {"this": owner.name, "super": owner.superclass or "", "new": check.callee}[check.qualifier]
+            cls = owner if check.qualifier == "this" else self._class(owner, name)
+            return _only(cls, cls.constructors() if cls else [], values)
+        if check.qualifier is None:
+            for cls in (owner, *self.index.supertypes(owner)):
+                found = _only(cls, cls.methods_named(check.callee), values)
+                if found is not None:
+                    return found
+            return None
+        cls = self._class(owner, check.qualifier)
+        return _only(cls, cls.methods_named(check.callee), values) if cls else None
+
+    def constant(self, owner: ClassInfo, name: str) -> Expr | None:
+        found = owner.fields.get(name)
+        if found is None or not found.is_constant or found.initializer is None:
+            return None
+        return initialiser(found.initializer)
+
+    def ancestors(self, owner: ClassInfo, thrown: str) -> tuple[str, ...]:
+        """The thrown class's workspace superclasses, then the JDK class they extend."""
+        cls = self._class(owner, thrown)
+        if cls is None:
+            return ()
+        chain = [cls, *self.index.superclasses(cls)]
+        root = chain[-1].superclass
+        return tuple(c.name for c in chain[1:]) + ((root.rsplit(".", 1)[-1],) if root else ())
+
+
+def _only(cls: ClassInfo | None, methods: Sequence[MethodInfo], values: Sequence[Value]) -> Opening | None:
+    """The one method the arguments can be passed to: by count (a varargs one takes any number
+    from its fixed ones), then by kind (a number is no reference, a reference no number)."""
+    fitting = [m for m in methods if takes(m, len(values))]
+    if len(fitting) > 1:
+        fitting = [m for m in fitting if all(map(_fits, (p for p, _ in m.params), values))]
+    return opening(cls, fitting[0]) if cls is not None and len(fitting) == 1 else None
+
+
+_PRIMITIVE_LIKE = frozenset([*PRIMITIVE_BOX, *PRIMITIVE_BOX.values(), "Number", "Object"])
+"""Where a number or a truth value can go (boxed if need be)."""
+
+
+def _fits(param: str, value: Value) -> bool:
+    if value.primitive is None:
+        return True
+    if value.primitive:
+        return param in _PRIMITIVE_LIKE
+    return not is_primitive(param)
+
+
+@lru_cache(maxsize=4096)
+def initialiser(text: str) -> Expr:
+    """A field initialiser's text as an expression (fields keep their initialiser as text)."""
+    source = parse_text(f"class OracularConstant {{ Object value = {text}; }}\n")
+    declarator = next((n for n in syntax.walk(source.root) if n.type == "variable_declarator"), None)
+    return expression(declarator.child_by_field_name("value")) if declarator is not None else UNKNOWN
+
+
+def prefix_values(statements: Sequence[Node]) -> dict[str, Value]:
+    """What the prefix's locals hold before its last statement, as far as literals tell: a local
+    a later statement calls a method on or writes into is forgotten (a list filled, an array
+    element set)."""
+    known: dict[str, Value] = {}
+    for statement in statements:
+        if statement.type == "local_variable_declaration":
+            for declarator in statement.children_by_field_name("declarator"):
+                value = expression(declarator.child_by_field_name("value"))
+                known[syntax.text(declarator.child_by_field_name("name"))] = _evaluate(value, known)
+            continue
+        for node in syntax.walk(statement):
+            if node.type == "method_invocation":
+                receiver = node.child_by_field_name("object")
+                if receiver is not None and receiver.type == "identifier":
+                    known.pop(syntax.text(receiver), None)
+            elif (
+                node.type == "assignment_expression"
+                and (left := node.child_by_field_name("left")) is not None
+            ):
+                target = left.child_by_field_name("array") if left.type == "array_access" else left
+                plain = syntax.text(node.child_by_field_name("operator")) == "=" and left.type == "identifier"
+                value = expression(node.child_by_field_name("right")) if plain else UNKNOWN
+                known[syntax.text(target)] = _evaluate(value, known)
+    return known
+
+
+def _evaluate(expr: Expr, known: dict[str, Value]) -> Value:
+    return evaluate(expr, lambda name: known.get(name, NOTHING), lambda _: NOTHING)
+
+
+def trip(
+    calls: Sequence[tuple[ClassInfo, MethodInfo, Node]],
+    before: Sequence[Node],
+    env: TypeEnv,
+    file_expects: Sequence[str] = (),
+) -> GuardVerdict | None:
+    """The first guard the statement's workspace calls (in evaluation order) surely trip;
+    ``file_expects``: the types the file's other tests expect, the most often first."""
+    guards = WorkspaceGuards(env)
+    known = prefix_values(before)
+    certain = True
+    for cls, method, call in calls:
+        args = call.child_by_field_name("arguments")
+        values = [_evaluate(expression(a), known) for a in (args.named_children if args else [])]
+        tripped: Tripped | None = guards.walk.tripped(opening(cls, method), values)
+        if tripped is not None:
+            ancestors = guards.ancestors(tripped.owner, tripped.thrown)
+            habit = next((t for t in file_expects if t in ancestors), None)
+            return GuardVerdict(tripped.thrown, ancestors, certain and tripped.certain, habit)
+        certain = False  # a call that passed its guards did some work, which may throw too
+    return None

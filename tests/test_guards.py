@@ -1,0 +1,267 @@
+"""Opening guards read from the code under test, and which one a test's call trips."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pytest
+
+from oracular.candidates.throws_conditions import condition_signals
+from oracular.java import syntax
+from oracular.java.guard_calls import GuardVerdict, initialiser
+from oracular.java.guards import (
+    NOTHING,
+    UNKNOWN,
+    Check,
+    Exit,
+    Guard,
+    GuardWalk,
+    Local,
+    Opening,
+    Value,
+    bind,
+    evaluate,
+    expression,
+    number,
+    opening_steps,
+)
+from oracular.java.source import parse_text
+
+
+def body_of(method: str):
+    source = parse_text(f"class A {{\n{method}\n}}\n")
+    node = next(
+        n for n in syntax.walk(source.root) if n.type in ("method_declaration", "constructor_declaration")
+    )
+    return node.child_by_field_name("body")
+
+
+def value_of(text: str, **names: Value) -> Value:
+    return evaluate(initialiser(text), lambda n: names.get(n, NOTHING), lambda _: NOTHING)
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("-1", number(-1.0)),
+        ("0x10L", number(16.0)),
+        ("1.5e3", number(1500.0)),
+        ("null", Value(null=True, primitive=False)),
+        ('"abc"', Value(null=False, size=3, primitive=False)),
+        ("new double[] {1, 2}", Value(null=False, size=2, primitive=False)),
+        ("new int[4]", Value(null=False, size=4, primitive=False)),
+        ("new Sin()", Value(null=False, primitive=False)),
+        ("Integer.MAX_VALUE", number(2**31 - 1)),
+        ("(2 + 3) * 4", number(20.0)),
+        ("FastMath.PI", number(math.pi)),
+        ("FastMath.sqrt(2)", NOTHING),
+    ],
+)
+def test_literal_values(text: str, value: Value) -> None:
+    assert value_of(text) == value
+
+
+def test_conditions_are_three_valued() -> None:
+    n, x, s = number(0.0), Value(null=False, size=2), Value(null=True)
+    assert value_of("n <= 0 || x.length != 3", n=NOTHING, x=x).truth is True  # one known side holds
+    assert value_of("n <= 0 && x.length != 3", n=NOTHING, x=x).truth is None
+    assert value_of("n > 0 && x.length != 3", n=n, x=x).truth is False
+    assert value_of("s == null", s=s).truth is True
+    assert value_of("x == null", x=x).truth is False
+    assert value_of("s.isEmpty()", s=Value(null=False, size=0)).truth is True
+    assert value_of("Double.isNaN(n)", n=number(math.nan)).truth is True
+    assert value_of("FastMath.abs(n) > 1", n=number(-2.0)).truth is True
+    assert value_of("this.count > 0").truth is None  # a field: unknown
+
+
+def test_an_opening_is_its_guards_checks_and_locals_up_to_other_work() -> None:
+    body = body_of(
+        "A(int n, double[] x) { this(n, 0);\n"
+        " if (n <= 0) { throw new NotPositiveException(n); }\n"
+        " else if (x == null) throw new NullArgumentException();\n"
+        " MathUtils.checkNotNull(x); checkIndex(n); other.notify(n);\n"
+        " final int k = x.length; n = 3;\n"
+        " if (k != n) throw new DimensionMismatchException(k, n);\n"
+        " for (double d : x) { if (d < 0) throw new NotPositiveException(d); }\n"
+        " if (n > 9) throw new TooLargeException(); }"
+    )
+    n, x = ("name", "n"), ("name", "x")
+    assert opening_steps(body) == (
+        Check("this", "this", (n, ("num", 0.0))),
+        Guard(("bin", "<=", n, ("num", 0.0)), "NotPositiveException"),
+        Guard(("bin", "==", x, ("null",)), "NullArgumentException"),
+        Check("checkNotNull", "MathUtils", (x,)),
+        Check("checkIndex", None, (n,)),
+        Local("k", ("size", x)),
+        Local("n", ("num", 3.0)),
+        Guard(("bin", "!=", ("name", "k"), n), "DimensionMismatchException"),
+    )  # the loop ends it: the guard after it is not read
+
+
+@pytest.mark.parametrize(
+    "method",
+    [
+        "void f(int n) { if (n < 0) { n = 0; } if (n > 3) throw new X(); }",  # an if doing other work
+        "void f(int n) { if (n < 0) throw e; }",  # no type to read
+        "void f(int n) { if (n < 0) return compute(n); if (n > 3) throw new X(); }",  # a return doing work
+    ],
+)
+def test_an_if_that_is_no_guard_ends_the_opening(method: str) -> None:
+    assert opening_steps(body_of(method)) == ()
+
+
+def test_returns_exit_and_an_else_block_goes_on() -> None:
+    """``MathArrays.checkEqualLength``: ``if (a.length == b.length) return true; else { if (abort)
+    throw ...; return false; }``; a ``return`` still checks what it calls on the way."""
+    a, b, abort = ("name", "a"), ("name", "b"), ("name", "abort")
+    body = body_of(
+        "boolean check(double[] a, double[] b, boolean abort) { if (a.length == b.length) { return true; }"
+        " else { if (abort) { throw new MismatchException(); } return false; } }"
+    )
+    assert opening_steps(body) == (
+        Exit(("bin", "==", ("size", a), ("size", b))),
+        Guard(abort, "MismatchException"),
+        Exit(("bool", True)),
+    )
+    body = body_of("int next(int lo, int hi) { return new Uniform(rng(), lo, hi).sample(); }")
+    assert opening_steps(body) == (
+        Check("rng", None, ()),
+        Check("Uniform", "new", (UNKNOWN, ("name", "lo"), ("name", "hi"))),
+        Exit(("bool", True)),
+    )
+    walk = GuardWalk(lambda *_: None, lambda *_: None)
+    check = Opening("Arrays", opening_steps(body_of(
+        "boolean check(double[] a, double[] b, boolean abort) { if (a.length == b.length) { return true; }"
+        " else { if (abort) { throw new MismatchException(); } return false; } }"
+    )), ["a", "b", "abort"])  # fmt: skip
+    three, four = Value(null=False, size=3, primitive=False), Value(null=False, size=4, primitive=False)
+    yes = Value(truth=True, null=False, primitive=True)
+    assert walk.tripped(check, [three, four, yes]).thrown == "MismatchException"
+    assert walk.tripped(check, [three, three, yes]) is None
+    assert walk.tripped(check, [three, NOTHING, yes]) is None  # it may have returned
+
+
+def test_a_walk_binds_arguments_follows_checks_and_stops_at_the_first_guard_that_trips() -> None:
+    helper = Opening(
+        "Utils", (Guard(("bin", "==", ("name", "o"), ("null",)), "NullArgumentException"),), ["o"]
+    )
+    sample = Opening(
+        "Functions",
+        (
+            Check("checkNotNull", "Utils", (("name", "f"),)),
+            Guard(("bin", "<=", ("name", "n"), ("field", "MIN")), "NotStrictlyPositiveException"),
+            Guard(("bin", ">=", ("name", "lo"), ("name", "hi")), "NumberIsTooLargeException"),
+        ),
+        ["f", "lo", "hi", "n"],
+    )
+    walk = GuardWalk(
+        lambda owner, check, values: helper if check.qualifier == "Utils" else None,
+        lambda owner, name: ("num", 0.0) if (owner, name) == ("Functions", "MIN") else None,
+    )
+
+    fine = Value(null=False, primitive=False)
+    tripped = walk.tripped(sample, [fine, number(3.14), number(0.0), number(10)])
+    assert (tripped.thrown, tripped.certain, tripped.owner) == (
+        "NumberIsTooLargeException",
+        True,
+        "Functions",
+    )
+    assert (
+        walk.tripped(sample, [fine, number(0.0), number(1.0), number(-1)]).thrown
+        == "NotStrictlyPositiveException"
+    )
+    assert walk.tripped(sample, [Value(null=True), number(0.0), number(1.0), number(-1)]).owner == "Utils"
+    unknown_n = walk.tripped(sample, [fine, number(3.0), number(0.0), NOTHING])
+    assert (unknown_n.thrown, unknown_n.certain) == ("NumberIsTooLargeException", False)
+    assert walk.tripped(sample, [fine, number(0.0), number(1.0), number(5)]) is None
+
+
+def test_a_varargs_parameter_is_what_is_left_unless_it_is_passed_an_array() -> None:
+    assert bind(["p", "d"], [number(1.0), number(2.0), number(3.0)], varargs=True) == {
+        "p": number(1.0),
+        "d": Value(null=False, size=2, primitive=False),
+    }
+    passed = [number(0.0), Value(null=True, primitive=False)]  # g.value(0, null)
+    assert bind(["x", "param"], passed, varargs=True) == {"x": passed[0], "param": passed[1]}
+
+
+def test_the_verdict_decides_the_condition_signal_over_the_javadoc() -> None:
+    focal = {
+        "class": "Gamma",
+        "method": "f",
+        "signature": "public static double f(double x)",
+        "javadoc": "@throws TooSmallException if x < -0.5\n@throws TooLargeException if x > 1.5",
+    }
+    types = ["TooSmallException", "TooLargeException", "MathException", "OtherException"]
+    assert condition_signals(focal, ["Gamma.f(2.0);"], types) == [-1.0, 1.0, 0.0, 0.0]
+    verdict = GuardVerdict("TooSmallException", ("MathException",), certain=True)
+    guarded = {**focal, "guards": verdict.to_json()}
+    # the code wins; an ancestor is caught too, so neither; once certain, the others cannot come first
+    assert condition_signals(guarded, ["Gamma.f(2.0);"], types) == [1.0, -1.0, 0.0, -1.0]
+    unsure = {**focal, "guards": GuardVerdict("TooSmallException", (), certain=False).to_json()}
+    assert condition_signals(unsure, ["Gamma.f(2.0);"], types) == [1.0, 1.0, 0.0, 0.0]
+    assert GuardVerdict.from_json(verdict.to_json()) == verdict
+    # the file's tests expect the ancestor: it is as good as the thrown type
+    habit = GuardVerdict("TooSmallException", ("MathException",), certain=True, habit="MathException")
+    assert [habit.signal(t) for t in types] == [1.0, -1.0, 1.0, -1.0]
+    assert GuardVerdict.from_json(habit.to_json()) == habit
+
+
+def test_unknown_expressions_stay_unknown() -> None:
+    assert expression(None) == UNKNOWN
+    assert initialiser("compute(3)") == UNKNOWN
+    assert value_of("compute(3) > 1").truth is None
+
+
+def test_the_prefix_trips_the_guards_of_the_workspace_code(tmp_path: Path) -> None:
+    """commons-math3's ``FunctionUtils.sample``: which bound a test gets wrong says the type, through
+    a constructor's delegation, a utility class's check, a class constant and the prefix's locals."""
+    from .test_targets import analysed_workspace
+
+    def exception(name: str, parent: str, package: str = "app") -> str:
+        return f"package org.example.{package};\npublic class {name} extends {parent} {{}}\n"
+
+    def test(name: str, body: str) -> str:
+        return f" @org.junit.jupiter.api.Test\n void {name}() {{\n  {body}\n }}\n"
+
+    files = {
+        "Checks.java": "package org.example.util;\npublic final class Checks {\n public static void"
+        " checkNotNull(Object o) { if (o == null) { throw new NullArgumentException(); } }\n}\n",
+        "NullArgumentException.java": exception("NullArgumentException", "IllegalArgumentException", "util"),
+        "MathException.java": exception("MathException", "RuntimeException"),
+        "TooLargeException.java": exception("TooLargeException", "MathException"),
+        "NotPositiveException.java": exception("NotPositiveException", "MathException"),
+        "Functions.java": "package org.example.app;\nimport org.example.util.Checks;\n"
+        "public class Functions {\n private static final int MIN_POINTS = 2;\n"
+        " public static double[] sample(Object f, double min, double max, int n) {\n"
+        "  Checks.checkNotNull(f);\n"
+        "  if (n < MIN_POINTS) { throw new NotPositiveException(); }\n"
+        "  if (min >= max) { throw new TooLargeException(); }\n"
+        "  return new double[n];\n }\n"
+        " public Functions(int n) { this(n, 1.0); }\n"
+        " public Functions(int n, double step) { if (step <= 0) throw new NotPositiveException();\n"
+        "  if (n > 10) throw new TooLargeException(); }\n}\n",
+        "FunctionsTest.java": "package org.example.app;\nclass FunctionsTest {\n"
+        + test("bounds", "Functions.sample(new Object(), 3.0, 0.0, 10);")
+        + test("points", "int n = 1;\n  Functions.sample(new Object(), 0.0, 1.0, n);")
+        + test("none", "Functions.sample(null, 0.0, 1.0, 5);")
+        + test("unknown", 'Functions.sample(new Object(), 3.0, 0.0, Integer.parseInt("9"));')
+        + test("passes", "Functions.sample(new Object(), 0.0, 1.0, 9);")
+        + test("delegated", "new Functions(11);")
+        + "}\n",
+    }
+    engine, analysis = analysed_workspace(tmp_path, files, "FunctionsTest.java")
+    prefixes = {s.test.name: engine.prefix_for(analysis, s) for s in analysis.statuses}
+    verdicts = {name: p.guard_verdict for name, p in prefixes.items()}
+    ancestors = ("MathException", "RuntimeException")  # to the JDK class the hierarchy extends
+    assert verdicts == {
+        "bounds": GuardVerdict("TooLargeException", ancestors, True),
+        "points": GuardVerdict("NotPositiveException", ancestors, True),
+        "none": GuardVerdict("NullArgumentException", ("IllegalArgumentException",), True),
+        "unknown": GuardVerdict("TooLargeException", ancestors, False),
+        "passes": None,
+        "delegated": GuardVerdict("TooLargeException", ancestors, True),
+    }
+    # the tripped type is offered first, even where the focal method does not declare it
+    assert prefixes["none"].exception_types()[0] == "NullArgumentException"
