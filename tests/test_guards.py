@@ -265,3 +265,31 @@ def test_the_prefix_trips_the_guards_of_the_workspace_code(tmp_path: Path) -> No
     }
     # the tripped type is offered first, even where the focal method does not declare it
     assert prefixes["none"].exception_types()[0] == "NullArgumentException"
+
+
+def test_library_null_checks_throw_what_the_library_throws(tmp_path: Path) -> None:
+    """commons-csv: ``Objects.requireNonNull(reader, "reader")`` throws ``NullPointerException``,
+    and a static import of it is as good; a same-named method of the workspace wins."""
+    from .test_targets import analysed_workspace
+
+    files = {
+        "Parser.java": "package org.example.app;\nimport java.util.Objects;\n"
+        "import static com.google.common.base.Preconditions.checkArgument;\npublic class Parser {\n"
+        ' public Parser(Object reader, int limit) { Objects.requireNonNull(reader, "reader");\n'
+        '  checkArgument(limit > 0, "limit"); }\n'
+        " public static void parse(Object o) { checkNotNull(o); }\n"
+        " private static void checkNotNull(Object o) { if (o == null) throw new MissingException(); }\n}\n",
+        "MissingException.java": "package org.example.app;\n"
+        "public class MissingException extends RuntimeException {}\n",
+        "ParserTest.java": "package org.example.app;\nclass ParserTest {\n"
+        " @org.junit.jupiter.api.Test\n void noReader() {\n  new Parser(null, 1);\n }\n"
+        " @org.junit.jupiter.api.Test\n void noLimit() {\n  new Parser(new Object(), 0);\n }\n"
+        " @org.junit.jupiter.api.Test\n void own() {\n  Parser.parse(null);\n }\n}\n",
+    }
+    engine, analysis = analysed_workspace(tmp_path, files, "ParserTest.java")
+    thrown = {s.test.name: engine.prefix_for(analysis, s).guard_verdict.thrown for s in analysis.statuses}
+    assert thrown == {
+        "noReader": "NullPointerException",
+        "noLimit": "IllegalArgumentException",
+        "own": "MissingException",
+    }

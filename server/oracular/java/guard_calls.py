@@ -24,6 +24,7 @@ from oracular.java.guards import (
     UNKNOWN,
     Check,
     Expr,
+    Guard,
     GuardWalk,
     Opening,
     Tripped,
@@ -82,6 +83,24 @@ class WorkspaceGuards:
         return self.index.resolve(name, owner.package, self.index.imports_of(owner), owner.qualified_name)
 
     def resolve(self, owner: ClassInfo, check: Check, values: Sequence[Value]) -> Opening | None:
+        found = self._workspace(owner, check, values)
+        if found is None and check.callee in _LIBRARY_GUARDS and self._library(owner, check):
+            thrown, condition = _LIBRARY_GUARDS[check.callee]
+            return Opening(owner, (Guard(condition, thrown),), ("checked", "message"), varargs=True)
+        return found
+
+    def _library(self, owner: ClassInfo, check: Check) -> bool:
+        """A library check named by its class, or imported statically from it."""
+        if check.qualifier is not None:
+            return check.qualifier in _LIBRARY_CHECKS
+        for imported in self.index.imports_of(owner):
+            if imported.is_static and (imported.is_wildcard or imported.simple == check.callee):
+                holder = imported.name if imported.is_wildcard else imported.name.rpartition(".")[0]
+                if holder.rsplit(".", 1)[-1] in _LIBRARY_CHECKS:
+                    return True
+        return False
+
+    def _workspace(self, owner: ClassInfo, check: Check, values: Sequence[Value]) -> Opening | None:
         if check.qualifier in ("this", "super", "new"):
             name = {"this": owner.name, "super": owner.superclass or "", "new": check.callee}[check.qualifier]
             cls = owner if check.qualifier == "this" else self._class(owner, name)
@@ -109,6 +128,18 @@ class WorkspaceGuards:
         chain = [cls, *self.index.superclasses(cls)]
         root = chain[-1].superclass
         return tuple(c.name for c in chain[1:]) + ((root.rsplit(".", 1)[-1],) if root else ())
+
+
+_LIBRARY_CHECKS = ("Objects", "Preconditions")
+"""The JDK's and Guava's argument checks, called by class name or statically imported."""
+_LIBRARY_GUARDS: dict[str, tuple[str, Expr]] = {
+    "requireNonNull": ("NullPointerException", ("bin", "==", ("name", "checked"), ("null",))),
+    "checkNotNull": ("NullPointerException", ("bin", "==", ("name", "checked"), ("null",))),
+    "checkArgument": ("IllegalArgumentException", ("not", ("name", "checked"))),
+    "checkState": ("IllegalStateException", ("not", ("name", "checked"))),
+}
+"""What they throw, and when: ``Objects.requireNonNull(reader, "reader")`` is commons-csv's
+``NullPointerException``, where a hand-written guard would throw ``IllegalArgumentException``."""
 
 
 def _only(cls: ClassInfo | None, methods: Sequence[MethodInfo], values: Sequence[Value]) -> Opening | None:
