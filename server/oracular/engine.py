@@ -413,12 +413,12 @@ class OracleEngine:
         """``None``: the shipped ``models/global_dictionary.json`` (re-mined with the corpus)."""
         self._paths = PathMemo()
 
-    @property
-    def abstention_threshold(self) -> float:
-        """The user's ``abstain_below`` if set, else the ranker's own."""
+    def abstention_threshold(self, view: AnswerView | None = None) -> float:
+        """The user's ``abstain_below`` if set, else the ranker's own (for ``view``'s mode, where
+        given: values observed or not)."""
         if self.settings.abstain_below is not None:
             return self.settings.abstain_below
-        return self.ranker.abstain_below
+        return self.ranker.abstain_below_for(view) if view is not None else self.ranker.abstain_below
 
     @property
     def ranker_fallback(self) -> str | None:
@@ -785,7 +785,7 @@ class OracleEngine:
             return
         report.view = answer_view(report, analysis)
         report.confidence = self.ranker.answer_confidence(report.view)
-        threshold = self.abstention_threshold
+        threshold = self.abstention_threshold(report.view)
         if report.confidence < threshold:
             report.abstained = True
             report.reason = f"no confident oracle (confidence {report.confidence:.2f} < {threshold:.2f})"

@@ -29,7 +29,13 @@ from oracular.ranking.confidence import (
     features,
     plain_confidence,
 )
-from oracular.training.confidence import at_threshold, fit_confidence, load_answers
+from oracular.training.confidence import (
+    at_threshold,
+    choose_thresholds,
+    fit_confidence,
+    held_out_at_threshold,
+    load_answers,
+)
 
 from ..conftest import EXAMPLE, EXAMPLE_TESTS
 
@@ -166,7 +172,7 @@ def test_the_engine_abstains_by_the_fitted_confidence(
     split = 1 / (1 + math.exp(-(tops[0] + tops[-1]) / 2))
     model.answer = only_the_score(split)
     engine = OracleEngine(index, model, EngineSettings(top_k=3), EXAMPLE)
-    assert engine.abstention_threshold == split
+    assert engine.abstention_threshold() == split
     report = engine.suggest(source)
     for test in report.tests:
         assert test.confidence == pytest.approx(1 / (1 + math.exp(-test.suggestions[0].score)))
@@ -236,3 +242,79 @@ def test_the_view_marks_the_suggestions_that_follow_the_files_habit() -> None:
     offered = test.view.offered
     assert [o.habit for o in offered] == [o.target == "s.size()" for o in offered]
     assert any(o.habit for o in offered) and test.view.own_helpers == 0.0
+
+
+def static(v: AnswerView) -> AnswerView:
+    return AnswerView(False, v.exception_probability, v.offered)
+
+
+def test_each_mode_has_its_threshold(tmp_path: Path) -> None:
+    """Without observed values the same probability is less often right: the static answers get
+    their own threshold, and a model without one uses the observed one for both."""
+    observed = [(view(0.3 + 0.001 * i, True), i >= 100) for i in range(200)]
+    worse = [(static(v), i >= 150) for i, (v, _) in enumerate(observed)]
+    loaded = load_answers([write_eval(tmp_path / "both.json", observed + worse)])
+    model = only_the_score(0.5)
+    choose_thresholds(model, loaded, 0.9)
+    assert model.threshold == pytest.approx(1 / (1 + math.exp(-0.39)), abs=0.001)  # the 100 right, some wrong
+    assert model.static_threshold == pytest.approx(1 / (1 + math.exp(-0.445)), abs=0.001)
+    assert model.threshold_for(view(0.4, True)) == model.threshold
+    assert model.threshold_for(static(view(0.4, True))) == model.static_threshold
+    assert only_the_score(0.5).threshold_for(static(view(0.4, True))) == 0.5
+    again = AnswerConfidence.from_json(json.loads(json.dumps(model.to_json())))
+    assert again is not None and again.static_threshold == model.static_threshold
+
+
+def project_eval(path: Path, projects: dict[str, list[tuple[AnswerView, bool]]]) -> Path:
+    runs = [
+        ProjectRun(name, "1.0", [
+            Judged(name, "F.java", f"T.t{i}", "assertion", False, "", True, 1 if right else None,
+                   top1_score=v.offered[0].score, answer=v.to_json())
+            for i, (v, right) in enumerate(items)
+        ]).to_json()
+        for name, items in projects.items()
+    ]  # fmt: skip
+    path.write_text(json.dumps(runs), encoding="utf-8")
+    return path
+
+
+def test_a_checked_project_is_measured_at_thresholds_chosen_without_it(tmp_path: Path) -> None:
+    """A project where every answer is right would lower the threshold chosen with it; left out,
+    it is answered at the threshold the others set."""
+    easy = [(view(0.2 + 0.002 * i, True), True) for i in range(50)]
+    hard = [(view(0.2 + 0.004 * i, True), i >= 25) for i in range(50)]
+    both = load_answers([project_eval(tmp_path / "all.json", {"easy": easy, "hard": hard})])
+    assert both.per_project == {"easy": 50, "hard": 50} and both.without("hard").tests == 50
+    model = only_the_score(0.5)
+    choose_thresholds(model, both, 0.9)
+    checked = both.only("easy")
+    in_sample, _ = at_threshold(model, checked)
+    held_out, precision = held_out_at_threshold(model, both, checked, 0.9)
+    assert held_out < in_sample and precision == 1.0
+
+
+def test_train_confidence_can_keep_its_weights_and_choose_thresholds_elsewhere(
+    tmp_path: Path, tiny_model_dir: Path, capsys
+) -> None:
+    model_dir = tmp_path / "model"
+    shutil.copytree(tiny_model_dir, model_dir)
+    fit = write_eval(tmp_path / "fit.json", answers())
+    assert main(["train", "confidence", "--out", str(model_dir), "--eval", str(fit), "-q"]) == 0
+    fitted = load_model(model_dir, "cpu").answer
+    chosen_on = write_eval(tmp_path / "more.json", answers() + [(static(v), r) for v, r in answers()])
+    args = [
+        "train",
+        "confidence",
+        "--out",
+        str(model_dir),
+        "--keep-weights",
+        "--threshold-eval",
+        str(chosen_on),
+    ]
+    assert main([*args, "--check", str(chosen_on), "-q"]) == 0
+    out = capsys.readouterr().out
+    assert "each project at thresholds chosen without it" in out and "(values observed)" in out
+    kept = load_model(model_dir, "cpu").answer
+    assert kept is not None and fitted is not None and kept.weights == fitted.weights
+    assert kept.static_threshold is not None
+    assert main(["train", "confidence", "--out", str(tiny_model_dir), "--keep-weights", "-q"]) == 2

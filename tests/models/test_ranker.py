@@ -278,7 +278,7 @@ def test_the_engine_abstains_at_the_models_threshold_unless_the_user_sets_one(
 
     engine = OracleEngine(index, default_ranker(), EngineSettings(top_k=3), project_root=EXAMPLE)
     report = engine.suggest(source)
-    assert engine.abstention_threshold == pytest.approx(threshold)
+    assert engine.abstention_threshold() == pytest.approx(threshold)
     assert {t.abstained for t in report.tests} == {True, False}
     for test in report.tests:
         top = test.suggestions[0].score
@@ -286,7 +286,7 @@ def test_the_engine_abstains_at_the_models_threshold_unless_the_user_sets_one(
         if test.abstained:
             assert test.reason == f"no confident oracle (confidence {top:.2f} < {threshold:.2f})"
     engine.settings = EngineSettings(top_k=3, abstain_below=0.0)  # the user's setting wins
-    assert engine.abstention_threshold == 0.0
+    assert engine.abstention_threshold() == 0.0
     assert not any(t.abstained for t in engine.suggest(source).tests)
 
 

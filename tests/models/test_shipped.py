@@ -47,7 +47,7 @@ def test_the_engine_ranks_with_the_shipped_model(
     assert set(config.stages) == {"exception", "ranker"}
     assert store.size_bytes(default_model_dir()) <= 60e6
     # the answer confidence reads the features this version computes, and decides abstention
-    assert config.answer is not None and engine.abstention_threshold == config.answer.threshold
+    assert config.answer is not None and engine.abstention_threshold() == config.answer.threshold
     for test in report.tests:
         if test.confidence is not None:
             assert test.abstained is (test.confidence < config.answer.threshold)

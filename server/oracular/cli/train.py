@@ -153,6 +153,20 @@ def register(commands: argparse._SubParsersAction) -> None:
         metavar="JSON",
         help="confidence: evaluations of other projects to measure the fitted confidence on",
     )
+    parser.add_argument(
+        "--threshold-eval",
+        type=Path,
+        nargs="*",
+        default=None,
+        metavar="JSON",
+        help="confidence: evaluations to choose the thresholds (one per mode) on (default: --eval); "
+        "a --check project among them is measured at thresholds chosen without it",
+    )
+    parser.add_argument(
+        "--keep-weights",
+        action="store_true",
+        help="confidence: keep the model's fitted confidence, only choose its thresholds again",
+    )
     parser.set_defaults(run=run)
 
 
@@ -242,39 +256,63 @@ def run(args: argparse.Namespace) -> int:
 
 
 def fit_answer_confidence(args: argparse.Namespace) -> int:
-    """Fit the answer confidence on ``--eval``, print its precision there and on ``--check``, save
-    it in the model's config (the weights stay as they are)."""
+    """Fit the answer confidence on ``--eval`` (or keep the model's), choose its thresholds on
+    ``--threshold-eval``, print its precision there and on ``--check``, save it in the model's
+    config (the weights stay as they are)."""
     from oracular.evaluation.realistic import percent
     from oracular.models.store import load_config, save_config
     from oracular.training.confidence import (
         L2,
         TARGET_PRECISION,
         at_threshold,
+        choose_thresholds,
         fit_confidence,
+        held_out_at_threshold,
         load_answers,
         precision_table,
     )
 
     directory = args.out or default_model_dir()
-    if not args.eval:
+    if not args.eval and not args.keep_weights:
         error("--eval: give the realistic evaluations to fit on")
         return 2
     precision = TARGET_PRECISION if args.target_precision is None else args.target_precision
     try:
-        config = load_config(directory, answer=False)  # replaced: it may predate these features
-        answers = load_answers(args.eval)
-        model = fit_confidence(answers, precision, L2 if args.l2 is None else args.l2)
+        # unless kept, the fitted confidence is replaced: it may predate these features
+        config = load_config(directory, answer=args.keep_weights)
+        if args.keep_weights and config.answer is None:
+            raise ValueError(f"--keep-weights: {directory} has no fitted answer confidence")
+        answers = load_answers(args.eval) if args.eval else None
+        model = (
+            config.answer
+            if args.keep_weights
+            else fit_confidence(answers, precision, L2 if args.l2 is None else args.l2)
+        )
+        thresholds_on = load_answers(args.threshold_eval) if args.threshold_eval else answers
+        if thresholds_on is None:
+            raise ValueError("--keep-weights: give --threshold-eval (or --eval) to choose the thresholds on")
+        choose_thresholds(model, thresholds_on, precision)
         checks = [load_answers([path]) for path in args.check]
     except (OSError, ValueError) as exc:
         error(str(exc))
         return 2
-    for title, measured in [("fitted on", answers), *(("checked on", c) for c in checks)]:
-        print(f"\n{title} {'; '.join(measured.sources)} ({measured.tests} tests)\n")
+    thresholds = (
+        f"{model.threshold:.3f} (values observed), {model.static_threshold or model.threshold:.3f} (not)"
+    )
+    measured = [*((("fitted on", answers),) if answers else ()), *(("checked on", c) for c in checks)]
+    for title, on in measured:
+        print(f"\n{title} {'; '.join(on.sources)} ({on.tests} tests)\n")
         print("| answered | precision, top-1 score | precision, confidence |\n|---:|---:|---:|")
-        for share, plain, fitted in precision_table(model, measured):
+        for share, plain, fitted in precision_table(model, on):
             print(f"| {share:.0%} | {percent(plain)} | {percent(fitted)} |")
-        share, right = at_threshold(model, measured)
-        print(f"\nat the threshold {model.threshold:.3f}: {share:.1%} answered, precision {percent(right)}")
+        share, right = at_threshold(model, on)
+        print(f"\nat the thresholds {thresholds}: {share:.1%} answered, precision {percent(right)}")
+        if title == "checked on" and set(on.per_project) & set(thresholds_on.per_project):
+            share, right = held_out_at_threshold(model, thresholds_on, on, precision)
+            print(
+                f"each project at thresholds chosen without it: {share:.1%} answered, "
+                f"precision {percent(right)}"
+            )
     config.answer = model
     save_config(directory, config)
     print(f"\nsaved in {directory / 'config.json'}")

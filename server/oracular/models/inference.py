@@ -154,6 +154,9 @@ class LoadedModel(Ranker):
     def abstain_below(self) -> float:
         return self.answer.threshold if self.answer is not None else self.calibration.abstain_below
 
+    def abstain_below_for(self, view: AnswerView) -> float:
+        return self.answer.threshold_for(view) if self.answer is not None else self.calibration.abstain_below
+
     def answer_confidence(self, view: AnswerView) -> float:
         return self.answer.probability(view) if self.answer is not None else plain_confidence(view)
 

@@ -162,11 +162,16 @@ class AnswerConfidence:
     mean: list[float]
     scale: list[float]
     threshold: float
-    """Abstain below this probability (chosen where fitted, for ``target_precision``)."""
+    """Abstain below this probability (chosen for ``target_precision``) where values were observed."""
     target_precision: float | None = None
     fitted_on: dict[str, Any] = field(default_factory=dict)
     """What it was fitted on (evaluation files, tests): for the model card."""
     names: tuple[str, ...] = FEATURES
+    static_threshold: float | None = None
+    """Abstain below this where no value was observed (an untrusted workspace, a prefix that did
+    not run); ``None``: :attr:`threshold`. Why two: the same probability is not reached as often,
+    and not as reliably, without observed values; one threshold for both either answered too
+    few observed tests or too many static ones (:mod:`oracular.training.confidence`)."""
 
     def __post_init__(self) -> None:
         if tuple(self.names) != FEATURES:
@@ -181,6 +186,9 @@ class AnswerConfidence:
         return self.bias + sum(
             w * (v - m) / s for w, v, m, s in zip(self.weights, x, self.mean, self.scale, strict=True)
         )
+
+    def threshold_for(self, view: AnswerView) -> float:
+        return self.threshold if view.observed or self.static_threshold is None else self.static_threshold
 
     def probability(self, view: AnswerView) -> float:
         if not view.offered:

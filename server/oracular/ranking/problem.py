@@ -53,6 +53,11 @@ class Ranker(Protocol):
         unless the user sets one: confidences of different rankers are not on the same scale."""
         ...
 
+    def abstain_below_for(self, view: AnswerView) -> float:
+        """The threshold one answer is compared with: a fitted model may keep one per mode (values
+        observed or not); others have :attr:`abstain_below` for all."""
+        return self.abstain_below
+
     def answer_confidence(self, view: AnswerView) -> float:
         """How sure the ranker is that the view's top-1 is the developer's oracle (what
         :attr:`abstain_below` is compared with); without a fitted model, the top-1's score, or 1

@@ -6,13 +6,20 @@ is whether the engine's top-1, after everything the engine does with the ranker'
 observed values, the verdicts, the offer order), is the developer's oracle for a test cut right
 before it. Only ``oracular eval --realistic`` answers that. Fit on some dev projects and measure
 on others (``--check``): the reported figures must come from projects it was not fitted on.
+
+The thresholds are chosen apart from the weights, one per mode (values observed or not), and
+may be chosen on more projects than the weights were fitted on (``--threshold-eval``): where
+those include a checked project, its figures come from thresholds chosen without it
+(:func:`held_out_at_threshold`, each project left out in turn).
 """
 
 from __future__ import annotations
 
+import copy
 import json
+from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import torch
@@ -30,13 +37,31 @@ TARGET_PRECISION = 0.6
 
 @dataclass
 class Answers:
-    """The answered tests of some evaluations: what the confidence read, and whether the top-1
-    was right; ``tests`` counts every test judged (the share answered is over all of them)."""
+    """The answered tests of some evaluations: what the confidence read, whether the top-1 was
+    right and the project it is of; ``tests`` counts every test judged (the share answered is
+    over all of them), ``per_project`` the same by project."""
 
     views: list[AnswerView]
     right: list[bool]
     tests: int
     sources: list[str]
+    projects: list[str] = field(default_factory=list)
+    per_project: Counter[str] = field(default_factory=Counter)
+
+    def without(self, project: str) -> Answers:
+        keep = [i for i, p in enumerate(self.projects) if p != project]
+        return Answers(
+            [self.views[i] for i in keep], [self.right[i] for i in keep],
+            self.tests - self.per_project[project], self.sources, [self.projects[i] for i in keep],
+            Counter({p: n for p, n in self.per_project.items() if p != project}),
+        )  # fmt: skip
+
+    def only(self, project: str) -> Answers:
+        keep = [i for i, p in enumerate(self.projects) if p == project]
+        return Answers(
+            [self.views[i] for i in keep], [self.right[i] for i in keep], self.per_project[project],
+            self.sources, [project] * len(keep), Counter({project: self.per_project[project]}),
+        )  # fmt: skip
 
 
 def load_answers(paths: Sequence[Path]) -> Answers:
@@ -48,9 +73,12 @@ def load_answers(paths: Sequence[Path]) -> Answers:
         judged = [j for run in runs for j in run.judged]
         if judged and not any(j.answer is not None for j in judged):
             raise ValueError(f"{path} records no answer views: run 'oracular eval --realistic' again")
-        answered = [j for j in judged if j.answer is not None]
-        answers.views += [AnswerView.from_json(j.answer) for j in answered]  # type: ignore[arg-type]
-        answers.right += [j.rank == 1 for j in answered]
+        for run in runs:
+            answered = [j for j in run.judged if j.answer is not None]
+            answers.views += [AnswerView.from_json(j.answer) for j in answered]  # type: ignore[arg-type]
+            answers.right += [j.rank == 1 for j in answered]
+            answers.projects += [run.name] * len(answered)
+            answers.per_project[run.name] += len(run.judged)
         answers.tests += len(judged)
         answers.sources.append(f"{path.name}: {', '.join(run.name for run in runs)}")
     return answers
@@ -68,9 +96,27 @@ def fit_confidence(answers: Answers, target_precision: float, l2: float = L2) ->
         weights, bias, mean.tolist(), scale.tolist(), 1.0, target_precision,
         {"evaluations": answers.sources, "tests": answers.tests, "answered": len(answers.views), "l2": l2},
     )  # fmt: skip
-    confidences = [model.probability(v) for v in answers.views]
-    model.threshold = abstention_threshold(confidences, answers.right, target_precision)
+    choose_thresholds(model, answers, target_precision)
     return model
+
+
+def choose_thresholds(model: AnswerConfidence, answers: Answers, target_precision: float) -> None:
+    """Per mode, the lowest threshold at which the answers of that mode reach ``target_precision``
+    (1.0, i.e. abstain, where none does); a mode with no answers takes the other's."""
+
+    def chosen(observed: bool) -> float | None:
+        pairs = [(model.probability(v), r) for v, r in zip(answers.views, answers.right, strict=True)
+                 if v.observed is observed]  # fmt: skip
+        return (
+            abstention_threshold([p for p, _ in pairs], [r for _, r in pairs], target_precision)
+            if pairs
+            else None
+        )
+
+    observed, static = chosen(True), chosen(False)
+    model.target_precision = target_precision
+    model.threshold = observed if observed is not None else static if static is not None else 1.0
+    model.static_threshold = static
 
 
 Level = tuple[float, float | None, float | None]
@@ -91,7 +137,28 @@ def precision_table(model: AnswerConfidence, answers: Answers) -> list[Level]:
 
 
 def at_threshold(model: AnswerConfidence, answers: Answers) -> tuple[float, float | None]:
-    """The share of tests the engine answers at the model's threshold, and its top-1 precision."""
+    """The share of tests the engine answers at the model's thresholds, and its top-1 precision."""
+    return _share(_kept(model, answers), answers.tests)
+
+
+def held_out_at_threshold(
+    model: AnswerConfidence, chosen_on: Answers, measured: Answers, target_precision: float
+) -> tuple[float, float | None]:
+    """:func:`at_threshold` on ``measured``, each of its projects answered at the thresholds
+    chosen on ``chosen_on`` without that project: what a project the thresholds never saw gets."""
+    kept: list[bool] = []
+    for project in measured.per_project:
+        held = copy.copy(model)
+        choose_thresholds(held, chosen_on.without(project), target_precision)
+        kept += _kept(held, measured.only(project))
+    return _share(kept, measured.tests)
+
+
+def _kept(model: AnswerConfidence, answers: Answers) -> list[bool]:
+    """Whether the top-1 was right, for each answer the model does not abstain on."""
     pairs = zip(answers.views, answers.right, strict=True)
-    kept = [right for view, right in pairs if model.probability(view) >= model.threshold]
-    return len(kept) / answers.tests if answers.tests else 0.0, sum(kept) / len(kept) if kept else None
+    return [right for view, right in pairs if model.probability(view) >= model.threshold_for(view)]
+
+
+def _share(kept: list[bool], tests: int) -> tuple[float, float | None]:
+    return len(kept) / tests if tests else 0.0, sum(kept) / len(kept) if kept else None
