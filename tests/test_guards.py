@@ -130,6 +130,14 @@ def test_returns_exit_and_an_else_block_goes_on() -> None:
         Check("Uniform", "new", (UNKNOWN, ("name", "lo"), ("name", "hi"))),
         Exit(("bool", True)),
     )
+    body = body_of(
+        "F decay(double v, long n) { return new F() { private final Decay d = new Decay(v, n);"
+        " public double value(double t) { return check(t); } }; }"
+    )  # an anonymous class: its field initialiser runs when it is made, its methods do not
+    assert opening_steps(body) == (
+        Check("Decay", "new", (("name", "v"), ("name", "n"))),
+        Exit(("bool", True)),
+    )
     walk = GuardWalk(lambda *_: None, lambda *_: None)
     check = Opening("Arrays", opening_steps(body_of(
         "boolean check(double[] a, double[] b, boolean abort) { if (a.length == b.length) { return true; }"

@@ -34,7 +34,7 @@ Expr = tuple[Any, ...]
 hashable and cheap to keep on every indexed method."""
 
 UNKNOWN: Expr = ("?",)
-MAX_STEPS = 40
+MAX_STEPS = 24
 """Leading statements read per method: guards come first, and a long method's tail is work."""
 MAX_DEPTH = 3
 """Checks followed: ``Fraction(int, int)`` -> ``this(...)`` -> ``MathUtils.checkNotNull``."""
@@ -189,9 +189,28 @@ def _new_array(node: Node) -> Expr:
 
 
 def opening_steps(body: Node | None) -> tuple[Step, ...]:
-    """The guards, checks and locals a method body opens with (see the module docstring)."""
+    """The guards, checks and locals a method body opens with (see the module docstring);
+    remembered by the body's text, as a re-indexed file's methods mostly stay the same."""
+    if body is None:
+        return ()
+    key = body.text or b""
+    found = _openings.get(key)
+    if found is None:
+        if len(_openings) >= OPENINGS_KEPT:
+            _openings.clear()
+        found = _openings[key] = _read_opening(body)
+    return found
+
+
+OPENINGS_KEPT = 4096
+"""As :data:`~oracular.java.declarations.BODY_FACTS_KEPT`: an editor re-extracts every method of
+a file after each edit, and nearly all of them are unchanged."""
+_openings: dict[bytes, tuple[Step, ...]] = {}
+
+
+def _read_opening(body: Node) -> tuple[Step, ...]:
     steps: list[Step] = []
-    for statement in syntax.statements(body)[:MAX_STEPS] if body is not None else []:
+    for statement in syntax.statements(body)[:MAX_STEPS]:
         read = _step(statement)
         if read is None:
             break
@@ -232,7 +251,7 @@ _CALLS = ("method_invocation", "object_creation_expression")
 def _checks(values: Sequence[Node | None]) -> list[Step]:
     """The checks among the calls of some expressions, in evaluation order: calls of the class
     itself, of a class by name, and constructors (``new UniformIntegerDistribution(rng, lo, hi)``)."""
-    calls = [n for v in values if v is not None for n in syntax.walk(v) if n.type in _CALLS]
+    calls = [n for v in values if v is not None for n in _calls_within(v)]
     found: list[Step] = []
     for call in sorted(calls, key=lambda n: n.end_byte):
         check = _check(call)
@@ -241,18 +260,41 @@ def _checks(values: Sequence[Node | None]) -> list[Step]:
     return found
 
 
+_OPAQUE = ("array_initializer", "lambda_expression")
+"""Where no check hides: a literal table (commons-math3 opens methods with hundreds of numbers),
+a lambda's body (run later, if at all)."""
+
+
+def _calls_within(node: Node) -> list[Node]:
+    """The calls an expression makes as it is evaluated: an anonymous class's field initialisers
+    run when it is created (commons-math3's ``exponentialDecay`` returns one whose field is a
+    checked ``new ExponentialDecayFunction(...)``), its methods' bodies do not."""
+    found, stack = [], [node]
+    while stack:
+        current = stack.pop()
+        if current.type in _CALLS:
+            found.append(current)
+        if current.type == "class_body":
+            stack.extend(c for c in current.named_children if c.type == "field_declaration")
+        else:
+            stack.extend(c for c in current.named_children if c.type not in _OPAQUE)
+    return found
+
+
 def _check(call: Node) -> Check | None:
-    arguments = _arguments(call.child_by_field_name("arguments"))
     if call.type == "object_creation_expression":
         if any(c.type == "class_body" for c in call.named_children):
-            return None  # an anonymous class: its own body, not a workspace class's constructor
-        return Check(syntax.text(call.child_by_field_name("type")).split("<", 1)[0], "new", arguments)
+            return None  # an anonymous class: no constructor of the workspace's (its fields: above)
+        created = syntax.text(call.child_by_field_name("type")).split("<", 1)[0]
+        return Check(created, "new", _arguments(call.child_by_field_name("arguments")))
     owner = call.child_by_field_name("object")
     if owner is None or owner.type == "this":
-        return Check(syntax.call_name(call), None, arguments)
-    if owner.type == "identifier" and syntax.text(owner)[:1].isupper():
-        return Check(syntax.call_name(call), syntax.text(owner), arguments)
-    return None
+        qualifier = None
+    elif owner.type == "identifier" and syntax.text(owner)[:1].isupper():
+        qualifier = syntax.text(owner)
+    else:
+        return None
+    return Check(syntax.call_name(call), qualifier, _arguments(call.child_by_field_name("arguments")))
 
 
 def _effect(expr: Node) -> list[Step] | None:
