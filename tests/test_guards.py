@@ -19,6 +19,7 @@ from oracular.java.guards import (
     GuardWalk,
     Local,
     Opening,
+    Unread,
     Value,
     bind,
     evaluate,
@@ -96,7 +97,8 @@ def test_an_opening_is_its_guards_checks_and_locals_up_to_other_work() -> None:
         Local("k", ("size", x)),
         Local("n", ("num", 3.0)),
         Guard(("bin", "!=", ("name", "k"), n), "DimensionMismatchException"),
-    )  # the loop ends it: the guard after it is not read
+        Unread(),
+    )  # the loop ends it: the guard in it and the one after it are not read
 
 
 @pytest.mark.parametrize(
@@ -108,7 +110,13 @@ def test_an_opening_is_its_guards_checks_and_locals_up_to_other_work() -> None:
     ],
 )
 def test_an_if_that_is_no_guard_ends_the_opening(method: str) -> None:
-    assert opening_steps(body_of(method)) == ()
+    assert opening_steps(body_of(method)) == (Unread(),)  # with a throw ahead: nothing known past it
+
+
+def test_an_opening_ends_quietly_where_nothing_ahead_throws() -> None:
+    assert opening_steps(body_of("void f(int n) { for (int i = 0; i < n; i++) { sum += i; } }")) == ()
+    checked = opening_steps(body_of("void f(double[] xs) { for (double x : xs) { checkFinite(x); } }"))
+    assert checked == (Unread(),)  # a check in a loop: what follows is not known to run
 
 
 def test_returns_exit_and_an_else_block_goes_on() -> None:
@@ -301,3 +309,35 @@ def test_library_null_checks_throw_what_the_library_throws(tmp_path: Path) -> No
         "noLimit": "IllegalArgumentException",
         "own": "MissingException",
     }
+
+
+def test_a_receiver_built_in_the_prefix_brings_its_class_and_fields(tmp_path: Path) -> None:
+    """commons-math3's ``LogitTest``: ``UnivariateFunction f = new Logit(lo, hi); f.value(lo - 1)``
+    trips ``value``'s range guard on the fields the constructor stored; a check in a loop the
+    reading stops at (``checkFinite`` on each element) leaves what follows it unknown."""
+    from .test_targets import analysed_workspace
+
+    files = {
+        "Function.java": "package org.example.app;\npublic interface Function { double value(double x); }\n",
+        "OutOfRangeException.java": "package org.example.app;\n"
+        "public class OutOfRangeException extends IllegalArgumentException {}\n",
+        "Logit.java": "package org.example.app;\npublic class Logit implements Function {\n"
+        " private final double lo; private final double hi;\n"
+        " public Logit(double lo, double hi) { this.lo = lo; this.hi = hi; }\n"
+        " public double value(double x) { if (x < lo || x > hi) { throw new OutOfRangeException(); }"
+        " return x; }\n"
+        " public double smooth(double[] xs) { for (double x : xs) { checkFinite(x); }\n"
+        "  if (xs.length < 3) { throw new OutOfRangeException(); } return 0; }\n"
+        " static void checkFinite(double x) {}\n}\n",
+        "LogitTest.java": "package org.example.app;\nclass LogitTest {\n"
+        " @org.junit.jupiter.api.Test\n void below() {\n  final double lo = 2, hi = 5;\n"
+        "  final Function f = new Logit(lo, hi);\n  f.value(lo - 1);\n }\n"
+        " @org.junit.jupiter.api.Test\n void inside() {\n  new Logit(2, 5).value(3);\n }\n"
+        " @org.junit.jupiter.api.Test\n void set() {\n  Logit f = new Logit(2, 5);\n  f = other();\n"
+        "  f.value(1);\n }\n"
+        " @org.junit.jupiter.api.Test\n void loop() {\n  new Logit(2, 5).smooth(new double[] {1});\n }\n}\n",
+    }
+    engine, analysis = analysed_workspace(tmp_path, files, "LogitTest.java")
+    verdicts = {s.test.name: engine.prefix_for(analysis, s).guard_verdict for s in analysis.statuses}
+    assert verdicts["below"] is not None and verdicts["below"].thrown == "OutOfRangeException"
+    assert verdicts == {**verdicts, "inside": None, "set": None, "loop": None}

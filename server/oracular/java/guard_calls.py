@@ -171,22 +171,38 @@ def initialiser(text: str) -> Expr:
     return expression(declarator.child_by_field_name("value")) if declarator is not None else UNKNOWN
 
 
-def prefix_values(statements: Sequence[Node]) -> dict[str, Value]:
-    """What the prefix's locals hold before its last statement, as far as literals tell: a local
-    a later statement calls a method on or writes into is forgotten (a list filled, an array
-    element set)."""
+@dataclass(frozen=True)
+class Built:
+    """A local the prefix made with ``new``: its class as written and what its constructor got."""
+
+    type: str
+    arguments: tuple[Value, ...]
+
+
+def prefix_values(statements: Sequence[Node]) -> tuple[dict[str, Value], dict[str, Built]]:
+    """What the prefix's locals hold before its last statement, as far as literals tell, and the
+    objects it built with ``new``: a local a later statement calls a method on or writes into is
+    forgotten (a list filled, an array element set, a setter called)."""
     known: dict[str, Value] = {}
+    built: dict[str, Built] = {}
     for statement in statements:
         if statement.type == "local_variable_declaration":
             for declarator in statement.children_by_field_name("declarator"):
-                value = expression(declarator.child_by_field_name("value"))
-                known[syntax.text(declarator.child_by_field_name("name"))] = _evaluate(value, known)
+                name, value = (
+                    syntax.text(declarator.child_by_field_name("name")),
+                    declarator.child_by_field_name("value"),
+                )
+                known[name] = _evaluate(expression(value), known)
+                built.pop(name, None)
+                if value is not None and value.type == "object_creation_expression":
+                    built[name] = _built(value, known)
             continue
         for node in syntax.walk(statement):
             if node.type == "method_invocation":
                 receiver = node.child_by_field_name("object")
                 if receiver is not None and receiver.type == "identifier":
                     known.pop(syntax.text(receiver), None)
+                    built.pop(syntax.text(receiver), None)
             elif (
                 node.type == "assignment_expression"
                 and (left := node.child_by_field_name("left")) is not None
@@ -195,7 +211,14 @@ def prefix_values(statements: Sequence[Node]) -> dict[str, Value]:
                 plain = syntax.text(node.child_by_field_name("operator")) == "=" and left.type == "identifier"
                 value = expression(node.child_by_field_name("right")) if plain else UNKNOWN
                 known[syntax.text(target)] = _evaluate(value, known)
-    return known
+                built.pop(syntax.text(target), None)
+    return known, built
+
+
+def _built(creation: Node, known: dict[str, Value]) -> Built:
+    args = creation.child_by_field_name("arguments")
+    values = tuple(_evaluate(expression(a), known) for a in (args.named_children if args else []))
+    return Built(syntax.text(creation.child_by_field_name("type")), values)
 
 
 def _evaluate(expr: Expr, known: dict[str, Value]) -> Value:
@@ -208,18 +231,42 @@ def trip(
     env: TypeEnv,
     file_expects: Sequence[str] = (),
 ) -> GuardVerdict | None:
-    """The first guard the statement's workspace calls (in evaluation order) surely trip;
-    ``file_expects``: the types the file's other tests expect, the most often first."""
+    """The first guard the statement's workspace calls (in evaluation order) surely trip, on a
+    receiver the prefix built with the fields its constructor set; ``file_expects``: the types
+    the file's other tests expect, the most often first."""
     guards = WorkspaceGuards(env)
-    known = prefix_values(before)
+    known, built = prefix_values(before)
     certain = True
     for cls, method, call in calls:
         args = call.child_by_field_name("arguments")
         values = [_evaluate(expression(a), known) for a in (args.named_children if args else [])]
-        tripped: Tripped | None = guards.walk.tripped(opening(cls, method), values)
+        made, instance = _instance(guards, env, call, built, known)
+        called = opening(cls, method)
+        if made is not None and made is not cls:  # the class built, not the interface declared
+            called = guards.resolve(made, Check(method.name, None, ()), values) or called
+        tripped: Tripped | None = guards.walk.tripped(called, values, instance)
         if tripped is not None:
             ancestors = guards.ancestors(tripped.owner, tripped.thrown)
             habit = next((t for t in file_expects if t in ancestors), None)
             return GuardVerdict(tripped.thrown, ancestors, certain and tripped.certain, habit)
         certain = False  # a call that passed its guards did some work, which may throw too
     return None
+
+
+def _instance(
+    guards: WorkspaceGuards, env: TypeEnv, call: Node, built: dict[str, Built], known: dict[str, Value]
+) -> tuple[ClassInfo | None, dict[str, Value] | None]:
+    """The class of the call's receiver and its fields, where the prefix (or the statement)
+    built it with ``new`` (``UnivariateFunction f = new Logit(2, 5)``: ``Logit``, ``lo`` and ``hi``)."""
+    receiver = call.child_by_field_name("object") if call.type == "method_invocation" else None
+    if receiver is None:
+        return None, None
+    if receiver.type == "object_creation_expression":
+        made: Built | None = _built(receiver, known)
+    else:
+        made = built.get(syntax.text(receiver)) if receiver.type == "identifier" else None
+    cls = env.resolve_class(made.type) if made is not None else None
+    if made is None or cls is None:
+        return None, None
+    constructor = _only(cls, cls.constructors(), made.arguments)
+    return cls, guards.walk.construct(constructor, made.arguments) if constructor is not None else None

@@ -94,7 +94,21 @@ class Local:
     value: Expr
 
 
-Step = Guard | Exit | Check | Local
+@dataclass(frozen=True)
+class Store:
+    """``this.name = value``: a constructor setting what the methods' guards later compare."""
+
+    name: str
+    value: Expr
+
+
+@dataclass(frozen=True)
+class Unread:
+    """Where the reading stopped with a ``throw`` or a check still ahead (a loop checking each
+    element): past it nothing is known, not even that the method gets past it."""
+
+
+Step = Guard | Exit | Check | Local | Store | Unread
 
 
 def expression(node: Node | None) -> Expr:
@@ -208,11 +222,24 @@ a file after each edit, and nearly all of them are unchanged."""
 _openings: dict[bytes, tuple[Step, ...]] = {}
 
 
+_VALIDATING = ("check", "verify", "validate", "require", "ensure")
+"""Names of the calls that exist to throw (``MathUtils.checkFinite(values[i])`` in a loop)."""
+
+
+def _may_throw(node: Node) -> bool:
+    if node.type == "throw_statement":
+        return True
+    return node.type == "method_invocation" and syntax.call_name(node).startswith(_VALIDATING)
+
+
 def _read_opening(body: Node) -> tuple[Step, ...]:
     steps: list[Step] = []
-    for statement in syntax.statements(body)[:MAX_STEPS]:
+    statements = syntax.statements(body)
+    for i, statement in enumerate(statements[:MAX_STEPS]):
         read = _step(statement)
         if read is None:
+            if any(_may_throw(n) for s in statements[i:] for n in syntax.walk(s)):
+                steps.append(Unread())
             break
         steps += read
     return tuple(steps)
@@ -306,9 +333,16 @@ def _effect(expr: Node) -> list[Step] | None:
     if expr.type == "assignment_expression":
         left = expr.child_by_field_name("left")
         right = expr.child_by_field_name("right")
+        plain = syntax.text(expr.child_by_field_name("operator")) == "="
+        value = expression(right) if plain else UNKNOWN
         if left is not None and left.type == "identifier":
-            plain = syntax.text(expr.child_by_field_name("operator")) == "="
-            return [*_checks([right]), Local(syntax.text(left), expression(right) if plain else UNKNOWN)]
+            return [*_checks([right]), Local(syntax.text(left), value)]
+        if (
+            left is not None
+            and left.type == "field_access"
+            and syntax.text(left.child_by_field_name("object")) == "this"
+        ):
+            return [*_checks([right]), Store(syntax.text(left.child_by_field_name("field")), value)]
         return _checks([right])
     return None
 
@@ -491,18 +525,35 @@ class GuardWalk:
         self.resolve = resolve
         self.constant = constant
 
-    def tripped(self, opening: Opening, arguments: Sequence[Value]) -> Tripped | None:
-        """The guard the call of ``opening`` with ``arguments`` trips first, if one surely does."""
+    def tripped(
+        self, opening: Opening, arguments: Sequence[Value], instance: dict[str, Value] | None = None
+    ) -> Tripped | None:
+        """The guard the call of ``opening`` with ``arguments`` trips first, if one surely does;
+        ``instance``: what the receiver's fields are known to hold (:meth:`construct`)."""
         certain = [True]
-        found = self._walk(opening, arguments, 0, certain)
-        return Tripped(found[0], certain[0], found[1]) if found else None
+        found = self._walk(opening, arguments, 0, certain, instance)
+        return Tripped(found[0], certain[0], found[1]) if found and found is not _STOPPED else None
+
+    def construct(self, opening: Opening, arguments: Sequence[Value]) -> dict[str, Value]:
+        """The fields a constructor (and those it delegates to) sets from what it is given:
+        ``new Logit(2, 5)`` stores ``lo`` and ``hi``, which ``value(x)`` then checks ``x`` against."""
+        instance: dict[str, Value] = {}
+        found = self._walk(opening, arguments, 0, [True], instance)
+        return instance if found is None or found is _STOPPED else {}
 
     def _walk(
-        self, opening: Opening, arguments: Sequence[Value], depth: int, certain: list[bool]
+        self,
+        opening: Opening,
+        arguments: Sequence[Value],
+        depth: int,
+        certain: list[bool],
+        instance: dict[str, Value] | None,
     ) -> tuple[str, Any] | None:
         known = bind(opening.params, arguments, opening.varargs)
 
         def fields(name: str) -> Value:
+            if instance is not None and name in instance:
+                return instance[name]
             constant = self.constant(opening.owner, name)
             return evaluate(constant, lambda _: NOTHING, lambda _: NOTHING) if constant else NOTHING
 
@@ -510,8 +561,14 @@ class GuardWalk:
             return known[name] if name in known else fields(name)
 
         for step in opening.steps:
+            if isinstance(step, Unread):
+                certain[0] = False
+                return _STOPPED
             if isinstance(step, Local):
                 known[step.name] = evaluate(step.value, names, fields)
+            elif isinstance(step, Store):
+                if instance is not None:
+                    instance[step.name] = evaluate(step.value, names, fields)
             elif isinstance(step, Guard | Exit):
                 truth = evaluate(step.condition, names, fields).truth
                 if truth and isinstance(step, Guard):
@@ -523,10 +580,15 @@ class GuardWalk:
             elif depth < MAX_DEPTH:
                 values = [evaluate(a, names, fields) for a in step.arguments]
                 callee = self.resolve(opening.owner, step, values)
-                found = self._walk(callee, values, depth + 1, certain) if callee is not None else None
+                same = instance if step.qualifier in (None, "this", "super") else None  # the same object
+                found = self._walk(callee, values, depth + 1, certain, same) if callee is not None else None
                 if found:
                     return found
         return None
+
+
+_STOPPED = ("", None)
+"""What a walk returns past an :class:`Unread`: no guard known to trip, and none after it either."""
 
 
 def bind(params: Sequence[str], values: Sequence[Value], varargs: bool = False) -> dict[str, Value]:
