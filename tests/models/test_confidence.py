@@ -318,3 +318,17 @@ def test_train_confidence_can_keep_its_weights_and_choose_thresholds_elsewhere(
     assert kept is not None and fitted is not None and kept.weights == fitted.weights
     assert kept.static_threshold is not None
     assert main(["train", "confidence", "--out", str(tiny_model_dir), "--keep-weights", "-q"]) == 2
+
+
+def test_the_neural_ranker_answers_with_the_threshold_of_the_views_mode(tiny_model_dir: Path) -> None:
+    from oracular.models.ranker import NeuralRanker
+
+    ranker = NeuralRanker(tiny_model_dir, "cpu")
+    assert ranker.abstain_below_for(view(0.4, True)) == ranker.abstain_below  # the baseline's, not loaded
+    ranker.preload()
+    loaded = ranker._future.result(timeout=60) if ranker._future else None
+    assert loaded is not None
+    loaded.answer = only_the_score(0.3)
+    loaded.answer.static_threshold = 0.7
+    assert ranker.abstain_below_for(view(0.4, True)) == 0.3
+    assert ranker.abstain_below_for(static(view(0.4, True))) == 0.7

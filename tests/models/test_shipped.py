@@ -48,9 +48,12 @@ def test_the_engine_ranks_with_the_shipped_model(
     assert store.size_bytes(default_model_dir()) <= 60e6
     # the answer confidence reads the features this version computes, and decides abstention
     assert config.answer is not None and engine.abstention_threshold() == config.answer.threshold
+    assert config.answer.static_threshold is not None  # one threshold per mode
     for test in report.tests:
         if test.confidence is not None:
-            assert test.abstained is (test.confidence < config.answer.threshold)
+            assert test.view is not None and not test.view.observed  # nothing ran here: the static one
+            assert engine.abstention_threshold(test.view) == config.answer.static_threshold
+            assert test.abstained is (test.confidence < config.answer.static_threshold)
 
 
 def test_int8_keeps_the_shipped_models_ranking(index: WorkspaceIndex) -> None:

@@ -83,6 +83,11 @@ class NeuralRanker(Ranker):
         model = self._loaded_now()
         return model.abstain_below if model is not None else self._baseline.abstain_below
 
+    def abstain_below_for(self, view: AnswerView) -> float:
+        """The model's threshold for the view's mode (values observed or not), once loaded."""
+        model = self._loaded_now()
+        return model.abstain_below_for(view) if model is not None else self._baseline.abstain_below_for(view)
+
     def answer_confidence(self, view: AnswerView) -> float:
         """The model's, once loaded (it has ranked the view: :meth:`rank` waits for it)."""
         model = self._loaded_now()

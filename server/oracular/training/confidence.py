@@ -115,6 +115,7 @@ def choose_thresholds(model: AnswerConfidence, answers: Answers, target_precisio
 
     observed, static = chosen(True), chosen(False)
     model.target_precision = target_precision
+    model.fitted_on = {**model.fitted_on, "thresholds_on": answers.sources, "thresholds_tests": answers.tests}
     model.threshold = observed if observed is not None else static if static is not None else 1.0
     model.static_threshold = static
 
