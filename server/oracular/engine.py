@@ -459,7 +459,7 @@ class OracleEngine:
         verdicts of the tests that did not change are taken from it.
         """
         path = str(source.path) if source.path else ""
-        decls = extract(source, path)
+        decls = extract(source, path, openings=False)  # a test file: no guards of its own are walked
         # ``extract`` already read every method body; reading each test's again cost about a
         # fifth of the analysis (the editor re-analyses on every pause in typing).
         extracted: dict[tuple[str, int], MethodInfo | None] = {}

@@ -252,7 +252,9 @@ def _argument_literals(body: Node | None) -> tuple[str, ...]:
     return tuple(found)
 
 
-def method_info(node: Node) -> MethodInfo:
+def method_info(node: Node, openings: bool = True) -> MethodInfo:
+    """``openings``: read the body's opening guards (:attr:`MethodInfo.opening`), which only the
+    code under test needs: a test file's methods are never walked for the exception they throw."""
     doc = syntax.preceding_javadoc(node)
     body = node.child_by_field_name("body")
     thrown, called, assertion_error, handed, delegates = body_facts(body)
@@ -275,7 +277,7 @@ def method_info(node: Node) -> MethodInfo:
         set_up_literals=_argument_literals(body) if is_per_test_set_up(name, annotations) else (),
         handed=handed,
         delegates=delegates,
-        opening=opening_steps(body),
+        opening=opening_steps(body) if openings else (),
     )
 
 
@@ -295,7 +297,7 @@ def _fields(node: Node) -> list[FieldInfo]:
     return result
 
 
-def class_info(node: Node, package: str, outer: str | None, path: str) -> ClassInfo:
+def class_info(node: Node, package: str, outer: str | None, path: str, openings: bool = True) -> ClassInfo:
     name = syntax.text(node.child_by_field_name("name"))
     dotted = f"{outer}.{name}" if outer else name
     superclass = node.child_by_field_name("superclass")
@@ -364,7 +366,7 @@ def class_info(node: Node, package: str, outer: str | None, path: str) -> ClassI
             "constructor_declaration",
             "compact_constructor_declaration",
         ):
-            info.methods.append(method_info(member))
+            info.methods.append(method_info(member, openings))
         elif member.type in ("field_declaration", "constant_declaration"):
             for f in _fields(member):
                 mods = f.modifiers | ({"public", "static", "final"} if kind == "interface" else set())
@@ -397,8 +399,9 @@ def package_of(root: Node) -> str:
     return ""
 
 
-def extract(source: SourceText, path: str = "") -> FileDeclarations:
-    """Every class (nested ones too, named ``Outer.Inner``) with its members."""
+def extract(source: SourceText, path: str = "", openings: bool = True) -> FileDeclarations:
+    """Every class (nested ones too, named ``Outer.Inner``) with its members; ``openings``: see
+    :func:`method_info` (reading them makes a main file's extraction about a third slower)."""
     root = source.root
     package = package_of(root)
     classes: list[ClassInfo] = []
@@ -406,7 +409,7 @@ def extract(source: SourceText, path: str = "") -> FileDeclarations:
     def visit(node: Node, outer: str | None) -> None:
         for child in node.children:
             if child.type in syntax.CLASS_LIKE:
-                info = class_info(child, package, outer, path)
+                info = class_info(child, package, outer, path, openings)
                 classes.append(info)
                 body = child.child_by_field_name("body")
                 if body is not None:

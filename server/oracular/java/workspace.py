@@ -157,12 +157,12 @@ class WorkspaceIndex:
     def _parse_file(self, path: Path) -> FileDeclarations:
         text = decode_java(path.read_bytes(), lenient=True, name=str(path))
         source = parse_text(text, path, self._parser)
-        decls = extract(source, str(path))
+        test = self.is_test_file(path)
+        decls = extract(source, str(path), openings=not test)
         # ``path`` lies under a resolved root, so it is compared as it is (resolving every file
         # would cost a system call per path component).
         if path in self._keep and len(self._kept) < MAX_KEPT:
             self._kept[path] = source
-        test = self.is_test_file(path)
         for cls in decls.classes:
             cls.is_test = test
         return decls
