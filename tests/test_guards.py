@@ -281,6 +281,10 @@ def test_the_prefix_trips_the_guards_of_the_workspace_code(tmp_path: Path) -> No
     }
     # the tripped type is offered first, even where the focal method does not declare it
     assert prefixes["none"].exception_types()[0] == "NullArgumentException"
+    # only the code under test has its openings read: a test's are never walked
+    functions, test_class = engine.index.resolve("Functions"), engine.index.resolve("FunctionsTest")
+    assert functions is not None and all(m.opening for m in functions.methods)
+    assert test_class is not None and test_class.is_test and not any(m.opening for m in test_class.methods)
 
 
 def test_library_null_checks_throw_what_the_library_throws(tmp_path: Path) -> None:
