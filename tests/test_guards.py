@@ -50,7 +50,11 @@ def value_of(text: str, **names: Value) -> Value:
         ("1.5e3", number(1500.0)),
         ("null", Value(null=True, primitive=False)),
         ('"abc"', Value(null=False, size=3, primitive=False)),
-        ("new double[] {1, 2}", Value(null=False, size=2, primitive=False)),
+        (
+            "new double[] {1, 2}",
+            Value(null=False, size=2, primitive=False, elements=(number(1.0), number(2.0))),
+        ),
+        ("new double[] {1, 2}[1]", number(2.0)),
         ("new int[4]", Value(null=False, size=4, primitive=False)),
         ("new Sin()", Value(null=False, primitive=False)),
         ("Integer.MAX_VALUE", number(2**31 - 1)),
@@ -74,6 +78,9 @@ def test_conditions_are_three_valued() -> None:
     assert value_of("Double.isNaN(n)", n=number(math.nan)).truth is True
     assert value_of("FastMath.abs(n) > 1", n=number(-2.0)).truth is True
     assert value_of("this.count > 0").truth is None  # a field: unknown
+    p = value_of("new double[] {0, 1, -1}")
+    assert value_of("p[2] <= 0", p=p).truth is True and value_of("p[3] <= 0", p=p).truth is None
+    assert value_of("p[i] <= 0", p=p).truth is None
 
 
 def test_an_opening_is_its_guards_checks_and_locals_up_to_other_work() -> None:

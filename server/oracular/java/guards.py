@@ -162,8 +162,26 @@ def expression(node: Node | None) -> Expr:
     if kind == "array_creation_expression":
         return _new_array(node)
     if kind == "array_initializer":
-        return ("sized", len(node.named_children))
+        return _elements(node)
+    if kind == "array_access":
+        return (
+            "index",
+            expression(node.child_by_field_name("array")),
+            expression(node.child_by_field_name("index")),
+        )
     return UNKNOWN
+
+
+MAX_ELEMENTS = 16
+"""Elements of an array literal kept one by one (``param[2] <= 0`` reads them); a longer literal
+keeps its length only (commons-math3 opens methods with tables of hundreds of numbers)."""
+
+
+def _elements(initializer: Node) -> Expr:
+    items = initializer.named_children
+    if len(items) > MAX_ELEMENTS:
+        return ("sized", len(items))
+    return ("array", tuple(expression(item) for item in items))
 
 
 def _field_access(node: Node) -> Expr:
@@ -196,7 +214,7 @@ def _invocation(node: Node) -> Expr:
 def _new_array(node: Node) -> Expr:
     value = node.child_by_field_name("value")
     if value is not None:
-        return ("sized", len(value.named_children))
+        return _elements(value)
     dims = [c for c in node.named_children if c.type == "dimensions_expr"]
     size = expression(dims[0].named_children[0]) if dims and dims[0].named_children else UNKNOWN
     return ("sized", size[1] if size[0] == "num" else None)
@@ -404,6 +422,8 @@ class Value:
     primitive: bool | None = None
     """A number or a truth value (``True``), a reference (``False``): which overload it can be
     passed to."""
+    elements: tuple[Value, ...] | None = None
+    """An array literal's, one by one."""
 
 
 NOTHING = Value()
@@ -432,6 +452,14 @@ def evaluate(expr: Expr, names: Callable[[str], Value], fields: Callable[[str], 
         return Value(truth=expr[1], null=False, primitive=True)
     if kind == "sized":
         return Value(null=False, size=expr[1], primitive=False)
+    if kind == "array":
+        items = tuple(value(e) for e in expr[1])
+        return Value(null=False, size=len(items), primitive=False, elements=items)
+    if kind == "index":
+        items, at = value(expr[1]).elements, value(expr[2]).number
+        if items is None or at is None or not at.is_integer() or not 0 <= at < len(items):
+            return NOTHING
+        return items[int(at)]
     if kind == "name":
         return names(expr[1])
     if kind == "field":
