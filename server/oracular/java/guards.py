@@ -8,13 +8,15 @@ expects the second, ``sample(new Sin(), 0.0, PI, -1)`` the first. The Javadoc sa
 (:mod:`oracular.candidates.throws_conditions` reads it); the body says so in code, which can be
 evaluated: the static ranking named the wrong type for a third of the 8 dev projects' throwing tests.
 
-A method's opening is read once, when the workspace is indexed (:func:`opening_steps`): its
-leading ``if (...) throw new T(...)`` guards, the checks it delegates to (``this(...)``,
-``checkIndex(i)``, ``MathUtils.checkNotNull(x)``) and the locals it computes on the way, up to the
-first statement that is none of these (a loop, a ``return``, an ``if`` doing other work), after
-which the parameters' values are no longer known. :class:`GuardWalk` then binds a call's literal
-arguments to the parameters and evaluates the guards in order, three-valued: a condition on
-anything else (a field, a call's result) is unknown, and so never trips.
+A main method's opening is read once, when the workspace is indexed (:func:`opening_steps`):
+its leading ``if (...) throw new T(...)`` guards, ``if (...) return`` exits (with their ``else``
+blocks), the checks it delegates to (``this(...)``, ``checkIndex(i)``, ``MathUtils.checkNotNull(x)``,
+a constructor), the locals it computes and the fields it stores (``this.lo = lo``) on the way, up
+to the first statement that is none of these (a loop, an ``if`` doing other work), after which
+the parameters' values are no longer known (:class:`Unread` where a ``throw`` or a check lies
+beyond). :class:`GuardWalk` then binds a call's literal arguments to the parameters and evaluates
+the guards in order, three-valued: a condition on anything else (a field no constructor set, a
+call's result) is unknown, and so never trips.
 """
 
 from __future__ import annotations
