@@ -352,3 +352,35 @@ def test_a_receiver_built_in_the_prefix_brings_its_class_and_fields(tmp_path: Pa
     verdicts = {s.test.name: engine.prefix_for(analysis, s).guard_verdict for s in analysis.statuses}
     assert verdicts["below"] is not None and verdicts["below"].thrown == "OutOfRangeException"
     assert verdicts == {**verdicts, "inside": None, "set": None, "loop": None}
+
+
+def test_list_factories_empty_collections_and_the_test_classs_constants_are_values(tmp_path: Path) -> None:
+    """commons-math3's ``KMeansPlusPlusClustererTest``: ``cluster(Arrays.asList(points))`` with
+    fewer points than clusters; ``HermiteInterpolatorTest``: an interpolator given no sample; a
+    test class's constant as an argument."""
+    from .test_targets import analysed_workspace
+
+    assert value_of("Arrays.asList(new int[] {1, 2, 3})").size == 3
+    assert value_of("Arrays.asList(1.0)").size == 1 and value_of("List.of(1, 2)").size == 2
+    assert value_of("new ArrayList<>()").size == 0 and value_of("new ArrayList<>(other)").size is None
+    assert value_of("Collections.emptyList()").size == 0
+    files = {
+        "TooSmallException.java": "package org.example.app;\n"
+        "public class TooSmallException extends IllegalArgumentException {}\n",
+        "Clusterer.java": "package org.example.app;\nimport java.util.List;\npublic class Clusterer {\n"
+        " private final int k;\n public Clusterer(int k) { this.k = k; }\n"
+        " public void cluster(List<Object> points) {\n"
+        "  if (points.size() < k) { throw new TooSmallException(); }\n }\n}\n",
+        "ClustererTest.java": "package org.example.app;\nimport java.util.*;\nclass ClustererTest {\n"
+        " private static final int CLUSTERS = 3;\n"
+        " @org.junit.jupiter.api.Test\n void few() {\n  Object[] points = {1, 2};\n"
+        "  Clusterer c = new Clusterer(CLUSTERS);\n  c.cluster(Arrays.asList(points));\n }\n"
+        " @org.junit.jupiter.api.Test\n void none() {\n  new Clusterer(1).cluster(new ArrayList<>());\n }\n"
+        " @org.junit.jupiter.api.Test\n void filled() {\n  List<Object> xs = new ArrayList<>();\n"
+        "  xs.add(1);\n  new Clusterer(1).cluster(xs);\n }\n}\n",
+    }
+    engine, analysis = analysed_workspace(tmp_path, files, "ClustererTest.java")
+    thrown = {s.test.name: engine.prefix_for(analysis, s).guard_verdict for s in analysis.statuses}
+    assert thrown["few"] is not None and thrown["few"].thrown == "TooSmallException"
+    assert thrown["none"] is not None and thrown["none"].thrown == "TooSmallException"
+    assert thrown["filled"] is None  # filled by the prefix: its size is no longer known

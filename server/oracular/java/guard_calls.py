@@ -179,11 +179,14 @@ class Built:
     arguments: tuple[Value, ...]
 
 
-def prefix_values(statements: Sequence[Node]) -> tuple[dict[str, Value], dict[str, Built]]:
+def prefix_values(
+    statements: Sequence[Node], fields: dict[str, Value] | None = None
+) -> tuple[dict[str, Value], dict[str, Built]]:
     """What the prefix's locals hold before its last statement, as far as literals tell, and the
     objects it built with ``new``: a local a later statement calls a method on or writes into is
-    forgotten (a list filled, an array element set, a setter called)."""
-    known: dict[str, Value] = {}
+    forgotten (a list filled, an array element set, a setter called). ``fields``: the test
+    class's final fields (:func:`final_fields`), which its locals shadow."""
+    known: dict[str, Value] = dict(fields or {})
     built: dict[str, Built] = {}
     for statement in statements:
         if statement.type == "local_variable_declaration":
@@ -221,6 +224,16 @@ def _built(creation: Node, known: dict[str, Value]) -> Built:
     return Built(syntax.text(creation.child_by_field_name("type")), values)
 
 
+def final_fields(cls: ClassInfo | None) -> dict[str, Value]:
+    """The values of a class's ``final`` fields initialised with literals (``private static final
+    int N = 5;``, ``final double[] x = {1, 2}``), each knowing those declared before it."""
+    known: dict[str, Value] = {}
+    for name, info in cls.fields.items() if cls is not None else ():
+        if "final" in info.modifiers and info.initializer is not None:
+            known[name] = _evaluate(initialiser(info.initializer), known)
+    return known
+
+
 def _evaluate(expr: Expr, known: dict[str, Value]) -> Value:
     return evaluate(expr, lambda name: known.get(name, NOTHING), lambda _: NOTHING)
 
@@ -235,7 +248,7 @@ def trip(
     receiver the prefix built with the fields its constructor set; ``file_expects``: the types
     the file's other tests expect, the most often first."""
     guards = WorkspaceGuards(env)
-    known, built = prefix_values(before)
+    known, built = prefix_values(before, final_fields(env.index.resolve(env.scope) if env.scope else None))
     certain = True
     for cls, method, call in calls:
         args = call.child_by_field_name("arguments")

@@ -160,7 +160,10 @@ def expression(node: Node | None) -> Expr:
     if kind == "method_invocation":
         return _invocation(node)
     if kind == "object_creation_expression":
-        return ("sized", None)
+        created = syntax.text(node.child_by_field_name("type")).split("<", 1)[0]
+        args = node.child_by_field_name("arguments")
+        empty = created in _EMPTY_COLLECTIONS and (args is None or not args.named_children)
+        return ("sized", 0 if empty else None)
     if kind == "array_creation_expression":
         return _new_array(node)
     if kind == "array_initializer":
@@ -210,7 +213,22 @@ def _invocation(node: Node) -> Expr:
         return ("test", name, expression(given[0]))
     if syntax.text(owner) in ("Math", "FastMath", "StrictMath") and name == "abs" and len(given) == 1:
         return ("abs", expression(given[0]))
+    if syntax.text(owner) == "Arrays" and name == "asList" and len(given) == 1:
+        return ("aslist", expression(given[0]))
+    if (syntax.text(owner), name) in _FIXED_LISTS:
+        return ("array", tuple(expression(g) for g in given)) if len(given) <= MAX_ELEMENTS else UNKNOWN
+    if syntax.text(owner) == "Collections" and name in ("emptyList", "emptySet", "emptyMap") and not given:
+        return ("sized", 0)
     return UNKNOWN
+
+
+_FIXED_LISTS = {("Arrays", "asList"), ("List", "of")}
+"""Calls making a list of exactly their arguments (one array given to ``asList``: its elements)."""
+_EMPTY_COLLECTIONS = frozenset(
+    ("ArrayList", "LinkedList", "HashMap", "HashSet", "TreeMap", "TreeSet", "LinkedHashMap", "LinkedHashSet",
+     "ArrayDeque", "Vector")
+)  # fmt: skip
+"""Collections a ``new`` without arguments makes empty (a later ``add`` makes the prefix forget it)."""
 
 
 def _new_array(node: Node) -> Expr:
@@ -457,6 +475,11 @@ def evaluate(expr: Expr, names: Callable[[str], Value], fields: Callable[[str], 
     if kind == "array":
         items = tuple(value(e) for e in expr[1])
         return Value(null=False, size=len(items), primitive=False, elements=items)
+    if kind == "aslist":  # Arrays.asList(x): x's elements if x is an array, else a list of x
+        given = value(expr[1])
+        if given.primitive is False and given.size is not None:
+            return Value(null=False, size=given.size, primitive=False, elements=given.elements)
+        return Value(null=False, size=1, primitive=False, elements=(given,)) if given.primitive else NOTHING
     if kind == "index":
         items, at = value(expr[1]).elements, value(expr[2]).number
         if items is None or at is None or not at.is_integer() or not 0 <= at < len(items):
