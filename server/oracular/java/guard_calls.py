@@ -18,7 +18,7 @@ from typing import Any
 from tree_sitter import Node
 
 from oracular.java import syntax
-from oracular.java.declarations import ClassInfo, MethodInfo
+from oracular.java.declarations import ClassInfo, FieldInfo, MethodInfo
 from oracular.java.guards import (
     NOTHING,
     UNKNOWN,
@@ -116,9 +116,7 @@ class WorkspaceGuards:
 
     def constant(self, owner: ClassInfo, name: str) -> Expr | None:
         found = owner.fields.get(name)
-        if found is None or not found.is_constant or found.initializer is None:
-            return None
-        return initialiser(found.initializer)
+        return _final_value(found) if found is not None else None
 
     def ancestors(self, owner: ClassInfo, thrown: str) -> tuple[str, ...]:
         """The thrown class's workspace superclasses, then the JDK class they extend."""
@@ -229,9 +227,15 @@ def final_fields(cls: ClassInfo | None) -> dict[str, Value]:
     int N = 5;``, ``final double[] x = {1, 2}``), each knowing those declared before it."""
     known: dict[str, Value] = {}
     for name, info in cls.fields.items() if cls is not None else ():
-        if "final" in info.modifiers and info.initializer is not None:
-            known[name] = _evaluate(initialiser(info.initializer), known)
+        value = _final_value(info)
+        if value is not None:
+            known[name] = _evaluate(value, known)
     return known
+
+
+def _final_value(field: FieldInfo) -> Expr | None:
+    """A ``final`` field's initialiser: the same for every object (a non-final one may change)."""
+    return initialiser(field.initializer) if "final" in field.modifiers and field.initializer else None
 
 
 def _evaluate(expr: Expr, known: dict[str, Value]) -> Value:
