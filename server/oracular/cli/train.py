@@ -296,9 +296,8 @@ def fit_answer_confidence(args: argparse.Namespace) -> int:
     except (OSError, ValueError) as exc:
         error(str(exc))
         return 2
-    thresholds = (
-        f"{model.threshold:.3f} (values observed), {model.static_threshold or model.threshold:.3f} (not)"
-    )
+    static = model.threshold if model.static_threshold is None else model.static_threshold
+    thresholds = f"{model.threshold:.3f} (values observed), {static:.3f} (not)"
     measured = [*((("fitted on", answers),) if answers else ()), *(("checked on", c) for c in checks)]
     for title, on in measured:
         print(f"\n{title} {'; '.join(on.sources)} ({on.tests} tests)\n")

@@ -176,9 +176,8 @@ def _throws(method: Node) -> tuple[str, ...]:
 
 BodyFacts = tuple[tuple[str, ...], frozenset[str], bool, frozenset[str], tuple[int, ...]]
 BODY_FACTS_KEPT = 4096
-"""Bodies whose facts are remembered by text: an editor re-extracts every method of a file after
-each edit, and nearly all of them are unchanged (a body's facts depend on its text alone)."""
-_body_facts: dict[bytes, BodyFacts] = {}
+"""Bodies whose facts are remembered by text (:class:`~oracular.java.syntax.ByText`): a body's
+facts depend on its text alone."""
 
 
 def body_facts(body: Node | None) -> BodyFacts:
@@ -186,13 +185,7 @@ def body_facts(body: Node | None) -> BodyFacts:
     names handed on, and the arities of the ``this(...)`` calls."""
     if body is None:
         return (), frozenset(), False, frozenset(), ()
-    key = body.text or b""
-    found = _body_facts.get(key)
-    if found is None:
-        if len(_body_facts) >= BODY_FACTS_KEPT:
-            _body_facts.clear()
-        found = _body_facts[key] = _walk_body(body)
-    return found
+    return _body_facts(body)
 
 
 def _walk_body(body: Node) -> BodyFacts:
@@ -232,6 +225,9 @@ def _walk_body(body: Node) -> BodyFacts:
                 elif exc not in thrown:
                     thrown.append(exc)
     return tuple(thrown), frozenset(called), assertion_error, frozenset(handed), tuple(delegates)
+
+
+_body_facts = syntax.ByText(_walk_body, BODY_FACTS_KEPT)
 
 
 PER_TEST_SET_UP = frozenset({"Before", "BeforeEach", "BeforeMethod"})

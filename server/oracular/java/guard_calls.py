@@ -121,11 +121,7 @@ class WorkspaceGuards:
     def ancestors(self, owner: ClassInfo, thrown: str) -> tuple[str, ...]:
         """The thrown class's workspace superclasses, then the JDK class they extend."""
         cls = self._class(owner, thrown)
-        if cls is None:
-            return ()
-        chain = [cls, *self.index.superclasses(cls)]
-        root = chain[-1].superclass
-        return tuple(c.name for c in chain[1:]) + ((root.rsplit(".", 1)[-1],) if root else ())
+        return tuple(n.rsplit(".", 1)[-1] for n in self.index.ancestor_names(cls)) if cls else ()
 
 
 _LIBRARY_CHECKS = ("Objects", "Preconditions")

@@ -241,23 +241,12 @@ def _new_array(node: Node) -> Expr:
 
 
 def opening_steps(body: Node | None) -> tuple[Step, ...]:
-    """The guards, checks and locals a method body opens with (see the module docstring);
-    remembered by the body's text, as a re-indexed file's methods mostly stay the same."""
-    if body is None:
-        return ()
-    key = body.text or b""
-    found = _openings.get(key)
-    if found is None:
-        if len(_openings) >= OPENINGS_KEPT:
-            _openings.clear()
-        found = _openings[key] = _read_opening(body)
-    return found
+    """The guards, checks and locals a method body opens with (see the module docstring)."""
+    return _openings(body) if body is not None else ()
 
 
 OPENINGS_KEPT = 4096
-"""As :data:`~oracular.java.declarations.BODY_FACTS_KEPT`: an editor re-extracts every method of
-a file after each edit, and nearly all of them are unchanged."""
-_openings: dict[bytes, tuple[Step, ...]] = {}
+"""Openings remembered by their body's text (:class:`~oracular.java.syntax.ByText`)."""
 
 
 _VALIDATING = ("check", "verify", "validate", "require", "ensure")
@@ -281,6 +270,9 @@ def _read_opening(body: Node) -> tuple[Step, ...]:
             break
         steps += read
     return tuple(steps)
+
+
+_openings = syntax.ByText(_read_opening, OPENINGS_KEPT)
 
 
 def _step(statement: Node) -> list[Step] | None:

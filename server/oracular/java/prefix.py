@@ -95,11 +95,8 @@ def exception_ancestors(types: list[str], env: TypeEnv) -> list[str]:
         cls = env.resolve_class(name)
         if cls is None:
             continue
-        chain = [cls, *env.index.superclasses(cls)]
-        found += [c.name for c in chain[1:]]
-        root = chain[-1].superclass
-        if root is not None and root not in _TOO_BROAD and env.resolve_class(root) is None:
-            found.append(root)
+        names = env.index.ancestor_names(cls)
+        found += names[:-1] + [n for n in names[-1:] if n not in _TOO_BROAD]  # the JDK root, unless too broad
     return found
 
 
@@ -189,15 +186,10 @@ class PrefixAnalysis:
         if self.guard_verdict is not None:
             found.insert(0, self.guard_verdict.thrown)
         statement = self.throwing_statement
-        index = next(i for i, s in enumerate(self.statements) if s == statement)
-        for call in _calls_in(statement):
-            other = (
-                _resolve_focal(call, self.env, index)
-                if self.focal is None or call != self.focal.call
-                else None
-            )
-            if other is not None and not other[0].cls.is_test:
-                found += other[0].exception_types()
+        index = self._throwing_index
+        for call, called in self._throwing_calls:
+            if called is not None and called is not self.focal:
+                found += called.exception_types()
             built = _on_built_type(call, self.history, self.env, index)
             if built is not None:
                 found += built.exception_types()
@@ -210,18 +202,29 @@ class PrefixAnalysis:
     def guard_verdict(self) -> GuardVerdict | None:
         """The exception the throwing statement's calls surely throw by their opening guards,
         given the prefix's literal values (:mod:`oracular.java.guard_calls`)."""
+        calls = [(c.cls, c.method, call) for call, c in self._throwing_calls if c is not None]
+        return trip(calls, self.statements[: self._throwing_index], self.env, self.file_expects)
+
+    @cached_property
+    def _throwing_index(self) -> int:
         statement = self.throwing_statement
-        index = next(i for i, s in enumerate(self.statements) if s == statement)
-        calls = []
-        for call in _calls_in(statement):
+        return next(i for i, s in enumerate(self.statements) if s == statement)
+
+    @cached_property
+    def _throwing_calls(self) -> list[tuple[Node, FocalMethod | None]]:
+        """The throwing statement's calls in evaluation order, each with the workspace method it
+        reaches (the focal call's is the focal method; a test class's, none), resolved once for
+        the exception types and the guard verdict."""
+        found: list[tuple[Node, FocalMethod | None]] = []
+        for call in _calls_in(self.throwing_statement):
             if self.focal is not None and call == self.focal.call:
-                found: FocalMethod | None = self.focal
-            else:
-                resolved = _resolve_focal(call, self.env, index)
-                found = resolved[0] if resolved is not None else None
-            if found is not None and not found.cls.is_test:
-                calls.append((found.cls, found.method, call))
-        return trip(calls, self.statements[:index], self.env, self.file_expects)
+                found.append((call, self.focal))
+                continue
+            resolved = _resolve_focal(call, self.env, self._throwing_index)
+            found.append(
+                (call, resolved[0] if resolved is not None and not resolved[0].cls.is_test else None)
+            )
+        return found
 
     @property
     def throwing_statement(self) -> Node:

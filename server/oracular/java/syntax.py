@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Generic, TypeVar
 
 from tree_sitter import Node
+
+T = TypeVar("T")
 
 STATEMENT_SKIP = frozenset({"line_comment", "block_comment", "{", "}", ";"})
 
@@ -143,3 +146,23 @@ def enclosing(node: Node, *types: str) -> Node | None:
 
 
 CLASS_LIKE = ("class_declaration", "interface_declaration", "enum_declaration", "record_declaration")
+
+
+class ByText(Generic[T]):
+    """What ``compute`` makes of a node depending on its text alone, remembered by that text:
+    an editor re-extracts every method of a file after each edit, and nearly all of them are
+    unchanged. Bounded: forgotten all at once when ``kept`` texts are held."""
+
+    def __init__(self, compute: Callable[[Node], T], kept: int) -> None:
+        self.compute = compute
+        self.kept = kept
+        self._found: dict[bytes, T] = {}
+
+    def __call__(self, node: Node) -> T:
+        key = node.text or b""
+        found = self._found.get(key)
+        if found is None:
+            if len(self._found) >= self.kept:
+                self._found.clear()
+            found = self._found[key] = self.compute(node)
+        return found

@@ -254,6 +254,13 @@ class WorkspaceIndex:
             yield parent
             current = parent
 
+    def ancestor_names(self, cls: ClassInfo) -> list[str]:
+        """``cls``'s superclasses: the workspace's by simple name, nearest first, then the class
+        outside the workspace their chain extends, as written (a JDK exception, mostly)."""
+        chain = [cls, *self.superclasses(cls)]
+        root = chain[-1].superclass
+        return [c.name for c in chain[1:]] + ([root] if root else [])
+
     def supertypes(self, cls: ClassInfo) -> Iterator[ClassInfo]:
         """Workspace superclasses of ``cls`` (nearest first), then the workspace interfaces it and
         they implement or extend, breadth first (cycle-safe): where the methods a receiver of

@@ -18,7 +18,7 @@ from __future__ import annotations
 import copy
 import json
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -49,18 +49,17 @@ class Answers:
     per_project: Counter[str] = field(default_factory=Counter)
 
     def without(self, project: str) -> Answers:
-        keep = [i for i, p in enumerate(self.projects) if p != project]
-        return Answers(
-            [self.views[i] for i in keep], [self.right[i] for i in keep],
-            self.tests - self.per_project[project], self.sources, [self.projects[i] for i in keep],
-            Counter({p: n for p, n in self.per_project.items() if p != project}),
-        )  # fmt: skip
+        return self._where(lambda p: p != project)
 
     def only(self, project: str) -> Answers:
-        keep = [i for i, p in enumerate(self.projects) if p == project]
+        return self._where(lambda p: p == project)
+
+    def _where(self, keep: Callable[[str], bool]) -> Answers:
+        kept = [i for i, p in enumerate(self.projects) if keep(p)]
+        per_project = Counter({p: n for p, n in self.per_project.items() if keep(p)})
         return Answers(
-            [self.views[i] for i in keep], [self.right[i] for i in keep], self.per_project[project],
-            self.sources, [project] * len(keep), Counter({project: self.per_project[project]}),
+            [self.views[i] for i in kept], [self.right[i] for i in kept], sum(per_project.values()),
+            self.sources, [self.projects[i] for i in kept], per_project,
         )  # fmt: skip
 
 
