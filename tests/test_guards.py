@@ -14,12 +14,16 @@ from oracular.java.guards import (
     NOTHING,
     UNKNOWN,
     Check,
+    Count,
+    Each,
     Exit,
     Guard,
     GuardWalk,
     Local,
+    NullDereference,
     Opening,
     Unread,
+    Use,
     Value,
     bind,
     evaluate,
@@ -49,13 +53,15 @@ def value_of(text: str, **names: Value) -> Value:
         ("0x10L", number(16.0)),
         ("1.5e3", number(1500.0)),
         ("null", Value(null=True, primitive=False)),
-        ('"abc"', Value(null=False, size=3, primitive=False)),
+        ('"abc"', Value(null=False, size=3, primitive=False, text="abc", type="String")),
+        ("'\\u0000'", number(0.0)),
+        ('"a\\u0000\\n"', Value(null=False, size=3, primitive=False, text="a\0\n", type="String")),
         (
             "new double[] {1, 2}",
-            Value(null=False, size=2, primitive=False, elements=(number(1.0), number(2.0))),
+            Value(null=False, size=2, primitive=False, elements=(number(1.0), number(2.0)), type="double[]"),
         ),
         ("new double[] {1, 2}[1]", number(2.0)),
-        ("new int[4]", Value(null=False, size=4, primitive=False)),
+        ("new int[4]", Value(null=False, size=4, primitive=False, type="int[]")),
         ("new Sin()", Value(null=False, primitive=False)),
         ("Integer.MAX_VALUE", number(2**31 - 1)),
         ("(2 + 3) * 4", number(20.0)),
@@ -77,6 +83,11 @@ def test_conditions_are_three_valued() -> None:
     assert value_of("s.isEmpty()", s=Value(null=False, size=0)).truth is True
     assert value_of("Double.isNaN(n)", n=number(math.nan)).truth is True
     assert value_of("FastMath.abs(n) > 1", n=number(-2.0)).truth is True
+    assert value_of("n / 2", n=number(-1.0)).number is None  # int or double division: not known
+    assert value_of("n / 2", n=Value(number=-1.0, primitive=True, type="double")).number == -0.5
+    n, two = Value(number=-1.0, primitive=True, type="int"), Value(number=2.0, primitive=True, type="int")
+    assert value_of("n / m", n=n, m=two).number == 0.0
+    assert value_of("n / 2", n=number(4.0)).number == 2.0
     assert value_of("this.count > 0").truth is None  # a field: unknown
     p = value_of("new double[] {0, 1, -1}")
     assert value_of("p[2] <= 0", p=p).truth is True and value_of("p[3] <= 0", p=p).truth is None
@@ -92,6 +103,8 @@ def test_an_opening_is_its_guards_checks_and_locals_up_to_other_work() -> None:
         " final int k = x.length; n = 3;\n"
         " if (k != n) throw new DimensionMismatchException(k, n);\n"
         " for (double d : x) { if (d < 0) throw new NotPositiveException(d); }\n"
+        " for (int i = 0; i < k; i++) { check(x[i]); }\n"
+        " while (n > 0) { n--; }\n"
         " if (n > 9) throw new TooLargeException(); }"
     )
     n, x = ("name", "n"), ("name", "x")
@@ -101,11 +114,16 @@ def test_an_opening_is_its_guards_checks_and_locals_up_to_other_work() -> None:
         Guard(("bin", "==", x, ("null",)), "NullArgumentException"),
         Check("checkNotNull", "MathUtils", (x,)),
         Check("checkIndex", None, (n,)),
+        Use(("call", ("name", "other"))),
         Local("k", ("size", x)),
         Local("n", ("num", 3.0)),
         Guard(("bin", "!=", ("name", "k"), n), "DimensionMismatchException"),
+        Each("d", x, (Guard(("bin", "<", ("name", "d"), ("num", 0.0)), "NotPositiveException"),)),
+        Count(
+            "i", ("num", 0.0), ("name", "k"), False, (Check("check", None, (("index", x, ("name", "i")),)),)
+        ),
         Unread(),
-    )  # the loop ends it: the guard in it and the one after it are not read
+    )  # loops with guards and checks are read; a while loop ends it, the guard after it is not read
 
 
 @pytest.mark.parametrize(
@@ -122,8 +140,10 @@ def test_an_if_that_is_no_guard_ends_the_opening(method: str) -> None:
 
 def test_an_opening_ends_quietly_where_nothing_ahead_throws() -> None:
     assert opening_steps(body_of("void f(int n) { for (int i = 0; i < n; i++) { sum += i; } }")) == ()
-    checked = opening_steps(body_of("void f(double[] xs) { for (double x : xs) { checkFinite(x); } }"))
-    assert checked == (Unread(),)  # a check in a loop: what follows is not known to run
+    checked = opening_steps(body_of("void f(double[] xs) { while (go) { checkFinite(xs[i++]); } }"))
+    assert checked == (Unread(),)  # a check in a loop not read: what follows is not known to run
+    summed = opening_steps(body_of("void f(int n) { for (int i = 0; i < n; i++) { s += i; } check(s); }"))
+    assert summed == (Local("s", UNKNOWN), Check("check", None, (("name", "s"),)))  # a loop throwing nothing
 
 
 def test_returns_exit_and_an_else_block_goes_on() -> None:
@@ -203,10 +223,89 @@ def test_a_walk_binds_arguments_follows_checks_and_stops_at_the_first_guard_that
 def test_a_varargs_parameter_is_what_is_left_unless_it_is_passed_an_array() -> None:
     assert bind(["p", "d"], [number(1.0), number(2.0), number(3.0)], varargs=True) == {
         "p": number(1.0),
-        "d": Value(null=False, size=2, primitive=False),
+        "d": Value(null=False, size=2, primitive=False, elements=(number(2.0), number(3.0))),
     }
     passed = [number(0.0), Value(null=True, primitive=False)]  # g.value(0, null)
     assert bind(["x", "param"], passed, varargs=True) == {"x": passed[0], "param": passed[1]}
+    text = value_of('"a"')  # a string is one element of a String..., not the array
+    assert bind(["names"], [text], varargs=True)["names"].elements == (text,)
+    typed = bind(["xs", "n"], [value_of("new int[] {1}"), number(1.0)], types=["final double[]", "int"])
+    assert typed["xs"].type == "int[]" and typed["n"].type == "int"  # what the value says first
+    assert bind(["xs"], [Value(null=False, primitive=False)], types=["List<V>"])["xs"].type == "List"
+
+
+def walked(method: str, *arguments: Value) -> str | None:
+    """What a one-method class's opening throws for ``arguments``, its own calls resolved."""
+    steps = opening_steps(body_of(method))
+    params = [
+        p.split()[-1] for p in method[method.index("(") + 1 : method.index(")")].split(",") if p.strip()
+    ]
+    tripped = GuardWalk(lambda *_: None, lambda *_: None).tripped(
+        Opening("A", steps, params), list(arguments)
+    )
+    return tripped.thrown if tripped is not None else None
+
+
+def test_dereferencing_null_throws_null_pointer_exception() -> None:
+    """joptsimple's ``AbbreviationMap.put(null, "-1")``: no guard names ``null``, ``key.length()``
+    dereferences it; ``&&`` and ``||`` only evaluate their right side where Java would."""
+    null, text = Value(null=True, primitive=False), value_of('"-1"')
+    put = (
+        "void put(String key, V v) { if (v == null) throw new NPE(); if (key.length() == 0) throw new E(); }"
+    )
+    assert walked(put, null, text) == "NullPointerException"
+    assert walked(put, text, null) == "NPE"
+    assert walked("void f(String s) { s.trim(); if (true) throw new X(); }", null) == "NullPointerException"
+    assert walked("void f(String s) { return s.toCharArray(); }", null) == "NullPointerException"
+    guarded = "void f(String s) { if (s != null && s.isEmpty()) throw new X(); if (true) throw new Y(); }"
+    assert walked(guarded, null) == "Y"
+    assert (
+        walked("void f(String s, int n) { if (n > 0 && s.isEmpty()) throw new X(); }", null, NOTHING) is None
+    )
+    with pytest.raises(NullDereference):
+        value_of("s.length() > 0", s=null)
+    assert value_of("s == null || s.length() > 0", s=null).truth is True
+
+
+def test_strings_and_characters_are_compared_by_what_they_hold() -> None:
+    """joptsimple's ``withValuesSeparatedBy``: ``if (separator == NIL_VALUE_SEPARATOR)`` with
+    ``'\\u0000'``, and ``separator.indexOf(NIL_VALUE_SEPARATOR) != -1`` on a string."""
+    assert value_of("s.indexOf('\\u0000') != -1", s=value_of('"::\\u0000::"')).truth is True
+    assert value_of("s.indexOf(c) != -1", s=value_of('"::"'), c=number(0.0)).truth is False
+    assert value_of('s.startsWith("-")', s=value_of('"-x"')).truth is True
+    assert value_of("s.trim().isEmpty()", s=value_of('"  "')).truth is True
+    assert value_of("s.charAt(1) == 'b'", s=value_of('"abc"')).truth is True
+    assert value_of('s.equals("a")', s=NOTHING).truth is None
+
+
+def test_loops_are_walked_on_the_elements_known() -> None:
+    """commons-math3's ``MathArrays.checkPositive``: ``for (i = 0; i < in.length; i++) if (in[i]
+    <= 0) throw ...``; a loop over what is not known makes what follows uncertain."""
+    positive = (
+        "void f(double[] in) { for (int i = 0; i < in.length; i++) { if (in[i] <= 0) throw new NSP(); } }"
+    )
+    assert walked(positive, value_of("new double[] {1, 2, 0}")) == "NSP"
+    assert walked(positive, value_of("new double[] {1, 2}")) is None
+    assert walked(positive, value_of("new double[3]")) is None  # elements unknown
+    assert walked(positive, Value(null=True, primitive=False)) == "NullPointerException"
+    each = (
+        "void f(long[][] in) { for (long[] row : in) { for (long x : row) { if (x < 0) throw new NP(); } } }"
+    )
+    assert walked(each, value_of("new long[][] {{1, 2}, {3, -1}}")) == "NP"
+    after = (
+        "void f(double[] in, int n) { for (double x : in) { if (x < 0) throw new P(); }"
+        " if (n < 0) throw new N(); }"
+    )
+    walk = GuardWalk(lambda *_: None, lambda *_: None)
+    opening = Opening("A", opening_steps(body_of(after)), ["in", "n"])
+    unknown = walk.tripped(opening, [NOTHING, number(-1.0)])
+    assert unknown is not None and unknown.thrown == "N" and not unknown.certain
+    known = walk.tripped(opening, [value_of("new double[] {1}"), number(-1.0)])
+    assert known is not None and known.certain
+    varargs = "void f(Integer... xs) { for (Integer x : xs) { requireNonNull(x); } }"
+    assert opening_steps(body_of(varargs)) == (
+        Each("x", ("name", "xs"), (Check("requireNonNull", None, (("name", "x"),)),)),
+    )
 
 
 def test_the_verdict_decides_the_condition_signal_over_the_javadoc() -> None:
@@ -324,8 +423,9 @@ def test_library_null_checks_throw_what_the_library_throws(tmp_path: Path) -> No
 
 def test_a_receiver_built_in_the_prefix_brings_its_class_and_fields(tmp_path: Path) -> None:
     """commons-math3's ``LogitTest``: ``UnivariateFunction f = new Logit(lo, hi); f.value(lo - 1)``
-    trips ``value``'s range guard on the fields the constructor stored; a check in a loop the
-    reading stops at (``checkFinite`` on each element) leaves what follows it unknown."""
+    trips ``value``'s range guard on the fields the constructor stored; a check in a ``for`` loop
+    runs on each element known, one in a loop the reading stops at (``while``) leaves what
+    follows it unknown."""
     from .test_targets import analysed_workspace
 
     files = {
@@ -339,6 +439,8 @@ def test_a_receiver_built_in_the_prefix_brings_its_class_and_fields(tmp_path: Pa
         " return x; }\n"
         " public double smooth(double[] xs) { for (double x : xs) { checkFinite(x); }\n"
         "  if (xs.length < 3) { throw new OutOfRangeException(); } return 0; }\n"
+        " public double sweep(double[] xs) { int i = 0; while (i < xs.length) { checkFinite(xs[i++]); }\n"
+        "  if (xs.length < 3) { throw new OutOfRangeException(); } return 0; }\n"
         " static void checkFinite(double x) {}\n}\n",
         "LogitTest.java": "package org.example.app;\nclass LogitTest {\n"
         " @org.junit.jupiter.api.Test\n void below() {\n  final double lo = 2, hi = 5;\n"
@@ -346,12 +448,14 @@ def test_a_receiver_built_in_the_prefix_brings_its_class_and_fields(tmp_path: Pa
         " @org.junit.jupiter.api.Test\n void inside() {\n  new Logit(2, 5).value(3);\n }\n"
         " @org.junit.jupiter.api.Test\n void set() {\n  Logit f = new Logit(2, 5);\n  f = other();\n"
         "  f.value(1);\n }\n"
-        " @org.junit.jupiter.api.Test\n void loop() {\n  new Logit(2, 5).smooth(new double[] {1});\n }\n}\n",
+        " @org.junit.jupiter.api.Test\n void loop() {\n  new Logit(2, 5).smooth(new double[] {1});\n }\n"
+        " @org.junit.jupiter.api.Test\n void unread() {\n  new Logit(2, 5).sweep(new double[] {1});\n }\n}\n",
     }
     engine, analysis = analysed_workspace(tmp_path, files, "LogitTest.java")
     verdicts = {s.test.name: engine.prefix_for(analysis, s).guard_verdict for s in analysis.statuses}
     assert verdicts["below"] is not None and verdicts["below"].thrown == "OutOfRangeException"
-    assert verdicts == {**verdicts, "inside": None, "set": None, "loop": None}
+    assert verdicts["loop"] is not None and verdicts["loop"].thrown == "OutOfRangeException"
+    assert verdicts == {**verdicts, "inside": None, "set": None, "unread": None}
 
 
 def test_list_factories_empty_collections_and_the_test_classs_constants_are_values(tmp_path: Path) -> None:
@@ -384,3 +488,65 @@ def test_list_factories_empty_collections_and_the_test_classs_constants_are_valu
     assert thrown["few"] is not None and thrown["few"].thrown == "TooSmallException"
     assert thrown["none"] is not None and thrown["none"].thrown == "TooSmallException"
     assert thrown["filled"] is None  # filled by the prefix: its size is no longer known
+
+
+def test_static_imports_overloads_by_array_type_and_null_dereferences(tmp_path: Path) -> None:
+    """joptsimple's ``OptionParser.accepts(option)``: ``acceptsAll(singletonList(option))`` ->
+    ``ensureLegalOptions`` (imported statically) -> a loop -> ``option.startsWith(HYPHEN)``, which
+    throws ``NullPointerException`` for ``null``; commons-math3's ``checkEqualLength`` has a
+    ``double[]`` and an ``int[]`` overload; ``GammaDistribution`` a ``(double, double, double)``
+    and a ``(RandomGenerator, double, double)`` constructor."""
+    from .test_targets import analysed_workspace
+
+    files = {
+        "Rules.java": "package org.example.app;\nimport java.util.List;\nfinal class Rules {\n"
+        ' static final String HYPHEN = "-";\n'
+        " static void ensureLegal(String option) {\n"
+        "  if (option.startsWith(HYPHEN)) throw new IllegalSpecException(option);\n }\n"
+        " static void ensureAll(List<String> options) { for (String each : options) ensureLegal(each); }\n"
+        " static void same(double[] a, double[] b) { if (a.length != b.length) throw new DMismatch(); }\n"
+        " static void same(int[] a, int[] b) { if (a.length != b.length) throw new IMismatch(); }\n}\n",
+        "Parser.java": "package org.example.app;\nimport java.util.List;\n"
+        "import static org.example.app.Rules.*;\nimport static java.util.Collections.singletonList;\n"
+        "public class Parser {\n public void accepts(String option) { acceptsAll(singletonList(option)); }\n"
+        " public void acceptsAll(List<String> options) {\n"
+        "  if (options.isEmpty()) throw new IllegalArgumentException();\n  ensureAll(options);\n }\n"
+        " public void lengths(int[] a, int[] b) { same(a, b); }\n}\n",
+        "Gamma.java": "package org.example.app;\npublic class Gamma {\n"
+        " public Gamma(double shape) { this(shape / 2, 2, 1e-9); }\n"
+        " public Gamma(double shape, double scale, double accuracy) {\n"
+        "  if (shape <= 0) throw new NotPositiveException(shape);\n }\n"
+        " public Gamma(Random rng, double shape, double scale) { }\n}\n",
+        "ParserTest.java": "package org.example.app;\nclass ParserTest {\n"
+        ' @org.junit.jupiter.api.Test\n void hyphen() {\n  new Parser().accepts("-x");\n }\n'
+        ' @org.junit.jupiter.api.Test\n void plain() {\n  new Parser().accepts("x");\n }\n'
+        " @org.junit.jupiter.api.Test\n void nothing() {\n  new Parser().accepts(null);\n }\n"
+        " @org.junit.jupiter.api.Test\n void noList() {\n  new Parser().acceptsAll(null);\n }\n"
+        " @org.junit.jupiter.api.Test\n void ints() {\n  new Parser().lengths(new int[1], new int[2]);\n }\n"
+        " @org.junit.jupiter.api.Test\n void shape() {\n  new Gamma(-1.0);\n }\n}\n",
+    }
+    engine, analysis = analysed_workspace(tmp_path, files, "ParserTest.java")
+    verdicts = {s.test.name: engine.prefix_for(analysis, s).guard_verdict for s in analysis.statuses}
+    thrown = {name: v.thrown if v is not None else None for name, v in verdicts.items()}
+    assert thrown == {
+        "hyphen": "IllegalSpecException",
+        "plain": None,
+        "nothing": "NullPointerException",
+        "noList": "NullPointerException",
+        "ints": "IMismatch",
+        "shape": "NotPositiveException",
+    }
+
+
+def test_a_conditional_evaluates_one_side_and_a_delegations_arguments_check_first() -> None:
+    """commons-math3's ``PSquarePercentile.Markers(initialFive, p)``: ``this(createMarkerArray(
+    initialFive, p))``, which counts ``initialFive == null ? -1 : initialFive.size()``."""
+    body = body_of("A(List<Double> five, double p) { this(make(five, p)); }")
+    assert opening_steps(body) == (
+        Check("make", None, (("name", "five"), ("name", "p"))),
+        Check("this", "this", (UNKNOWN,)),
+    )
+    make = "int make(List<Double> l) { final int c = l == null ? -1 : l.size(); if (c < 5) throw new Few(); }"
+    assert walked(make, Value(null=True, primitive=False)) == "Few"  # not a NullPointerException
+    assert walked(make, value_of("List.of(1, 2, 3, 4, 5)")) is None
+    assert walked(make, NOTHING) is None

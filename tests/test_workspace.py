@@ -57,6 +57,8 @@ def test_project_root_and_test_paths() -> None:
     assert is_test_path(Path("x/src/test/java/p/Anything.java"))
     assert is_test_path(Path("FooTest.java")) and is_test_path(Path("TestFoo.java"))
     assert not is_test_path(Path("x/src/main/java/p/Foo.java"))
+    assert is_test_path(Path("x/p/OptionSpec.java"))
+    assert not is_test_path(Path("x/src/main/java/p/OptionSpec.java"))  # the layout wins over the name
 
 
 def test_resolve_prefers_imports_then_package(tmp_path: Path) -> None:

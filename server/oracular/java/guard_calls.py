@@ -26,11 +26,15 @@ from oracular.java.guards import (
     Expr,
     Guard,
     GuardWalk,
+    NullDereference,
     Opening,
     Tripped,
+    Unread,
     Value,
+    erased,
     evaluate,
     expression,
+    typed,
 )
 from oracular.java.source import parse_text
 from oracular.java.types import PRIMITIVE_BOX, TypeEnv, is_primitive, takes
@@ -68,8 +72,7 @@ class GuardVerdict:
 
 def opening(cls: ClassInfo, method: MethodInfo) -> Opening:
     params = [name for _, name in method.params]
-    varargs = bool(method.params) and method.params[-1][0].endswith("...")
-    return Opening(cls, method.opening, params, varargs)
+    return Opening(cls, method.opening, params, _varargs(method), [declared for declared, _ in method.params])
 
 
 class WorkspaceGuards:
@@ -93,20 +96,24 @@ class WorkspaceGuards:
         """A library check named by its class, or imported statically from it."""
         if check.qualifier is not None:
             return check.qualifier in _LIBRARY_CHECKS
-        for imported in self.index.imports_of(owner):
-            if imported.is_static and (imported.is_wildcard or imported.simple == check.callee):
-                holder = imported.name if imported.is_wildcard else imported.name.rpartition(".")[0]
-                if holder.rsplit(".", 1)[-1] in _LIBRARY_CHECKS:
-                    return True
-        return False
+        return any(h.rsplit(".", 1)[-1] in _LIBRARY_CHECKS for h in self._static_holders(owner, check.callee))
+
+    def _static_holders(self, owner: ClassInfo, name: str) -> list[str]:
+        """The classes ``owner``'s file imports a static ``name`` from (or all of, ``.*``)."""
+        return [
+            imported.name if imported.is_wildcard else imported.name.rpartition(".")[0]
+            for imported in self.index.imports_of(owner)
+            if imported.is_static and (imported.is_wildcard or imported.simple == name)
+        ]
 
     def _workspace(self, owner: ClassInfo, check: Check, values: Sequence[Value]) -> Opening | None:
         if check.qualifier in ("this", "super", "new"):
             name = {"this": owner.name, "super": owner.superclass or "", "new": check.callee}[check.qualifier]
             cls = owner if check.qualifier == "this" else self._class(owner, name)
             return _only(cls, cls.constructors() if cls else [], values)
-        if check.qualifier is None:
-            for cls in (owner, *self.index.supertypes(owner)):
+        if check.qualifier is None:  # the class's own, inherited, or imported statically
+            holders = [self._class(owner, h) for h in self._static_holders(owner, check.callee)]
+            for cls in (owner, *self.index.supertypes(owner), *(h for h in holders if h is not None)):
                 found = _only(cls, cls.methods_named(check.callee), values)
                 if found is not None:
                     return found
@@ -142,7 +149,17 @@ def _only(cls: ClassInfo | None, methods: Sequence[MethodInfo], values: Sequence
     fitting = [m for m in methods if takes(m, len(values))]
     if len(fitting) > 1:
         fitting = [m for m in fitting if all(map(_fits, (p for p, _ in m.params), values))]
-    return opening(cls, fitting[0]) if cls is not None and len(fitting) == 1 else None
+    if len(fitting) > 1:  # Java tries the methods taking the arguments as they are before varargs
+        fitting = [m for m in fitting if not _varargs(m)] or fitting
+    if cls is None or not fitting:
+        return None
+    if len(fitting) > 1:  # which one runs is not known: past it, nothing is
+        return Opening(cls, (Unread(),), ()) if any(m.opening for m in fitting) else None
+    return opening(cls, fitting[0])
+
+
+def _varargs(method: MethodInfo) -> bool:
+    return bool(method.params) and method.params[-1][0].endswith("...")
 
 
 _PRIMITIVE_LIKE = frozenset([*PRIMITIVE_BOX, *PRIMITIVE_BOX.values(), "Number", "Object"])
@@ -154,7 +171,23 @@ def _fits(param: str, value: Value) -> bool:
         return True
     if value.primitive:
         return param in _PRIMITIVE_LIKE
-    return not is_primitive(param)
+    return not is_primitive(param) and _same_kind(erased(param), value.type)
+
+
+def _same_kind(param: str, given: str | None) -> bool:
+    """Whether a reference of type ``given`` can be passed as ``param``, as far as arrays and
+    strings tell (``checkEqualLength(double[], double[])`` is not ``(int[], int[])``): a
+    primitive array only as itself, an array never as a string and a string never as an array."""
+    if given is None or param in ("Object", "T") or len(param) == 1:
+        return True
+    if given.endswith("[]") != param.endswith("[]"):
+        return False
+    if given.endswith("[]"):
+        element, wanted = given[:-2], param[:-2]
+        return element == wanted or not (
+            is_primitive(element) or is_primitive(wanted) or "[]" in element + wanted
+        )
+    return given != "String" or param in ("String", "CharSequence", "Comparable", "Serializable")
 
 
 @lru_cache(maxsize=4096)
@@ -184,12 +217,16 @@ def prefix_values(
     built: dict[str, Built] = {}
     for statement in statements:
         if statement.type == "local_variable_declaration":
+            declared = erased(syntax.text(statement.child_by_field_name("type")))
             for declarator in statement.children_by_field_name("declarator"):
                 name, value = (
                     syntax.text(declarator.child_by_field_name("name")),
                     declarator.child_by_field_name("value"),
                 )
+                dimensions = syntax.text(declarator.child_by_field_name("dimensions")).count("[")
                 known[name] = _evaluate(expression(value), known)
+                if declared != "var":
+                    known[name] = typed(known[name], declared + "[]" * dimensions)
                 built.pop(name, None)
                 if value is not None and value.type == "object_creation_expression":
                     built[name] = _built(value, known)
@@ -235,7 +272,11 @@ def _final_value(field: FieldInfo) -> Expr | None:
 
 
 def _evaluate(expr: Expr, known: dict[str, Value]) -> Value:
-    return evaluate(expr, lambda name: known.get(name, NOTHING), lambda _: NOTHING)
+    """A test's value: where the test itself dereferences ``null``, it is not the code's guard."""
+    try:
+        return evaluate(expr, lambda name: known.get(name, NOTHING), lambda _: NOTHING)
+    except NullDereference:
+        return NOTHING
 
 
 def trip(

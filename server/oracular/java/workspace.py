@@ -32,10 +32,14 @@ PROJECT_MARKERS = (
 
 
 def is_test_path(path: Path) -> bool:
-    """Test sources by Maven/Gradle layout or by naming convention."""
-    parts = path.parts
-    in_test_tree = any(p in ("test", "tests", "androidTest", "testFixtures") for p in parts[:-1])
-    return in_test_tree or bool(_TEST_NAME.search(path.name))
+    """Test sources by Maven/Gradle layout or by naming convention; the layout wins: a class of
+    the main tree is code under test whatever its name (joptsimple's ``OptionSpec``,
+    ``ArgumentAcceptingOptionSpec``, read as tests by the ``Spec`` suffix, hid their guards and
+    Javadoc from every test of the project)."""
+    parts = path.parts[:-1]
+    if any(p in ("test", "tests", "androidTest", "testFixtures") for p in parts):
+        return True
+    return "main" not in parts and bool(_TEST_NAME.search(path.name))
 
 
 def project_root(path: Path) -> Path:
