@@ -550,3 +550,46 @@ def test_a_conditional_evaluates_one_side_and_a_delegations_arguments_check_firs
     assert walked(make, Value(null=True, primitive=False)) == "Few"  # not a NullPointerException
     assert walked(make, value_of("List.of(1, 2, 3, 4, 5)")) is None
     assert walked(make, NOTHING) is None
+
+
+def test_an_abstract_call_throws_what_all_its_implementations_throw(tmp_path: Path) -> None:
+    """commons-math3's ``BinomialConfidenceIntervalAbstractTest``: ``testStatistic`` is an
+    interface, and each of its implementations opens with the same ``checkParameters``; a
+    receiver assigned a ``new`` object is that class (``solver = new ConjugateGradient(...)``)."""
+    from .test_targets import analysed_workspace
+
+    check = "  Checks.positive(n);\n"
+    files = {
+        "Checks.java": "package org.example.app;\nclass Checks {\n"
+        " static void positive(int n) { if (n <= 0) throw new NotPositive(); }\n}\n",
+        "Interval.java": "package org.example.app;\npublic interface Interval { void create(int n); }\n",
+        "Wilson.java": "package org.example.app;\npublic class Wilson implements Interval {\n"
+        f" public void create(int n) {{\n{check} }}\n}}\n",
+        "Normal.java": "package org.example.app;\npublic class Normal implements Interval {\n"
+        f" public void create(int n) {{\n{check}  if (n > 9) throw new Large();\n }}\n}}\n",
+        "Loose.java": "package org.example.app;\npublic abstract class Loose implements Interval {\n"
+        " public abstract void other();\n}\n",
+        "Solver.java": "package org.example.app;\npublic abstract class Solver {\n"
+        " abstract void solve(int n);\n}\n",
+        "Exact.java": "package org.example.app;\npublic class Exact extends Solver {\n"
+        " void solve(int n) { if (n < 0) throw new Negative(); }\n}\n",
+        "Rough.java": "package org.example.app;\npublic class Rough extends Solver {\n"
+        " void solve(int n) { }\n}\n",
+        "IntervalTest.java": "package org.example.app;\nclass IntervalTest {\n"
+        " private Interval interval;\n private Solver solver;\n"
+        " @org.junit.jupiter.api.Test\n void zero() {\n  interval.create(0);\n }\n"
+        " @org.junit.jupiter.api.Test\n void large() {\n  interval.create(10);\n }\n"
+        " @org.junit.jupiter.api.Test\n void any() {\n  solver.solve(-1);\n }\n"
+        " @org.junit.jupiter.api.Test\n void built() {\n  solver = new Exact();\n"
+        "  solver.solve(-1);\n }\n}\n",
+    }
+    engine, analysis = analysed_workspace(tmp_path, files, "IntervalTest.java")
+    index = engine.index
+    interval = index.resolve("Interval", "org.example.app")
+    assert interval is not None
+    assert {c.name for c in index.subtypes(interval)} == {"Wilson", "Normal", "Loose"}
+    verdicts = {s.test.name: engine.prefix_for(analysis, s).guard_verdict for s in analysis.statuses}
+    thrown = {name: v.thrown if v is not None else None for name, v in verdicts.items()}
+    # large: one implementation passes, the other throws; any: one of two throws
+    assert thrown == {"zero": "NotPositive", "large": None, "any": None, "built": "Negative"}
+    assert verdicts["zero"] is not None and verdicts["zero"].certain

@@ -121,6 +121,24 @@ class WorkspaceGuards:
         cls = self._class(owner, check.qualifier)
         return _only(cls, cls.methods_named(check.callee), values) if cls else None
 
+    def implemented(self, cls: ClassInfo, method: MethodInfo, values: Sequence[Value]) -> Tripped | None:
+        """What an abstract method's implementations throw for ``values``, where all of them
+        surely throw the same type (commons-math3's ``BinomialConfidenceInterval.createInterval``:
+        each of its four opens with ``IntervalUtils.checkParameters(...)``)."""
+        found: list[Tripped | None] = []
+        for sub in self.index.subtypes(cls):
+            bodies = [m for m in sub.methods_named(method.name) if not _abstract(sub, m)]
+            chosen = _only(sub, bodies, values) if not sub.is_test and bodies else None
+            if chosen is not None:
+                found.append(self.walk.tripped(chosen, values))
+            if len(found) > MAX_IMPLEMENTATIONS or (found and found[-1] is None):
+                return None
+        if not found or len({t.thrown.rsplit(".", 1)[-1] for t in found if t is not None}) != 1:
+            return None
+        first = found[0]
+        assert first is not None
+        return Tripped(first.thrown, all(t is not None and t.certain for t in found), first.owner)
+
     def constant(self, owner: ClassInfo, name: str) -> Expr | None:
         found = owner.fields.get(name)
         return _final_value(found) if found is not None else None
@@ -156,6 +174,17 @@ def _only(cls: ClassInfo | None, methods: Sequence[MethodInfo], values: Sequence
     if len(fitting) > 1:  # which one runs is not known: past it, nothing is
         return Opening(cls, (Unread(),), ()) if any(m.opening for m in fitting) else None
     return opening(cls, fitting[0])
+
+
+MAX_IMPLEMENTATIONS = 8
+"""Implementations of an abstract method walked; more (``UnivariateFunction.value``) say nothing."""
+
+
+def _abstract(cls: ClassInfo, method: MethodInfo) -> bool:
+    """A method without a body: declared ``abstract``, or an interface's (not ``default``/``static``)."""
+    if "abstract" in method.modifiers:
+        return True
+    return cls.kind == "interface" and not {"default", "static", "private"} & method.modifiers
 
 
 def _varargs(method: MethodInfo) -> bool:
@@ -243,9 +272,11 @@ def prefix_values(
             ):
                 target = left.child_by_field_name("array") if left.type == "array_access" else left
                 plain = syntax.text(node.child_by_field_name("operator")) == "=" and left.type == "identifier"
-                value = expression(node.child_by_field_name("right")) if plain else UNKNOWN
-                known[syntax.text(target)] = _evaluate(value, known)
+                right = node.child_by_field_name("right")
+                known[syntax.text(target)] = _evaluate(expression(right) if plain else UNKNOWN, known)
                 built.pop(syntax.text(target), None)
+                if plain and right is not None and right.type == "object_creation_expression":
+                    built[syntax.text(target)] = _built(right, known)  # solver = new ConjugateGradient(...)
     return known, built
 
 
@@ -298,7 +329,10 @@ def trip(
         called = opening(cls, method)
         if made is not None and made is not cls:  # the class built, not the interface declared
             called = guards.resolve(made, Check(method.name, None, ()), values) or called
-        tripped: Tripped | None = guards.walk.tripped(called, values, instance)
+        if made is None and _abstract(cls, method):
+            tripped = guards.implemented(cls, method, values)
+        else:
+            tripped = guards.walk.tripped(called, values, instance)
         if tripped is not None:
             ancestors = guards.ancestors(tripped.owner, tripped.thrown)
             habit = next((t for t in file_expects if t in ancestors), None)

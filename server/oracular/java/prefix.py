@@ -171,9 +171,10 @@ class PrefixAnalysis:
         return {name for statement in self.statements[index:] for name, _ in _declared(statement)}
 
     def exception_types(self) -> list[str]:
-        """What the prefix may throw, best evidence first: the focal call's declared and
-        documented types; those of the other workspace calls in the statement an exception
-        oracle wraps; then the types a ``null`` argument usually meets.
+        """What the prefix may throw, best evidence first: the type its guards surely throw;
+        the declared and documented types of the workspace calls in the statement an exception
+        oracle wraps, the focal call's first where it is among them, else after them; then the
+        types a ``null`` argument usually meets.
 
         The focal call is one per test, and often not the call that validates: in
         ``CSVFormat.DEFAULT.builder().setEscape('!').build()`` the class under test's
@@ -182,17 +183,20 @@ class PrefixAnalysis:
         throwing ``NullPointerException`` with no such candidate pass ``null`` in their last
         statement.
         """
-        found = self.focal.exception_types() if self.focal else []
-        if self.guard_verdict is not None:
-            found.insert(0, self.guard_verdict.thrown)
         statement = self.throwing_statement
         index = self._throwing_index
+        called_types: list[str] = []
         for call, called in self._throwing_calls:
             if called is not None and called is not self.focal:
-                found += called.exception_types()
+                called_types += called.exception_types()
             built = _on_built_type(call, self.history, self.env, index)
             if built is not None:
-                found += built.exception_types()
+                called_types += built.exception_types()
+        focal_types = self.focal.exception_types() if self.focal else []
+        wraps_focal = self.focal is not None and index == self.focal.statement_index
+        found = focal_types + called_types if wraps_focal else called_types + focal_types
+        if self.guard_verdict is not None:
+            found.insert(0, self.guard_verdict.thrown)
         if passes_null(statement):
             found += NULL_ARGUMENT_TYPES
         found = unique_types(found)
@@ -228,15 +232,21 @@ class PrefixAnalysis:
 
     @property
     def throwing_statement(self) -> Node:
-        """The statement an exception oracle wraps: the one calling the focal method.
+        """The statement an exception oracle wraps: the last, where it calls anything.
 
-        A declaration that later statements use cannot move into a lambda or ``try`` block
-        without breaking them, so then the last statement is wrapped instead.
+        A throwing test ends where it throws: commons-math3's ``ConjugateGradientTest`` builds
+        its solver (the class under test's constructor, the focal call), then its vectors, then
+        ``solver.solve(a, b, x)`` throws. Where the last statement calls nothing (it declares the
+        literals the removed ``assertThrows`` used), the focal call's statement is wrapped, unless
+        it is a declaration that later statements use, which cannot move into a lambda or
+        ``try`` block without breaking them.
         """
         if self.focal is None:
             return self.last
         statement = self.statements[self.focal.statement_index]
-        if statement is not self.last and statement.type == "local_variable_declaration":
+        if statement is not self.last and (
+            statement.type == "local_variable_declaration" or _calls_in(self.last)
+        ):
             return self.last
         return statement
 

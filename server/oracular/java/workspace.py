@@ -130,6 +130,8 @@ class WorkspaceIndex:
         self.generation = 0
         """Bumped whenever the indexed declarations change: results cached against the index
         (:mod:`oracular.incremental`) are only reused within one generation."""
+        self._subtypes: tuple[int, dict[str, list[ClassInfo]]] | None = None
+        """Direct subtypes by qualified name, for :attr:`generation` (built when first asked)."""
 
     def refresh(self) -> RefreshStats:
         """Re-parse files whose modification time or size changed; forget deleted ones."""
@@ -283,6 +285,28 @@ class WorkspaceIndex:
             seen.add(parent.qualified_name)
             yield parent
             queue += [(parent, grand) for grand in parent.interfaces]
+
+    def subtypes(self, cls: ClassInfo) -> Iterator[ClassInfo]:
+        """The workspace classes extending or implementing ``cls``, directly or not, nearest
+        first (cycle-safe): which bodies a call of an abstract method may run."""
+        if self._subtypes is None or self._subtypes[0] != self.generation:
+            direct: dict[str, list[ClassInfo]] = {}
+            for sub in self.classes:
+                decls = self._decls_of(sub)
+                for name in filter(None, (sub.superclass, *sub.interfaces)):
+                    parent = self.resolve(
+                        name, sub.package, decls.imports if decls else (), sub.qualified_name
+                    )
+                    if parent is not None and parent is not sub:
+                        direct.setdefault(parent.qualified_name, []).append(sub)
+            self._subtypes = (self.generation, direct)
+        seen, queue = {cls.qualified_name}, [cls]
+        while queue:
+            for sub in self._subtypes[1].get(queue.pop(0).qualified_name, []):
+                if sub.qualified_name not in seen:
+                    seen.add(sub.qualified_name)
+                    queue.append(sub)
+                    yield sub
 
     def _decls_of(self, cls: ClassInfo) -> FileDeclarations | None:
         """The declarations of ``cls``'s file. Every type resolution asks, so indexed classes are
