@@ -11,7 +11,7 @@ constants its guards compare with.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
@@ -22,6 +22,7 @@ from oracular.java.declarations import ClassInfo, FieldInfo, MethodInfo
 from oracular.java.guards import (
     NOTHING,
     UNKNOWN,
+    Alternatives,
     Check,
     Expr,
     Guard,
@@ -34,6 +35,8 @@ from oracular.java.guards import (
     erased,
     evaluate,
     expression,
+    opaque,
+    opening_steps,
     typed,
 )
 from oracular.java.source import parse_text
@@ -44,21 +47,29 @@ from oracular.java.types import PRIMITIVE_BOX, TypeEnv, is_primitive, takes
 class GuardVerdict:
     """The type the statement's call surely throws, its superclasses' simple names (a test may
     expect a broader type), ``certain``: no guard before it could trip instead, and ``habit``:
-    the ancestor the file's other tests expect, if one is (commons-math3's tests expect
-    ``MathIllegalArgumentException`` where the guard throws ``NotPositiveException``)."""
+    the ancestor the file's other tests expect where none of them expects the thrown type by
+    name (commons-math3's tests expect ``MathIllegalArgumentException`` where the guard throws
+    ``NotPositiveException``): then the developer names the ancestor, 37 times of 45 on the 8
+    dev projects' cut throwing tests, and the thrown type where the file names it, 42 of 44."""
 
     thrown: str
     ancestors: tuple[str, ...]
     certain: bool
     habit: str | None = None
 
+    @property
+    def named(self) -> str:
+        """The type a test of this file would name: the habit, else the thrown type."""
+        return self.habit or self.thrown
+
     def signal(self, exception: str) -> float:
-        """``1`` for the thrown type and the file's habit among its ancestors, ``-1`` for any
-        other once ``certain`` (another ancestor is neither: it is caught too), else ``0``."""
+        """``1`` for :attr:`named`, ``-1`` for any other once ``certain`` except the thrown type
+        and its other ancestors (caught too), else ``0``."""
         simple = exception.rsplit(".", 1)[-1]
-        if simple in (self.thrown.rsplit(".", 1)[-1], self.habit):
+        if simple == self.named.rsplit(".", 1)[-1]:
             return 1.0
-        return -1.0 if self.certain and simple not in self.ancestors else 0.0
+        caught = simple == self.thrown.rsplit(".", 1)[-1] or simple in self.ancestors
+        return -1.0 if self.certain and not caught else 0.0
 
     def to_json(self) -> dict[str, object]:
         found = {"thrown": self.thrown, "ancestors": list(self.ancestors), "certain": self.certain}
@@ -85,7 +96,9 @@ class WorkspaceGuards:
     def _class(self, owner: ClassInfo, name: str) -> ClassInfo | None:
         return self.index.resolve(name, owner.package, self.index.imports_of(owner), owner.qualified_name)
 
-    def resolve(self, owner: ClassInfo, check: Check, values: Sequence[Value]) -> Opening | None:
+    def resolve(
+        self, owner: ClassInfo, check: Check, values: Sequence[Value]
+    ) -> Opening | Alternatives | None:
         found = self._workspace(owner, check, values)
         if found is None and check.callee in _LIBRARY_GUARDS and self._library(owner, check):
             thrown, condition = _LIBRARY_GUARDS[check.callee]
@@ -106,7 +119,9 @@ class WorkspaceGuards:
             if imported.is_static and (imported.is_wildcard or imported.simple == name)
         ]
 
-    def _workspace(self, owner: ClassInfo, check: Check, values: Sequence[Value]) -> Opening | None:
+    def _workspace(
+        self, owner: ClassInfo, check: Check, values: Sequence[Value]
+    ) -> Opening | Alternatives | None:
         if check.qualifier in ("this", "super", "new"):
             name = {"this": owner.name, "super": owner.superclass or "", "new": check.callee}[check.qualifier]
             cls = owner if check.qualifier == "this" else self._class(owner, name)
@@ -161,7 +176,9 @@ _LIBRARY_GUARDS: dict[str, tuple[str, Expr]] = {
 ``NullPointerException``, where a hand-written guard would throw ``IllegalArgumentException``."""
 
 
-def _only(cls: ClassInfo | None, methods: Sequence[MethodInfo], values: Sequence[Value]) -> Opening | None:
+def _only(
+    cls: ClassInfo | None, methods: Sequence[MethodInfo], values: Sequence[Value]
+) -> Opening | Alternatives | None:
     """The one method the arguments can be passed to: by count (a varargs one takes any number
     from its fixed ones), then by kind (a number is no reference, a reference no number)."""
     fitting = [m for m in methods if takes(m, len(values))]
@@ -171,9 +188,15 @@ def _only(cls: ClassInfo | None, methods: Sequence[MethodInfo], values: Sequence
         fitting = [m for m in fitting if not _varargs(m)] or fitting
     if cls is None or not fitting:
         return None
-    if len(fitting) > 1:  # which one runs is not known: past it, nothing is
+    if len(fitting) > MAX_ALTERNATIVES:  # which one runs is not known: past it, nothing is
         return Opening(cls, (Unread(),), ()) if any(m.opening for m in fitting) else None
+    if len(fitting) > 1:
+        return Alternatives(tuple(opening(cls, m) for m in fitting))
     return opening(cls, fitting[0])
+
+
+MAX_ALTERNATIVES = 4
+"""Overloads the arguments do not tell apart that are walked each (``FastMath.min``'s four)."""
 
 
 MAX_IMPLEMENTATIONS = 8
@@ -318,7 +341,8 @@ def trip(
 ) -> GuardVerdict | None:
     """The first guard the statement's workspace calls (in evaluation order) surely trip, on a
     receiver the prefix built with the fields its constructor set; ``file_expects``: the types
-    the file's other tests expect, the most often first."""
+    the file's other tests expect, the most often first. A call of the test class's own method
+    (:func:`own_helper`) walks the opening read from its body in this file."""
     guards = WorkspaceGuards(env)
     known, built = prefix_values(before, final_fields(env.index.resolve(env.scope) if env.scope else None))
     certain = True
@@ -326,7 +350,7 @@ def trip(
         args = call.child_by_field_name("arguments")
         values = [_evaluate(expression(a), known) for a in (args.named_children if args else [])]
         made, instance = _instance(guards, env, call, built, known)
-        called = opening(cls, method)
+        called = own_opening(call, cls, method) if cls.is_test else opening(cls, method)
         if made is not None and made is not cls:  # the class built, not the interface declared
             called = guards.resolve(made, Check(method.name, None, ()), values) or called
         if made is None and _abstract(cls, method):
@@ -335,10 +359,45 @@ def trip(
             tripped = guards.walk.tripped(called, values, instance)
         if tripped is not None:
             ancestors = guards.ancestors(tripped.owner, tripped.thrown)
-            habit = next((t for t in file_expects if t in ancestors), None)
+            named = tripped.thrown.rsplit(".", 1)[-1] in {t.rsplit(".", 1)[-1] for t in file_expects}
+            habit = None if named else next((t for t in file_expects if t in ancestors), None)
             return GuardVerdict(tripped.thrown, ancestors, certain and tripped.certain, habit)
         certain = False  # a call that passed its guards did some work, which may throw too
     return None
+
+
+def own_helper(call: Node, env: TypeEnv) -> tuple[ClassInfo, MethodInfo] | None:
+    """The test class's own method an unqualified call reaches (commons-math3's
+    ``create(weights, means, covariances)``, which builds the distribution under test)."""
+    own = env.resolve_class(env.scope) if env.scope and call.type == "method_invocation" else None
+    if own is None or call.child_by_field_name("object") is not None:
+        return None
+    args = call.child_by_field_name("arguments")
+    found = env.find_method(own, syntax.call_name(call), len(args.named_children) if args else 0)
+    return found if found is not None and found[0].is_test else None
+
+
+def own_opening(call: Node, cls: ClassInfo, method: MethodInfo) -> Opening:
+    """A test class's method's opening, read from its declaration in the tree ``call`` is in
+    (the index reads no test file's openings), up to its first call on some object: a helper
+    builds what it tests, then does the work that throws (commons-math3's ``CMAESOptimizerTest.
+    doTest``: ``optim.optimize(...)``, then asserts on a result never computed)."""
+    scope = syntax.enclosing(call, "class_body")
+    while scope is not None:
+        for child in scope.named_children:
+            if (
+                child.type == "method_declaration"
+                and syntax.text(child.child_by_field_name("name")) == method.name
+            ):
+                params = child.child_by_field_name("parameters")
+                count = sum(1 for p in params.named_children if "parameter" in p.type) if params else 0
+                if count == len(method.params):
+                    steps = opening_steps(child.child_by_field_name("body"))
+                    work = next((i for i, step in enumerate(steps) if opaque(step)), None)
+                    kept = steps if work is None else (*steps[:work], Unread())
+                    return replace(opening(cls, method), steps=kept)
+        scope = syntax.enclosing(scope, "class_body")
+    return opening(cls, method)
 
 
 def _instance(

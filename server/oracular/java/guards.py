@@ -420,17 +420,28 @@ def _uses(nodes: Sequence[Node]) -> list[Step]:
 
 def _dereferences(expr: Expr) -> Iterator[Expr]:
     """The names and fields an expression calls a method on, indexes or takes the length of."""
-    kind = expr[0]
-    owner = expr[2] if kind == "text" else expr[1] if kind in ("call", "size", "index") else None
-    if owner is not None and owner[0] in ("name", "field"):
-        yield owner
+    for part in _parts(expr):
+        kind = part[0]
+        owner = part[2] if kind == "text" else part[1] if kind in ("call", "size", "index") else None
+        if owner is not None and owner[0] in ("name", "field"):
+            yield owner
+
+
+def opaque(step: Step) -> bool:
+    """Whether a step calls a method on some object, which may throw (an unknown call)."""
+    value = step.value if isinstance(step, Local | Store | Use) else None
+    return value is not None and any(part[0] == "call" for part in _parts(value))
+
+
+def _parts(expr: Expr) -> Iterator[Expr]:
+    yield expr
     for part in expr[1:]:
         if isinstance(part, tuple) and part and isinstance(part[0], str):
-            yield from _dereferences(part)
+            yield from _parts(part)
         elif isinstance(part, tuple):
             for item in part:
                 if isinstance(item, tuple) and item and isinstance(item[0], str):
-                    yield from _dereferences(item)
+                    yield from _parts(item)
 
 
 def _loop(before: list[Step], loop: Each | Count) -> list[Step]:
@@ -511,6 +522,8 @@ def _calls_within(node: Node) -> list[Node]:
             found.append(current)
         if current.type == "class_body":
             stack.extend(c for c in current.named_children if c.type == "field_declaration")
+        elif current.type == "ternary_expression":  # one side runs: which, is not known here
+            stack.extend(c for c in [current.child_by_field_name("condition")] if c is not None)
         else:
             stack.extend(c for c in current.named_children if c.type not in _OPAQUE)
     return found
@@ -840,8 +853,16 @@ class Opening:
     """The parameters' declared types."""
 
 
-Resolver = Callable[[Any, Check, Sequence[Value]], Opening | None]
-"""``(owner, check, argument values) -> the opening of the method the check calls``, if it resolves."""
+@dataclass(frozen=True)
+class Alternatives:
+    """The methods a check may call, its arguments not telling which (``FastMath.min(int, int)``
+    or ``(double, double)``, a value's type unknown): what all of them do is what it does."""
+
+    openings: tuple[Opening, ...]
+
+
+Resolver = Callable[[Any, Check, Sequence[Value]], Opening | Alternatives | None]
+"""``(owner, check, argument values) -> the opening(s) of the method the check calls``, if it resolves."""
 Constants = Callable[[Any, str], Expr | None]
 """``(owner, field name) -> the constant's initialiser``, if it is one."""
 
@@ -855,7 +876,10 @@ class GuardWalk:
         self.constant = constant
 
     def tripped(
-        self, opening: Opening, arguments: Sequence[Value], instance: dict[str, Value] | None = None
+        self,
+        opening: Opening | Alternatives,
+        arguments: Sequence[Value],
+        instance: dict[str, Value] | None = None,
     ) -> Tripped | None:
         """The guard the call of ``opening`` with ``arguments`` trips first, if one surely does;
         ``instance``: what the receiver's fields are known to hold (:meth:`construct`)."""
@@ -863,7 +887,7 @@ class GuardWalk:
         found = self._walk(opening, arguments, 0, state, instance)
         return Tripped(found[0], state.certain, found[1]) if found and found is not _STOPPED else None
 
-    def construct(self, opening: Opening, arguments: Sequence[Value]) -> dict[str, Value]:
+    def construct(self, opening: Opening | Alternatives, arguments: Sequence[Value]) -> dict[str, Value]:
         """The fields a constructor (and those it delegates to) sets from what it is given:
         ``new Logit(2, 5)`` stores ``lo`` and ``hi``, which ``value(x)`` then checks ``x`` against."""
         instance: dict[str, Value] = {}
@@ -872,12 +896,16 @@ class GuardWalk:
 
     def _walk(
         self,
-        opening: Opening,
+        opening: Opening | Alternatives,
         arguments: Sequence[Value],
         depth: int,
         state: _State,
         instance: dict[str, Value] | None,
     ) -> tuple[str, Any] | None:
+        if isinstance(opening, Alternatives):
+            frame = _Frame(self, opening.openings[0], {}, depth - 1, state, instance)
+            found = frame._alternatives(opening.openings, list(arguments), instance)
+            return None if found is _RETURNED else found
         known = bind(opening.params, arguments, opening.varargs, opening.types)
         found = _Frame(self, opening, known, depth, state, instance).run(opening.steps)
         return None if found is _RETURNED else found
@@ -972,12 +1000,40 @@ class _Frame:
             values = [self.value(a) for a in step.arguments]
             callee = self.walk.resolve(self.opening.owner, step, values)
             if callee is not None and self.depth >= MAX_DEPTH:  # a check not followed may throw first
-                self.state.certain = self.state.certain and not callee.steps
+                openings = callee.openings if isinstance(callee, Alternatives) else (callee,)
+                self.state.certain = self.state.certain and not any(o.steps for o in openings)
                 return None
             same = self.instance if step.qualifier in (None, "this", "super") else None  # the same object
+            if isinstance(callee, Alternatives):
+                return self._alternatives(callee.openings, values, same)
             if callee is not None:
                 return self.walk._walk(callee, values, self.depth + 1, self.state, same)
         return None
+
+    def _alternatives(
+        self, openings: Sequence[Opening], values: list[Value], same: dict[str, Value] | None
+    ) -> Outcome:
+        """Each alternative walked on its own; where they differ, nothing past them is known."""
+        walked = []
+        for opening in openings:
+            state, instance = (
+                _State(self.state.certain, self.state.budget),
+                dict(same) if same is not None else None,
+            )
+            walked.append(
+                (self.walk._walk(opening, values, self.depth + 1, state, instance), state, instance)
+            )
+        self.state.budget = min(state.budget for _, state, _ in walked)
+        outcomes = {found[0] if found else None for found, _, _ in walked}
+        if len(outcomes) != 1 or _STOPPED[0] in outcomes:
+            self.state.certain = False
+            return _STOPPED
+        self.state.certain = all(state.certain for _, state, _ in walked)
+        if same is not None:  # fields the alternatives set alike are known, the others not
+            for name in {n for _, _, instance in walked for n in instance or {}}:
+                stored = {repr((instance or {}).get(name)) for _, _, instance in walked}
+                same[name] = walked[0][2][name] if len(stored) == 1 else NOTHING
+        return walked[0][0]
 
     def _each(self, step: Each) -> Outcome:
         source = self.value(step.source)

@@ -16,7 +16,7 @@ from tree_sitter import Node
 from oracular.java import syntax
 from oracular.java.declarations import ClassInfo, MethodInfo, unique_types
 from oracular.java.file_reads import file_read_targets
-from oracular.java.guard_calls import GuardVerdict, trip
+from oracular.java.guard_calls import GuardVerdict, own_helper, trip
 from oracular.java.oracle_statements import statement_call
 from oracular.java.targets import (
     OBSERVER_NAME,
@@ -200,13 +200,21 @@ class PrefixAnalysis:
         if passes_null(statement):
             found += NULL_ARGUMENT_TYPES
         found = unique_types(found)
-        return by_habit(unique_types(found + exception_ancestors(found, self.env)), self.file_expects)
+        ordered = by_habit(unique_types(found + exception_ancestors(found, self.env)), self.file_expects)
+        if self.guard_verdict is None:
+            return ordered
+        named = self.guard_verdict.named.rsplit(".", 1)[-1]  # what this file's tests would name
+        return sorted(ordered, key=lambda t: t.rsplit(".", 1)[-1] != named)
 
     @cached_property
     def guard_verdict(self) -> GuardVerdict | None:
         """The exception the throwing statement's calls surely throw by their opening guards,
         given the prefix's literal values (:mod:`oracular.java.guard_calls`)."""
-        calls = [(c.cls, c.method, call) for call, c in self._throwing_calls if c is not None]
+        calls = []
+        for call, called in self._throwing_calls:
+            found = (called.cls, called.method) if called is not None else own_helper(call, self.env)
+            if found is not None:
+                calls.append((*found, call))
         return trip(calls, self.statements[: self._throwing_index], self.env, self.file_expects)
 
     @cached_property

@@ -299,6 +299,22 @@ class TypeEnv:
         owner, method = found
         return ResolvedCall(owner, method, receiver_type, instantiate_return(owner, method, receiver_type))
 
+    def _own_return(self, call: Node) -> str | None:
+        """What an unqualified call of the test class's own (or inherited) method returns:
+        commons-math3's ``createRegression().newSampleData(...)`` calls the regression's method."""
+        own = (
+            self.resolve_class(self.scope)
+            if self.scope and call.child_by_field_name("object") is None
+            else None
+        )
+        args = call.child_by_field_name("arguments")
+        found = (
+            self.find_method(own, syntax.call_name(call), len(args.named_children) if args else 0)
+            if own
+            else None
+        )
+        return instantiate_return(found[0], found[1], None) if found is not None else None
+
     def _jdk_return(self, call: Node) -> str | None:
         name = syntax.call_name(call)
         if name in JDK_RETURNS:
@@ -345,7 +361,7 @@ class TypeEnv:
             resolved = self.resolve_call(node)
             if resolved is not None:
                 return resolved.return_type
-            return self._jdk_return(node)
+            return self._own_return(node) or self._jdk_return(node)
         if kind == "field_access":
             obj = self.resolve_class(self.type_of(node.child_by_field_name("object")))
             if obj is None:
