@@ -240,12 +240,13 @@ class PrefixAnalysis:
 
     @property
     def throwing_statement(self) -> Node:
-        """The statement an exception oracle wraps: the last, where it calls anything.
+        """The statement an exception oracle wraps: the last, where it calls the workspace.
 
         A throwing test ends where it throws: commons-math3's ``ConjugateGradientTest`` builds
         its solver (the class under test's constructor, the focal call), then its vectors, then
-        ``solver.solve(a, b, x)`` throws. Where the last statement calls nothing (it declares the
-        literals the removed ``assertThrows`` used), the focal call's statement is wrapped, unless
+        ``solver.solve(a, b, x)`` throws. Where the last statement calls none of the workspace's
+        code (it declares the literals the removed ``assertThrows`` used), the focal call's
+        statement is wrapped, unless
         it is a declaration that later statements use, which cannot move into a lambda or
         ``try`` block without breaking them.
         """
@@ -253,10 +254,19 @@ class PrefixAnalysis:
             return self.last
         statement = self.statements[self.focal.statement_index]
         if statement is not self.last and (
-            statement.type == "local_variable_declaration" or _calls_in(self.last)
+            statement.type == "local_variable_declaration" or self._last_works
         ):
             return self.last
         return statement
+
+    @cached_property
+    def _last_works(self) -> bool:
+        """The last statement calls the workspace's code (not only the JDK's: ``"abc".charAt(0)``)."""
+        index = len(self.statements) - 1
+        return any(
+            (found := _resolve_focal(call, self.env, index)) is not None and not found[0].cls.is_test
+            for call in _calls_in(self.last)
+        )
 
     @property
     def cannot_throw(self) -> bool:
