@@ -55,7 +55,8 @@ def value_of(text: str, **names: Value) -> Value:
         ("1.5e3", number(1500.0)),
         ("null", Value(null=True, primitive=False)),
         ('"abc"', Value(null=False, size=3, primitive=False, text="abc", type="String")),
-        ("'\\u0000'", number(0.0)),
+        ("'\\u0000'", Value(number=0.0, null=False, primitive=True, type="char")),
+        ("String.valueOf('-')", Value(null=False, size=1, primitive=False, text="-", type="String")),
         ('"a\\u0000\\n"', Value(null=False, size=3, primitive=False, text="a\0\n", type="String")),
         (
             "new double[] {1, 2}",
@@ -493,7 +494,8 @@ def test_list_factories_empty_collections_and_the_test_classs_constants_are_valu
 
 def test_static_imports_overloads_by_array_type_and_null_dereferences(tmp_path: Path) -> None:
     """joptsimple's ``OptionParser.accepts(option)``: ``acceptsAll(singletonList(option))`` ->
-    ``ensureLegalOptions`` (imported statically) -> a loop -> ``option.startsWith(HYPHEN)``, which
+    ``ensureLegalOptions`` (imported statically) -> a loop -> ``option.startsWith(HYPHEN)`` (a
+    constant made of another, ``String.valueOf(HYPHEN_CHAR)``), which
     throws ``NullPointerException`` for ``null``; commons-math3's ``checkEqualLength`` has a
     ``double[]`` and an ``int[]`` overload; ``GammaDistribution`` a ``(double, double, double)``
     and a ``(RandomGenerator, double, double)`` constructor."""
@@ -501,7 +503,7 @@ def test_static_imports_overloads_by_array_type_and_null_dereferences(tmp_path: 
 
     files = {
         "Rules.java": "package org.example.app;\nimport java.util.List;\nfinal class Rules {\n"
-        ' static final String HYPHEN = "-";\n'
+        " static final char HYPHEN_CHAR = '-';\n static final String HYPHEN = String.valueOf(HYPHEN_CHAR);\n"
         " static void ensureLegal(String option) {\n"
         "  if (option.startsWith(HYPHEN)) throw new IllegalSpecException(option);\n }\n"
         " static void ensureAll(List<String> options) { for (String each : options) ensureLegal(each); }\n"

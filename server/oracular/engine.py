@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from tree_sitter import Node
 
 from oracular.candidates.grammar import MAX_CANDIDATES, Candidate, build_candidates
+from oracular.candidates.guarded import surely_throws
 from oracular.candidates.habits import weigh_alike, weigh_first
 from oracular.candidates.helpers import (
     HelperHabit,
@@ -724,6 +725,9 @@ class OracleEngine:
             if ranking.habits
             else weigh_alike(candidates, ranking.scores, analysis.asserted, prefix)
         )
+        throws = ranking.exception_probability
+        if not observed:  # what ran says, else the code's guards where they are sure
+            scores, throws = surely_throws(candidates, scores, throws, prefix.guard_verdict)
         scores = weigh_first(candidates, scores, analysis.first_habit)
         # never ranked (the models know JUnit's assertions): a helper is the oracle of a test that
         # does not throw, so its habit's share weighs as much as the classifier leaves to assertions
@@ -733,7 +737,7 @@ class OracleEngine:
             helpers = resolve_lines(helpers, observation if observed else None, names)
         shares = [*(None for _ in candidates), *(h.share for h in helpers)]
         candidates = [*candidates, *(h.candidate for h in helpers)]
-        scores = [*scores, *(h.score * (1 - ranking.exception_probability) for h in helpers)]
+        scores = [*scores, *(h.score * (1 - throws) for h in helpers)]
         verdicts = [verdict(c, observation) if observed else None for c in candidates]  # type: ignore[arg-type]
         if observed:
             assert observation is not None
@@ -755,7 +759,7 @@ class OracleEngine:
             : self.settings.top_k
         ]
         report = TestReport(
-            test, prefix.focal, ranking.exception_probability, ranking.exception_type, False, [],
+            test, prefix.focal, throws, ranking.exception_type, False, [],
             observed=observed,
         )  # fmt: skip
         for rank, i in enumerate(order):

@@ -168,7 +168,7 @@ def expression(node: Node | None) -> Expr:
         return ("bool", kind == "true")
     if kind == "character_literal":
         decoded = _unescape(text[1:-1])
-        return ("num", float(ord(decoded))) if len(decoded) == 1 else UNKNOWN
+        return ("typed", "char", ("num", float(ord(decoded)))) if len(decoded) == 1 else UNKNOWN
     if kind == "string_literal":
         if text.startswith('"""'):
             return ("typed", "String", ("sized", None))
@@ -287,6 +287,8 @@ def _invocation(node: Node) -> Expr:
         return ("array", tuple(expression(g) for g in given)) if len(given) <= MAX_ELEMENTS else UNKNOWN
     if written == "Collections" and name in ("emptyList", "emptySet", "emptyMap") and not given:
         return ("sized", 0)
+    if written == "String" and name == "valueOf" and len(given) == 1:
+        return ("valueof", expression(given[0]))
     if owner.type == "identifier" and written[:1].isupper():
         return UNKNOWN  # a static call: nothing dereferenced
     if name in _TEXT_CALLS and len(given) == _TEXT_CALLS[name][0]:
@@ -718,6 +720,8 @@ def evaluate(expr: Expr, names: Callable[[str], Value], fields: Callable[[str], 
         return NOTHING
     if kind == "text":
         return _text_call(expr[1], dereferenced(expr[2]), [value(e) for e in expr[3:]])
+    if kind == "valueof":
+        return _text_of(value(expr[1]))
     if kind == "not":
         truth = value(expr[1]).truth
         return truth_value(None if truth is None else not truth)
@@ -782,6 +786,20 @@ def _text_call(name: str, owner: Value, arguments: list[Value]) -> Value:
     if isinstance(found, str):
         return Value(null=False, size=len(found), primitive=False, text=found, type="String")
     return number(found)
+
+
+def _text_of(given: Value) -> Value:
+    """``String.valueOf(x)``: a string's, a ``char``'s or an integer's text."""
+    found = given.text
+    if found is None and given.number is not None and given.type == "char":
+        found = _char(given)
+    elif found is None and given.number is not None and given.type in _INTEGRAL:
+        found = str(int(given.number))
+    return (
+        NOTHING
+        if found is None
+        else Value(null=False, size=len(found), primitive=False, text=found, type="String")
+    )
 
 
 def _char(value: Value) -> str | None:
@@ -875,6 +893,18 @@ class GuardWalk:
         self.resolve = resolve
         self.constant = constant
 
+    def constant_value(self, owner: Any, name: str, depth: int = 0) -> Value:
+        """A constant's value, its initialiser reading the class's other constants (joptsimple's
+        ``HYPHEN = String.valueOf(HYPHEN_CHAR)``), a few deep."""
+        constant = self.constant(owner, name) if depth <= MAX_DEPTH else None
+        if constant is None:
+            return NOTHING
+        other = lambda n: self.constant_value(owner, n, depth + 1)  # noqa: E731
+        try:
+            return evaluate(constant, other, other)
+        except NullDereference:
+            return NOTHING
+
     def tripped(
         self,
         opening: Opening | Alternatives,
@@ -950,8 +980,7 @@ class _Frame:
     def fields(self, name: str) -> Value:
         if self.instance is not None and name in self.instance:
             return self.instance[name]
-        constant = self.walk.constant(self.opening.owner, name)
-        return evaluate(constant, lambda _: NOTHING, lambda _: NOTHING) if constant else NOTHING
+        return self.walk.constant_value(self.opening.owner, name)
 
     def names(self, name: str) -> Value:
         return self.known[name] if name in self.known else self.fields(name)

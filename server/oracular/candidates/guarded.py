@@ -1,0 +1,34 @@
+"""When the code's opening guards say the prefix surely throws, the exception oracles come first.
+
+Why: in static mode the classifier reads the test's text, not the code's guards; for commons-math3's
+``LogitTest`` (``f.value(lo - 1)`` on a ``Logit(lo, hi)``) it gave the exception a low probability
+and no exception oracle was among those offered, though the guard verdict (:mod:`oracular.java.
+guard_calls`) had found ``if (x < lo || x > hi) throw new OutOfRangeException(...)`` surely trips
+with nothing before it that could throw. Such a certain verdict is taken as the probability
+:data:`SURELY` that the prefix throws: the exception candidates' scores share it, the assertions'
+the rest, each group in the ranker's order. An uncertain verdict changes nothing: the
+classifier's probability stands.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from oracular.candidates.grammar import Candidate
+from oracular.java.guard_calls import GuardVerdict
+
+SURELY = 0.95
+"""The probability a certain verdict stands for (the walk reads guards, not everything)."""
+
+
+def surely_throws(
+    candidates: Sequence[Candidate], scores: Sequence[float], probability: float, verdict: GuardVerdict | None
+) -> tuple[list[float], float]:
+    """``scores`` and the exception probability, re-weighted as if the classifier had said
+    :data:`SURELY` where ``verdict`` is certain and said less."""
+    exceptions = [c.kind == "exception" for c in candidates]
+    if verdict is None or not verdict.certain or probability >= SURELY or not any(exceptions):
+        return list(scores), probability
+    up = SURELY / max(probability, 1e-6)
+    down = (1 - SURELY) / max(1 - probability, 1e-6)
+    return [s * (up if e else down) for s, e in zip(scores, exceptions, strict=True)], SURELY
