@@ -10,9 +10,16 @@ import pytest
 from oracular.candidates.throws_conditions import condition_signals
 from oracular.java import syntax
 from oracular.java.guard_calls import GuardVerdict, initialiser
-from oracular.java.guards import (
+from oracular.java.guard_expressions import expression
+from oracular.java.guard_values import (
     NOTHING,
     UNKNOWN,
+    NullDereference,
+    Value,
+    evaluate,
+    number,
+)
+from oracular.java.guards import (
     Check,
     Count,
     Each,
@@ -20,16 +27,11 @@ from oracular.java.guards import (
     Guard,
     GuardWalk,
     Local,
-    NullDereference,
     Opening,
     Tripped,
     Unread,
     Use,
-    Value,
     bind,
-    evaluate,
-    expression,
-    number,
     opening_steps,
 )
 from oracular.java.source import parse_text

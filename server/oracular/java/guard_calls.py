@@ -19,25 +19,27 @@ from tree_sitter import Node
 
 from oracular.java import syntax
 from oracular.java.declarations import ClassInfo, FieldInfo, MethodInfo
-from oracular.java.guards import (
+from oracular.java.guard_expressions import expression
+from oracular.java.guard_values import (
     NOTHING,
     UNKNOWN,
-    Alternatives,
-    Check,
     Expr,
-    Guard,
-    GuardWalk,
     NullDereference,
-    Opening,
-    Tripped,
-    Unread,
     Value,
     erased,
     evaluate,
-    expression,
+    typed,
+)
+from oracular.java.guards import (
+    Alternatives,
+    Check,
+    Guard,
+    GuardWalk,
+    Opening,
+    Tripped,
+    Unread,
     opaque,
     opening_steps,
-    typed,
 )
 from oracular.java.source import parse_text
 from oracular.java.types import PRIMITIVE_BOX, TypeEnv, is_primitive, takes

@@ -11,57 +11,45 @@ evaluated: the static ranking named the wrong type for a third of the 8 dev proj
 A main method's opening is read once, when the workspace is indexed (:func:`opening_steps`):
 its leading ``if (...) throw new T(...)`` guards, ``if (...) return`` exits (with their ``else``
 blocks), the checks it delegates to (``this(...)``, ``checkIndex(i)``, ``MathUtils.checkNotNull(x)``,
-a constructor), the locals it computes and the fields it stores (``this.lo = lo``) on the way, up
-to the first statement that is none of these (a loop, an ``if`` doing other work), after which
-the parameters' values are no longer known (:class:`Unread` where a ``throw`` or a check lies
-beyond). :class:`GuardWalk` then binds a call's literal arguments to the parameters and evaluates
-the guards in order, three-valued: a condition on anything else (a field no constructor set, a
-call's result) is unknown, and so never trips.
+a constructor), ``for`` loops whose bodies are read whole (``MathArrays.checkPositive``: ``if (in[i]
+<= 0) throw ...`` for each element), calls on a parameter (``null`` there throws
+``NullPointerException``), the locals it computes and the fields it stores (``this.lo = lo``) on
+the way, up to the first statement that is none of these (a ``while`` loop, an ``if`` doing other
+work), after which the parameters' values are no longer known (:class:`Unread` where a ``throw``
+or a check lies beyond). :class:`GuardWalk` then binds a call's arguments to the parameters and
+evaluates the steps in order (:mod:`oracular.java.guard_values`), three-valued: a condition on
+anything else (a field no constructor set, a call's result) is unknown, and so never trips.
 """
 
 from __future__ import annotations
 
 import math
-import operator
-import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from tree_sitter import Node
 
 from oracular.java import syntax
+from oracular.java.guard_expressions import dereferences, expression, parts
+from oracular.java.guard_values import (
+    NOTHING,
+    UNKNOWN,
+    Expr,
+    NullDereference,
+    Value,
+    erased,
+    evaluate,
+    number,
+    typed,
+)
 
-Expr = tuple[Any, ...]
-"""A condition or value as nested tuples (``("bin", "<=", ("name", "n"), ("num", 0.0))``):
-hashable and cheap to keep on every indexed method."""
-
-UNKNOWN: Expr = ("?",)
 MAX_STEPS = 24
 """Leading statements read per method: guards come first, and a long method's tail is work."""
 MAX_DEPTH = 5
 """Checks followed: ``Fraction(int, int)`` -> ``this(...)`` -> ``MathUtils.checkNotNull``,
 ``LoessInterpolator.smooth`` -> its overload -> ``MathArrays.checkOrder`` -> two more -> the loop
 that throws; a deeper one may throw first (what is found after it is not certain)."""
-
-_JDK_CONSTANTS = {
-    "Double.NaN": math.nan, "Float.NaN": math.nan,
-    "Double.POSITIVE_INFINITY": math.inf, "Double.NEGATIVE_INFINITY": -math.inf,
-    "Float.POSITIVE_INFINITY": math.inf, "Float.NEGATIVE_INFINITY": -math.inf,
-    "Double.MAX_VALUE": 1.7976931348623157e308, "Double.MIN_VALUE": 4.9e-324,
-    "Integer.MAX_VALUE": 2**31 - 1, "Integer.MIN_VALUE": -(2**31),
-    "Long.MAX_VALUE": 2**63 - 1, "Long.MIN_VALUE": -(2**63),
-    **{f"{owner}.{name}": value for owner in ("Math", "FastMath", "StrictMath")
-       for name, value in (("PI", math.pi), ("E", math.e))},
-}  # fmt: skip
-_SIZE_CALLS = ("length", "size")
-_FLOAT_TESTS = {"isNaN": math.isnan, "isInfinite": math.isinf}
-_INTEGERS = (
-    "decimal_integer_literal",
-    "hex_integer_literal",
-    "octal_integer_literal",
-    "binary_integer_literal",
-)
 
 
 @dataclass(frozen=True)
@@ -145,200 +133,6 @@ class Unread:
 Step = Guard | Exit | Check | Local | Store | Use | Each | Count | Unread
 
 
-def expression(node: Node | None) -> Expr:
-    """The evaluable part of an expression; anything else is :data:`UNKNOWN`."""
-    if node is None:
-        return UNKNOWN
-    kind = node.type
-    text = syntax.text(node)
-    if kind in _INTEGERS:
-        digits = text.rstrip("lL").replace("_", "")
-        try:
-            return ("num", float(int(digits, 8 if kind == "octal_integer_literal" else 0)))
-        except ValueError:
-            return UNKNOWN
-    if kind == "decimal_floating_point_literal":
-        try:
-            return ("num", float(text.rstrip("dDfF").replace("_", "")))
-        except ValueError:
-            return UNKNOWN
-    if kind == "null_literal":
-        return ("null",)
-    if kind in ("true", "false"):
-        return ("bool", kind == "true")
-    if kind == "character_literal":
-        decoded = _unescape(text[1:-1])
-        return ("typed", "char", ("num", float(ord(decoded)))) if len(decoded) == 1 else UNKNOWN
-    if kind == "string_literal":
-        if text.startswith('"""'):
-            return ("typed", "String", ("sized", None))
-        decoded = _unescape(text[1:-1])
-        return ("str", decoded) if len(decoded) <= MAX_TEXT else ("typed", "String", ("sized", len(decoded)))
-    if kind == "identifier":
-        return ("name", text)
-    if kind in ("parenthesized_expression", "cast_expression"):
-        inner = node.child_by_field_name("value") if kind == "cast_expression" else None
-        return expression(inner or (node.named_children[-1] if node.named_children else None))
-    if kind == "unary_expression":
-        op, operand = syntax.text(node.child_by_field_name("operator")), node.child_by_field_name("operand")
-        return {
-            "!": ("not", expression(operand)),
-            "-": ("neg", expression(operand)),
-            "+": expression(operand),
-        }.get(op, UNKNOWN)
-    if kind == "binary_expression":
-        return (
-            "bin",
-            syntax.text(node.child_by_field_name("operator")),
-            expression(node.child_by_field_name("left")),
-            expression(node.child_by_field_name("right")),
-        )
-    if kind == "field_access":
-        return _field_access(node)
-    if kind == "method_invocation":
-        return _invocation(node)
-    if kind == "object_creation_expression":
-        created = syntax.text(node.child_by_field_name("type")).split("<", 1)[0]
-        args = node.child_by_field_name("arguments")
-        empty = created in _EMPTY_COLLECTIONS and (args is None or not args.named_children)
-        return ("sized", 0 if empty else None)
-    if kind == "array_creation_expression":
-        return _new_array(node)
-    if kind == "array_initializer":
-        return _elements(node)
-    if kind == "ternary_expression":
-        return (
-            "if",
-            expression(node.child_by_field_name("condition")),
-            expression(node.child_by_field_name("consequence")),
-            expression(node.child_by_field_name("alternative")),
-        )
-    if kind == "array_access":
-        return (
-            "index",
-            expression(node.child_by_field_name("array")),
-            expression(node.child_by_field_name("index")),
-        )
-    return UNKNOWN
-
-
-MAX_TEXT = 256
-"""Longest string literal kept whole (``"::\\u0000::".indexOf(...)``); a longer one keeps its length."""
-_ESCAPE = re.compile(r"\\(u+[0-9a-fA-F]{4}|[0-3]?[0-7]{1,2}|.)")
-_ESCAPED = {"b": "\b", "t": "\t", "n": "\n", "f": "\f", "r": "\r", "s": " "}
-
-
-def _unescape(body: str) -> str:
-    """A Java literal's body as the characters it stands for (``\\u0000``, ``\\n``, ``\\0``)."""
-
-    def one(match: re.Match[str]) -> str:
-        escape = match.group(1)
-        if escape[0] == "u":
-            return chr(int(escape.lstrip("u"), 16))
-        if escape[0].isdigit():
-            return chr(int(escape, 8))
-        return _ESCAPED.get(escape, escape)
-
-    return _ESCAPE.sub(one, body)
-
-
-MAX_ELEMENTS = 16
-"""Elements of an array literal kept one by one (``param[2] <= 0`` reads them); a longer literal
-keeps its length only (commons-math3 opens methods with tables of hundreds of numbers)."""
-
-
-def _elements(initializer: Node) -> Expr:
-    items = initializer.named_children
-    if len(items) > MAX_ELEMENTS:
-        return ("sized", len(items))
-    return ("array", tuple(expression(item) for item in items))
-
-
-def _field_access(node: Node) -> Expr:
-    owner, field = node.child_by_field_name("object"), syntax.text(node.child_by_field_name("field"))
-    if owner is not None and owner.type == "this":
-        return ("field", field)
-    if field == "length":
-        return ("size", expression(owner))
-    constant = _JDK_CONSTANTS.get(syntax.text(node))
-    return ("num", float(constant)) if constant is not None else ("field", syntax.text(node))
-
-
-def _invocation(node: Node) -> Expr:
-    owner, name = node.child_by_field_name("object"), syntax.call_name(node)
-    args = node.child_by_field_name("arguments")
-    given = args.named_children if args is not None else []
-    if owner is None:  # statically imported list factories, or the class's own method
-        if name in ("singletonList", "singleton") and len(given) == 1:
-            return ("array", (expression(given[0]),))
-        return ("aslist", expression(given[0])) if name == "asList" and len(given) == 1 else UNKNOWN
-    written = syntax.text(owner)
-    if name in _SIZE_CALLS and not given:
-        return ("size", expression(owner))
-    if name == "isEmpty" and not given:
-        return ("bin", "==", ("size", expression(owner)), ("num", 0.0))
-    if written in ("Double", "Float") and name in _FLOAT_TESTS and len(given) == 1:
-        return ("test", name, expression(given[0]))
-    if written in ("Math", "FastMath", "StrictMath") and name == "abs" and len(given) == 1:
-        return ("abs", expression(given[0]))
-    if written == "Arrays" and name == "asList" and len(given) == 1:
-        return ("aslist", expression(given[0]))
-    if (written, name) in _FIXED_LISTS:
-        return ("array", tuple(expression(g) for g in given)) if len(given) <= MAX_ELEMENTS else UNKNOWN
-    if written == "Collections" and name in ("emptyList", "emptySet", "emptyMap") and not given:
-        return ("sized", 0)
-    if written == "String" and name == "valueOf" and len(given) == 1:
-        return ("valueof", expression(given[0]))
-    if owner.type == "identifier" and written[:1].isupper():
-        return UNKNOWN  # a static call: nothing dereferenced
-    if name in _TEXT_CALLS and len(given) == _TEXT_CALLS[name][0]:
-        return ("text", name, expression(owner), *(expression(g) for g in given))
-    return ("call", expression(owner))
-
-
-_TEXT_CALLS: dict[str, tuple[int, Callable[..., Any]]] = {
-    "indexOf": (1, lambda s, x: float(s.find(x))),
-    "contains": (1, lambda s, x: x in s),
-    "startsWith": (1, lambda s, x: s.startswith(x)),
-    "endsWith": (1, lambda s, x: s.endswith(x)),
-    "equals": (1, lambda s, x: s == x),
-    "charAt": (1, lambda s, i: float(ord(s[int(i)])) if i.is_integer() and 0 <= i < len(s) else None),
-    "trim": (0, lambda s: s.strip(" \t\n\r\f\v\0")),
-}
-"""String methods evaluated on literals (joptsimple: ``if (separator.indexOf(NIL_VALUE_SEPARATOR) != -1)
-throw new IllegalArgumentException(...)``): argument count, and what they compute."""
-
-
-_FIXED_LISTS = {
-    ("Arrays", "asList"),
-    ("List", "of"),
-    ("Collections", "singletonList"),
-    ("Collections", "singleton"),
-}
-"""Calls making a list of exactly their arguments (one array given to ``asList``: its elements)."""
-_EMPTY_COLLECTIONS = frozenset(
-    ("ArrayList", "LinkedList", "HashMap", "HashSet", "TreeMap", "TreeSet", "LinkedHashMap", "LinkedHashSet",
-     "ArrayDeque", "Vector")
-)  # fmt: skip
-"""Collections a ``new`` without arguments makes empty (a later ``add`` makes the prefix forget it)."""
-
-
-def _new_array(node: Node) -> Expr:
-    value = node.child_by_field_name("value")
-    if value is not None:
-        return ("typed", _array_type(node), _elements(value))
-    dims = [c for c in node.named_children if c.type == "dimensions_expr"]
-    size = expression(dims[0].named_children[0]) if dims and dims[0].named_children else UNKNOWN
-    return ("typed", _array_type(node), ("sized", size[1] if size[0] == "num" else None))
-
-
-def _array_type(node: Node) -> str:
-    """``new double[3][]``'s type: ``double[][]``."""
-    depth = sum(1 for c in node.named_children if c.type == "dimensions_expr")
-    depth += sum(syntax.text(c).count("[") for c in node.named_children if c.type == "dimensions")
-    return syntax.text(node.child_by_field_name("type")) + "[]" * depth
-
-
 def opening_steps(body: Node | None) -> tuple[Step, ...]:
     """The guards, checks and locals a method body opens with (see the module docstring)."""
     return _openings(body) if body is not None else ()
@@ -417,33 +211,13 @@ def _uses(nodes: Sequence[Node]) -> list[Step]:
     """The expressions among ``nodes`` that dereference a parameter, local or field (``return
     key.toCharArray()``): ``null`` there throws."""
     found = [expression(n) for n in nodes]
-    return [Use(e) for e in found if any(_dereferences(e))]
-
-
-def _dereferences(expr: Expr) -> Iterator[Expr]:
-    """The names and fields an expression calls a method on, indexes or takes the length of."""
-    for part in _parts(expr):
-        kind = part[0]
-        owner = part[2] if kind == "text" else part[1] if kind in ("call", "size", "index") else None
-        if owner is not None and owner[0] in ("name", "field"):
-            yield owner
+    return [Use(e) for e in found if any(dereferences(e))]
 
 
 def opaque(step: Step) -> bool:
     """Whether a step calls a method on some object, which may throw (an unknown call)."""
     value = step.value if isinstance(step, Local | Store | Use) else None
-    return value is not None and any(part[0] == "call" for part in _parts(value))
-
-
-def _parts(expr: Expr) -> Iterator[Expr]:
-    yield expr
-    for part in expr[1:]:
-        if isinstance(part, tuple) and part and isinstance(part[0], str):
-            yield from _parts(part)
-        elif isinstance(part, tuple):
-            for item in part:
-                if isinstance(item, tuple) and item and isinstance(item[0], str):
-                    yield from _parts(item)
+    return value is not None and any(part[0] == "call" for part in parts(value))
 
 
 def _loop(before: list[Step], loop: Each | Count) -> list[Step]:
@@ -613,238 +387,6 @@ def _thrown(node: Node | None) -> str | None:
     if created.type != "object_creation_expression":
         return None
     return syntax.text(created.child_by_field_name("type")) or None
-
-
-@dataclass(frozen=True)
-class Value:
-    """What is known of a value: a number, whether it is null, its length (array, string,
-    collection), or a truth value."""
-
-    number: float | None = None
-    null: bool | None = None
-    size: int | None = None
-    truth: bool | None = None
-    primitive: bool | None = None
-    """A number or a truth value (``True``), a reference (``False``): which overload it can be
-    passed to."""
-    elements: tuple[Value, ...] | None = None
-    """An array literal's, one by one."""
-    text: str | None = None
-    """A string literal's characters."""
-    type: str | None = None
-    """Its type where the code says (``new double[3]``, a string, a parameter's declared type):
-    which of ``checkEqualLength(double[], double[])`` and ``(int[], int[])`` it is passed to."""
-
-
-class NullDereference(Exception):
-    """Raised by :func:`evaluate` where a value known to be ``null`` is dereferenced."""
-
-
-NOTHING = Value()
-_COMPARE: dict[str, Callable[[float, float], bool]] = {
-    "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge, "==": operator.eq,
-    "!=": operator.ne,
-}  # fmt: skip
-_ARITHMETIC: dict[str, Callable[[float, float], float]] = {
-    "+": operator.add, "-": operator.sub, "*": operator.mul,
-}  # fmt: skip
-
-
-_FLOATING = ("double", "float")
-_INTEGRAL = ("int", "long", "short", "byte", "char")
-
-
-def _divided(left: Value, right: Value) -> float | None:
-    """``left / right`` as Java divides: a ``double`` operand makes it exact, two integers
-    truncate; where the types are not known, only if both divisions agree."""
-    a, b = left.number, right.number
-    if a is None or b is None or b == 0:
-        return None
-    if left.type in _FLOATING or right.type in _FLOATING or not (a.is_integer() and b.is_integer()):
-        return a / b
-    if left.type in _INTEGRAL and right.type in _INTEGRAL:
-        return float(math.trunc(a / b))
-    return a / b if a % b == 0 else None
-
-
-def evaluate(expr: Expr, names: Callable[[str], Value], fields: Callable[[str], Value]) -> Value:
-    """Three-valued evaluation: ``names`` gives a parameter's or local's value, ``fields`` a
-    field's (a constant's, or nothing known). Raises :class:`NullDereference` where the
-    expression surely dereferences ``null`` (``&&`` and ``||`` short-circuit as Java does)."""
-
-    def value(e: Expr) -> Value:
-        return evaluate(e, names, fields)
-
-    def dereferenced(e: Expr) -> Value:
-        found = value(e)
-        if found.null:
-            raise NullDereference
-        return found
-
-    kind = expr[0]
-    if kind == "num":
-        return number(expr[1])
-    if kind == "null":
-        return Value(null=True, primitive=False)
-    if kind == "bool":
-        return Value(truth=expr[1], null=False, primitive=True)
-    if kind == "sized":
-        return Value(null=False, size=expr[1], primitive=False)
-    if kind == "str":
-        return Value(null=False, size=len(expr[1]), primitive=False, text=expr[1], type="String")
-    if kind == "typed":
-        return typed(value(expr[2]), expr[1])
-    if kind == "array":
-        items = tuple(value(e) for e in expr[1])
-        return Value(null=False, size=len(items), primitive=False, elements=items)
-    if kind == "aslist":  # Arrays.asList(x): x's elements if x is an array, else a list of x
-        given = value(expr[1])
-        if given.primitive is False and given.size is not None and given.text is None:
-            return Value(null=False, size=given.size, primitive=False, elements=given.elements)
-        one = given.primitive or given.text is not None
-        return Value(null=False, size=1, primitive=False, elements=(given,)) if one else NOTHING
-    if kind == "index":
-        items, at = dereferenced(expr[1]).elements, value(expr[2]).number
-        if items is None or at is None or not at.is_integer() or not 0 <= at < len(items):
-            return NOTHING
-        return items[int(at)]
-    if kind == "name":
-        return names(expr[1])
-    if kind == "field":
-        return fields(expr[1])
-    if kind == "size":
-        size = dereferenced(expr[1]).size
-        return number(None if size is None else float(size))
-    if kind == "call":
-        dereferenced(expr[1])
-        return NOTHING
-    if kind == "text":
-        return _text_call(expr[1], dereferenced(expr[2]), [value(e) for e in expr[3:]])
-    if kind == "valueof":
-        return _text_of(value(expr[1]))
-    if kind == "not":
-        truth = value(expr[1]).truth
-        return truth_value(None if truth is None else not truth)
-    if kind == "neg":
-        x = value(expr[1]).number
-        return number(None if x is None else -x)
-    if kind == "abs":
-        x = value(expr[1]).number
-        return number(None if x is None else abs(x))
-    if kind == "test":
-        x = value(expr[2]).number
-        return truth_value(None if x is None else _FLOAT_TESTS[expr[1]](x))
-    if kind == "if":  # c ? a : b evaluates one side only
-        truth = value(expr[1]).truth
-        if truth is None:
-            return NOTHING
-        return value(expr[2] if truth else expr[3])
-    if kind == "bin" and expr[1] in ("&&", "||"):
-        return _logic(expr[1], value(expr[2]).truth, lambda: value(expr[3]).truth)
-    if kind == "bin":
-        return _binary(expr[1], value(expr[2]), value(expr[3]))
-    return NOTHING
-
-
-_PRIMITIVES = frozenset(("int", "long", "short", "byte", "char", "float", "double", "boolean"))
-
-
-def typed(found: Value, type_name: str | None) -> Value:
-    """``found`` known to be of ``type_name``: a primitive or a reference (which overload it can be
-    passed to, ``GammaDistribution(double, double, double)`` or ``(RandomGenerator, double,
-    double)``), of which type (an array's elements of its element type)."""
-    if not type_name:
-        return found
-    if found.primitive is None:
-        primitive = type_name in _PRIMITIVES
-        found = replace(found, primitive=primitive, null=False if primitive else found.null)
-    if found.primitive and found.type is None and type_name in _PRIMITIVES:
-        return replace(found, type=type_name)  # how it divides
-    if found.type is not None or found.primitive is not False:
-        return found
-    element = type_name[:-2] if type_name.endswith("[]") else None
-    items = found.elements
-    if items is not None and element is not None and element.endswith("[]"):
-        items = tuple(typed(item, element) for item in items)
-    return replace(found, type=type_name, elements=items)
-
-
-def _text_call(name: str, owner: Value, arguments: list[Value]) -> Value:
-    if owner.text is None:
-        return NOTHING
-    given = [a.text if a.text is not None else a.number if name == "charAt" else _char(a) for a in arguments]
-    if name == "equals" and arguments and arguments[0].null:
-        return truth_value(False)
-    if any(g is None for g in given):
-        return NOTHING
-    try:
-        found = _TEXT_CALLS[name][1](owner.text, *given)
-    except (TypeError, ValueError, AttributeError):
-        return NOTHING
-    if isinstance(found, bool):
-        return truth_value(found)
-    if isinstance(found, str):
-        return Value(null=False, size=len(found), primitive=False, text=found, type="String")
-    return number(found)
-
-
-def _text_of(given: Value) -> Value:
-    """``String.valueOf(x)``: a string's, a ``char``'s or an integer's text."""
-    found = given.text
-    if found is None and given.number is not None and given.type == "char":
-        found = _char(given)
-    elif found is None and given.number is not None and given.type in _INTEGRAL:
-        found = str(int(given.number))
-    return (
-        NOTHING
-        if found is None
-        else Value(null=False, size=len(found), primitive=False, text=found, type="String")
-    )
-
-
-def _char(value: Value) -> str | None:
-    """A ``char`` (or a code point passed as ``int``) as the character it is."""
-    x = value.number
-    return chr(int(x)) if x is not None and x.is_integer() and 0 <= x < 0x110000 else None
-
-
-def number(x: float | None) -> Value:
-    return Value(number=x, null=False, primitive=True)
-
-
-def truth_value(truth: bool | None) -> Value:
-    return Value(truth=truth, null=False, primitive=True)
-
-
-def _binary(op: str, left: Value, right: Value) -> Value:
-    if op in ("==", "!=") and (left.null or right.null):
-        other = right if left.null else left
-        same = True if other.null else False if other.null is False else None
-        return truth_value(None if same is None else same == (op == "=="))
-    a, b = left.number, right.number
-    if a is None or b is None:
-        if op in ("==", "!=") and left.truth is not None and right.truth is not None:
-            return truth_value((left.truth == right.truth) == (op == "=="))
-        return NOTHING
-    if op in _COMPARE:
-        return truth_value(_COMPARE[op](a, b))
-    if op in _ARITHMETIC:
-        return number(_ARITHMETIC[op](a, b))
-    return number(_divided(left, right)) if op == "/" else NOTHING
-
-
-def _logic(op: str, a: bool | None, b: Callable[[], bool | None]) -> Value:
-    """``a && b``, ``a || b``: ``b`` is evaluated only where Java would, and where it may not be
-    (``a`` unknown), a ``null`` it dereferences only makes it unknown."""
-    if (op == "&&" and a is False) or (op == "||" and a is True):
-        return truth_value(a)
-    if a is None:
-        try:
-            right = b()
-        except NullDereference:
-            return truth_value(None)
-        return truth_value(False if op == "&&" and right is False else True if op == "||" and right else None)
-    return truth_value(b())
 
 
 @dataclass(frozen=True)
@@ -1125,9 +667,3 @@ def bind(
         if name in bound:
             bound[name] = typed(bound[name], erased(declared))
     return bound
-
-
-def erased(type_name: str) -> str:
-    """A declared type as a value's: ``final List<V>`` is ``List``, ``double...`` ``double[]``."""
-    plain = re.sub(r"<.*>", "", type_name.removeprefix("final ")).replace(" ", "")
-    return plain[:-3] + "[]" if plain.endswith("...") else plain
