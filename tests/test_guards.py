@@ -510,13 +510,16 @@ def test_static_imports_overloads_by_array_type_and_null_dereferences(tmp_path: 
         "  if (option.startsWith(HYPHEN)) throw new IllegalSpecException(option);\n }\n"
         " static void ensureAll(List<String> options) { for (String each : options) ensureLegal(each); }\n"
         " static void same(double[] a, double[] b) { if (a.length != b.length) throw new DMismatch(); }\n"
-        " static void same(int[] a, int[] b) { if (a.length != b.length) throw new IMismatch(); }\n}\n",
+        " static void same(int[] a, int[] b) { if (a.length != b.length) throw new IMismatch(); }\n"
+        " static void names(String... all) { for (String n : all) { if (n.isEmpty()) throw new Empty(); } }\n"
+        " static void names(int[] all) { }\n}\n",
         "Parser.java": "package org.example.app;\nimport java.util.List;\n"
         "import static org.example.app.Rules.*;\nimport static java.util.Collections.singletonList;\n"
         "public class Parser {\n public void accepts(String option) { acceptsAll(singletonList(option)); }\n"
         " public void acceptsAll(List<String> options) {\n"
         "  if (options.isEmpty()) throw new IllegalArgumentException();\n  ensureAll(options);\n }\n"
-        " public void lengths(int[] a, int[] b) { same(a, b); }\n}\n",
+        " public void lengths(int[] a, int[] b) { same(a, b); }\n"
+        " public void named(String name) { names(name); }\n}\n",
         "Gamma.java": "package org.example.app;\npublic class Gamma {\n"
         " public Gamma(double shape) { this(shape / 2, 2, 1e-9); }\n"
         " public Gamma(double shape, double scale, double accuracy) {\n"
@@ -528,6 +531,7 @@ def test_static_imports_overloads_by_array_type_and_null_dereferences(tmp_path: 
         " @org.junit.jupiter.api.Test\n void nothing() {\n  new Parser().accepts(null);\n }\n"
         " @org.junit.jupiter.api.Test\n void noList() {\n  new Parser().acceptsAll(null);\n }\n"
         " @org.junit.jupiter.api.Test\n void ints() {\n  new Parser().lengths(new int[1], new int[2]);\n }\n"
+        ' @org.junit.jupiter.api.Test\n void empty() {\n  new Parser().named("");\n }\n'
         " @org.junit.jupiter.api.Test\n void shape() {\n  new Gamma(-1.0);\n }\n}\n",
     }
     engine, analysis = analysed_workspace(tmp_path, files, "ParserTest.java")
@@ -539,6 +543,7 @@ def test_static_imports_overloads_by_array_type_and_null_dereferences(tmp_path: 
         "nothing": "NullPointerException",
         "noList": "NullPointerException",
         "ints": "IMismatch",
+        "empty": "Empty",  # a string is one element of String..., never an int[]
         "shape": "NotPositiveException",
     }
 

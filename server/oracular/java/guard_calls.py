@@ -221,6 +221,8 @@ _PRIMITIVE_LIKE = frozenset([*PRIMITIVE_BOX, *PRIMITIVE_BOX.values(), "Number", 
 
 
 def _fits(param: str, value: Value) -> bool:
+    if param.endswith("..."):  # one element of the rest, or the rest as an array
+        return _fits(param[:-3], value) or _fits(param[:-3] + "[]", value)
     if value.primitive is None:
         return True
     if value.primitive:
