@@ -376,3 +376,29 @@ def test_the_right_overload_delegation_and_built_class_give_their_types(tmp_path
         "array": "MismatchException",
         "built": "MismatchException",
     }
+
+
+def test_the_exception_oracle_wraps_the_last_statement_calling_the_workspace(tmp_path: Path) -> None:
+    """commons-math3's ``ConjugateGradientTest``: the focal call (the class under test's
+    constructor) builds the solver, the last statement ``solver.solve(b)`` throws; a last
+    statement calling only the JDK (``"abc".charAt(0)``) leaves the focal call's statement."""
+    from .test_targets import analysed_workspace
+
+    files = {
+        "LinearSolver.java": "package org.example.app;\n"
+        "public interface LinearSolver { void solve(int[] b); }\n",
+        "Gradient.java": "package org.example.app;\npublic class Gradient implements LinearSolver {\n"
+        " public Gradient(int n) { }\n public void solve(int[] b) { }\n public void push(String s) { }\n}\n",
+        "GradientTest.java": "package org.example.app;\nclass GradientTest {\n"
+        " @org.junit.jupiter.api.Test\n void solve() {\n  final LinearSolver solver;\n"
+        "  solver = new Gradient(10);\n  final int[] b = new int[2];\n  solver.solve(b);\n }\n"
+        " @org.junit.jupiter.api.Test\n void literal() {\n  Gradient g = new Gradient(1);\n"
+        '  g.push("a");\n  char c = "abc".charAt(0);\n }\n}\n',
+    }
+    engine, analysis = analysed_workspace(tmp_path, files, "GradientTest.java")
+    wrapped = {
+        s.test.name: syntax.text(engine.prefix_for(analysis, s).throwing_statement) for s in analysis.statuses
+    }
+    assert wrapped == {"solve": "solver.solve(b);", "literal": 'g.push("a");'}
+    focal = engine.prefix_for(analysis, analysis.statuses[0]).focal
+    assert focal is not None and focal.method.is_constructor  # the focal call came earlier
