@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from oracular.candidates.throws_conditions import condition_signals
+from oracular.engine import FileAnalysis, OracleEngine
 from oracular.java import syntax
 from oracular.java.guard_calls import GuardVerdict, initialiser
 from oracular.java.guard_expressions import expression
@@ -43,6 +44,15 @@ def body_of(method: str):
         n for n in syntax.walk(source.root) if n.type in ("method_declaration", "constructor_declaration")
     )
     return node.child_by_field_name("body")
+
+
+def verdicts_of(engine: OracleEngine, analysis: FileAnalysis) -> dict[str, GuardVerdict | None]:
+    """Each test's guard verdict, by the test's name."""
+    return {s.test.name: engine.prefix_for(analysis, s).guard_verdict for s in analysis.statuses}
+
+
+def thrown_by(verdicts: dict[str, GuardVerdict | None]) -> dict[str, str | None]:
+    return {name: v.thrown if v is not None else None for name, v in verdicts.items()}
 
 
 def value_of(text: str, **names: Value) -> Value:
@@ -456,7 +466,7 @@ def test_a_receiver_built_in_the_prefix_brings_its_class_and_fields(tmp_path: Pa
         " @org.junit.jupiter.api.Test\n void unread() {\n  new Logit(2, 5).sweep(new double[] {1});\n }\n}\n",
     }
     engine, analysis = analysed_workspace(tmp_path, files, "LogitTest.java")
-    verdicts = {s.test.name: engine.prefix_for(analysis, s).guard_verdict for s in analysis.statuses}
+    verdicts = verdicts_of(engine, analysis)
     assert verdicts["below"] is not None and verdicts["below"].thrown == "OutOfRangeException"
     assert verdicts["loop"] is not None and verdicts["loop"].thrown == "OutOfRangeException"
     assert verdicts == {**verdicts, "inside": None, "set": None, "unread": None}
@@ -488,7 +498,7 @@ def test_list_factories_empty_collections_and_the_test_classs_constants_are_valu
         "  xs.add(1);\n  new Clusterer(1).cluster(xs);\n }\n}\n",
     }
     engine, analysis = analysed_workspace(tmp_path, files, "ClustererTest.java")
-    thrown = {s.test.name: engine.prefix_for(analysis, s).guard_verdict for s in analysis.statuses}
+    thrown = verdicts_of(engine, analysis)
     assert thrown["few"] is not None and thrown["few"].thrown == "TooSmallException"
     assert thrown["none"] is not None and thrown["none"].thrown == "TooSmallException"
     assert thrown["filled"] is None  # filled by the prefix: its size is no longer known
@@ -535,8 +545,8 @@ def test_static_imports_overloads_by_array_type_and_null_dereferences(tmp_path: 
         " @org.junit.jupiter.api.Test\n void shape() {\n  new Gamma(-1.0);\n }\n}\n",
     }
     engine, analysis = analysed_workspace(tmp_path, files, "ParserTest.java")
-    verdicts = {s.test.name: engine.prefix_for(analysis, s).guard_verdict for s in analysis.statuses}
-    thrown = {name: v.thrown if v is not None else None for name, v in verdicts.items()}
+    verdicts = verdicts_of(engine, analysis)
+    thrown = thrown_by(verdicts)
     assert thrown == {
         "hyphen": "IllegalSpecException",
         "plain": None,
@@ -598,8 +608,8 @@ def test_an_abstract_call_throws_what_all_its_implementations_throw(tmp_path: Pa
     interval = index.resolve("Interval", "org.example.app")
     assert interval is not None
     assert {c.name for c in index.subtypes(interval)} == {"Wilson", "Normal", "Loose"}
-    verdicts = {s.test.name: engine.prefix_for(analysis, s).guard_verdict for s in analysis.statuses}
-    thrown = {name: v.thrown if v is not None else None for name, v in verdicts.items()}
+    verdicts = verdicts_of(engine, analysis)
+    thrown = thrown_by(verdicts)
     # large: one implementation passes, the other throws; any: one of two throws
     assert thrown == {"zero": "NotPositive", "large": None, "any": None, "built": "Negative"}
     assert verdicts["zero"] is not None and verdicts["zero"].certain
@@ -648,8 +658,8 @@ def test_a_test_classs_own_helper_is_walked_up_to_its_work(tmp_path: Path) -> No
         " @org.junit.jupiter.api.Test\n void unfit() {\n  create(new double[] {1}).fit(null);\n }\n}\n",
     }
     engine, analysis = analysed_workspace(tmp_path, files, "MixtureTest.java")
-    verdicts = {s.test.name: engine.prefix_for(analysis, s).guard_verdict for s in analysis.statuses}
-    thrown = {name: v.thrown if v is not None else None for name, v in verdicts.items()}
+    verdicts = verdicts_of(engine, analysis)
+    thrown = thrown_by(verdicts)
     assert thrown == {"negative": "NotPositive", "positive": None, "unfit": "NullArgument"}
     unfit = next(s for s in analysis.statuses if s.test.name == "unfit")
     focal = engine.prefix_for(analysis, unfit).focal

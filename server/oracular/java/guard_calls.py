@@ -141,20 +141,17 @@ class WorkspaceGuards:
     def implemented(self, cls: ClassInfo, method: MethodInfo, values: Sequence[Value]) -> Tripped | None:
         """What an abstract method's implementations throw for ``values``, where all of them
         surely throw the same type (commons-math3's ``BinomialConfidenceInterval.createInterval``:
-        each of its four opens with ``IntervalUtils.checkParameters(...)``)."""
-        found: list[Tripped | None] = []
+        each of its four opens with ``IntervalUtils.checkParameters(...)``): the implementations
+        are the call's :class:`~oracular.java.guards.Alternatives`."""
+        chosen: list[Opening | Alternatives] = []
         for sub in self.index.subtypes(cls):
             bodies = [m for m in sub.methods_named(method.name) if not _abstract(sub, m)]
-            chosen = _only(sub, bodies, values) if not sub.is_test and bodies else None
-            if chosen is not None:
-                found.append(self.walk.tripped(chosen, values))
-            if len(found) > MAX_IMPLEMENTATIONS or (found and found[-1] is None):
+            found = _only(sub, bodies, values) if not sub.is_test and bodies else None
+            if found is not None:
+                chosen.append(found)
+            if len(chosen) > MAX_IMPLEMENTATIONS:
                 return None
-        if not found or len({t.thrown.rsplit(".", 1)[-1] for t in found if t is not None}) != 1:
-            return None
-        first = found[0]
-        assert first is not None
-        return Tripped(first.thrown, all(t is not None and t.certain for t in found), first.owner)
+        return self.walk.tripped(Alternatives(tuple(chosen)), values) if chosen else None
 
     def constant(self, owner: ClassInfo, name: str) -> Expr | None:
         found = owner.fields.get(name)
@@ -373,11 +370,7 @@ def trip(
 def own_helper(call: Node, env: TypeEnv) -> tuple[ClassInfo, MethodInfo] | None:
     """The test class's own method an unqualified call reaches (commons-math3's
     ``create(weights, means, covariances)``, which builds the distribution under test)."""
-    own = env.resolve_class(env.scope) if env.scope and call.type == "method_invocation" else None
-    if own is None or call.child_by_field_name("object") is not None:
-        return None
-    args = call.child_by_field_name("arguments")
-    found = env.find_method(own, syntax.call_name(call), len(args.named_children) if args else 0)
+    found = env.own_method(call)
     return found if found is not None and found[0].is_test else None
 
 

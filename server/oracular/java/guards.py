@@ -418,7 +418,7 @@ class Alternatives:
     """The methods a check may call, its arguments not telling which (``FastMath.min(int, int)``
     or ``(double, double)``, a value's type unknown): what all of them do is what it does."""
 
-    openings: tuple[Opening, ...]
+    openings: tuple[Opening | Alternatives, ...]
 
 
 Resolver = Callable[[Any, Check, Sequence[Value]], Opening | Alternatives | None]
@@ -475,12 +475,36 @@ class GuardWalk:
         instance: dict[str, Value] | None,
     ) -> tuple[str, Any] | None:
         if isinstance(opening, Alternatives):
-            frame = _Frame(self, opening.openings[0], {}, depth - 1, state, instance)
-            found = frame._alternatives(opening.openings, list(arguments), instance)
-            return None if found is _RETURNED else found
+            return self._walk_each(opening.openings, arguments, depth, state, instance)
         known = bind(opening.params, arguments, opening.varargs, opening.types)
         found = _Frame(self, opening, known, depth, state, instance).run(opening.steps)
         return None if found is _RETURNED else found
+
+    def _walk_each(
+        self,
+        openings: Sequence[Opening | Alternatives],
+        arguments: Sequence[Value],
+        depth: int,
+        state: _State,
+        same: dict[str, Value] | None,
+    ) -> tuple[str, Any] | None:
+        """Each alternative walked on its own: what all do is what the call does; where they
+        differ, nothing past them is known. The fields all set alike are known, the others not."""
+        walked = []
+        for opening in openings:
+            own, instance = _State(state.certain, state.budget), dict(same) if same is not None else None
+            walked.append((self._walk(opening, arguments, depth, own, instance), own, instance))
+        state.budget = min(own.budget for _, own, _ in walked)
+        outcomes = {found[0] if found else None for found, _, _ in walked}
+        if len(outcomes) != 1 or _STOPPED[0] in outcomes:
+            state.certain = False
+            return _STOPPED
+        state.certain = all(own.certain for _, own, _ in walked)
+        if same is not None:
+            for name in {n for _, _, instance in walked for n in instance or {}}:
+                stored = {repr((instance or {}).get(name)) for _, _, instance in walked}
+                same[name] = walked[0][2][name] if len(stored) == 1 else NOTHING
+        return walked[0][0]
 
 
 _STOPPED = ("", None)
@@ -575,36 +599,9 @@ class _Frame:
                 self.state.certain = self.state.certain and not any(o.steps for o in openings)
                 return None
             same = self.instance if step.qualifier in (None, "this", "super") else None  # the same object
-            if isinstance(callee, Alternatives):
-                return self._alternatives(callee.openings, values, same)
-            if callee is not None:
+            if callee is not None:  # one method, or the alternatives the arguments leave
                 return self.walk._walk(callee, values, self.depth + 1, self.state, same)
         return None
-
-    def _alternatives(
-        self, openings: Sequence[Opening], values: list[Value], same: dict[str, Value] | None
-    ) -> Outcome:
-        """Each alternative walked on its own; where they differ, nothing past them is known."""
-        walked = []
-        for opening in openings:
-            state, instance = (
-                _State(self.state.certain, self.state.budget),
-                dict(same) if same is not None else None,
-            )
-            walked.append(
-                (self.walk._walk(opening, values, self.depth + 1, state, instance), state, instance)
-            )
-        self.state.budget = min(state.budget for _, state, _ in walked)
-        outcomes = {found[0] if found else None for found, _, _ in walked}
-        if len(outcomes) != 1 or _STOPPED[0] in outcomes:
-            self.state.certain = False
-            return _STOPPED
-        self.state.certain = all(state.certain for _, state, _ in walked)
-        if same is not None:  # fields the alternatives set alike are known, the others not
-            for name in {n for _, _, instance in walked for n in instance or {}}:
-                stored = {repr((instance or {}).get(name)) for _, _, instance in walked}
-                same[name] = walked[0][2][name] if len(stored) == 1 else NOTHING
-        return walked[0][0]
 
     def _each(self, step: Each) -> Outcome:
         source = self.value(step.source)

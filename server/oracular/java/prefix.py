@@ -246,9 +246,8 @@ class PrefixAnalysis:
         its solver (the class under test's constructor, the focal call), then its vectors, then
         ``solver.solve(a, b, x)`` throws. Where the last statement calls none of the workspace's
         code (it declares the literals the removed ``assertThrows`` used), the focal call's
-        statement is wrapped, unless
-        it is a declaration that later statements use, which cannot move into a lambda or
-        ``try`` block without breaking them.
+        statement is wrapped, unless it is a declaration that later statements use, which cannot
+        move into a lambda or ``try`` block without breaking them.
         """
         if self.focal is None:
             return self.last

@@ -299,21 +299,15 @@ class TypeEnv:
         owner, method = found
         return ResolvedCall(owner, method, receiver_type, instantiate_return(owner, method, receiver_type))
 
-    def _own_return(self, call: Node) -> str | None:
-        """What an unqualified call of the test class's own (or inherited) method returns:
-        commons-math3's ``createRegression().newSampleData(...)`` calls the regression's method."""
-        own = (
-            self.resolve_class(self.scope)
-            if self.scope and call.child_by_field_name("object") is None
-            else None
-        )
+    def own_method(self, call: Node) -> tuple[ClassInfo, MethodInfo] | None:
+        """The test class's own (or inherited) method an unqualified call reaches: commons-math3's
+        ``createRegression()``, whose return type types ``.newSampleData(...)`` chained on it, and
+        whose opening a throwing statement's guard walk enters (``create(weights, ...)``)."""
+        own = self.resolve_class(self.scope) if self.scope else None
+        if own is None or call.type != "method_invocation" or call.child_by_field_name("object") is not None:
+            return None
         args = call.child_by_field_name("arguments")
-        found = (
-            self.find_method(own, syntax.call_name(call), len(args.named_children) if args else 0)
-            if own
-            else None
-        )
-        return instantiate_return(found[0], found[1], None) if found is not None else None
+        return self.find_method(own, syntax.call_name(call), len(args.named_children) if args else 0)
 
     def _jdk_return(self, call: Node) -> str | None:
         name = syntax.call_name(call)
@@ -361,7 +355,8 @@ class TypeEnv:
             resolved = self.resolve_call(node)
             if resolved is not None:
                 return resolved.return_type
-            return self._own_return(node) or self._jdk_return(node)
+            own = self.own_method(node)
+            return instantiate_return(*own, None) if own is not None else self._jdk_return(node)
         if kind == "field_access":
             obj = self.resolve_class(self.type_of(node.child_by_field_name("object")))
             if obj is None:
