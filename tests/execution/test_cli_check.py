@@ -12,18 +12,22 @@ import sys
 from pathlib import Path
 
 from oracular.cli.main import main
+from oracular.execution.sandbox import sandboxed
 
 from ..conftest import EXAMPLE
 from .conftest import TEST_PACKAGE, require_toolchain
 
 COUNTER = EXAMPLE / TEST_PACKAGE / "BoundedCounterTest.java"
+OBSERVED = "values observed by running each test's prefix in a scratch copy, " + (
+    "in a sandbox" if sandboxed("prefer") else "without a sandbox"
+)
 
 
 def test_suggest_json_observes_and_check_runs_each_oracle(capsys) -> None:
     require_toolchain()
     assert main(["suggest", str(COUNTER), "--json", "--check", "--classpath", ""]) == 0
     document = json.loads(capsys.readouterr().out)
-    assert document["mode"] == "values observed by running each test's prefix in a scratch copy"
+    assert document["mode"] == OBSERVED
     tests = {t["method"]: t for t in document["tests"]}
     assert all(t["observed"] for t in tests.values())
     value = tests["testValueAfterIncrement"]["suggestions"]
@@ -48,7 +52,7 @@ def test_a_confident_expectation_that_fails_is_a_possible_bug(capsys, tmp_path: 
     assert lines[2].endswith("· holds now (observed)")  # the first oracle holds on the code as it is
     # what the ranker expected confidently, failing: shown second, whatever else holds
     assert lines[3].endswith("assertEquals(1, s.size());  · fails now: was 0 — possible bug")
-    assert lines[-1] == "values observed by running each test's prefix in a scratch copy"
+    assert lines[-1] == OBSERVED
     assert main(["suggest", str(test), "--line", "40", "--top", "3", "--check"]) == 0  # run as inserted
     lines = capsys.readouterr().out.splitlines()
     assert lines[2].endswith("· holds now")

@@ -51,9 +51,9 @@ class UnrulyTest {
 
 
 @pytest.fixture(scope="module")
-def worker() -> Iterator[JvmWorker]:
+def worker(tmp_path_factory: pytest.TempPathFactory) -> Iterator[JvmWorker]:
     require_toolchain()
-    with JvmWorker(find_toolchain()) as jvm:
+    with JvmWorker(find_toolchain(), writable=(tmp_path_factory.getbasetemp(),)) as jvm:
         yield jvm
 
 
@@ -111,7 +111,7 @@ def test_tests_see_their_module_root_as_the_basedir_property(tmp_path: Path) -> 
         encoding="utf-8",
     )
     (tmp_path / "marker.txt").write_text("here", encoding="utf-8")
-    with JvmWorker(find_toolchain(), cwd=tmp_path) as jvm:
+    with JvmWorker(find_toolchain(), cwd=tmp_path, writable=(tmp_path / "out",)) as jvm:
         out = tmp_path / "out"
         assert jvm.compile([source], out, list(jvm.toolchain.platform)).ok
         result = jvm.run([out], [TestRef("demo.BasedirTest", "here")])

@@ -70,6 +70,20 @@ async def test_diagnostics_on_open(shared_client: RecordingClient, module_projec
     )
 
 
+async def test_diagnostics_in_a_file_with_bare_cr_line_ends(
+    shared_client: RecordingClient, module_project: Path
+) -> None:
+    """Java ends a line at a lone CR too; tree-sitter's ``//`` comment runs to the next LF, so the
+    first line comment would swallow the whole file (the file is parsed CR-normalised instead)."""
+    text = "// classic Mac line ends\n" + (module_project / STACK_TEST).read_text(encoding="utf-8")
+    text = text.replace("\r\n", "\n").replace("\n", "\r")
+    async with opened(shared_client, module_project / STACK_TEST, text) as doc:
+        found = await doc.diagnostics()
+    lines = doc.text.splitlines()
+    names = [lines[d.range.start.line][d.range.start.character : d.range.end.character] for d in found]
+    assert names == STACK_TEST_ORACLE_FREE
+
+
 def push_pop_position(doc) -> types.Position:
     """A cursor inside ``testPushPopIsEmpty``'s body."""
     return doc.position_of("s.push(a);")

@@ -17,7 +17,12 @@ export const TRUSTED_OPTION = schema['x-workspaceTrust'].initializationOption;
 export const TRUST_NOTIFICATION = schema['x-workspaceTrust'].notification;
 
 /** Settings VS Code keeps at their defaults in an untrusted workspace (restricted mode). */
-export const RESTRICTED_SETTINGS = ['oracular.checkOracles', 'oracular.classpath', 'oracular.outputFolders'] as const;
+export const RESTRICTED_SETTINGS = [
+  'oracular.checkOracles',
+  'oracular.classpath',
+  'oracular.outputFolders',
+  'oracular.sandbox',
+] as const;
 
 export function initializationOptions(isTrusted: boolean): Record<string, boolean> {
   return { [TRUSTED_OPTION]: isTrusted };

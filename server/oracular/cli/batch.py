@@ -33,6 +33,7 @@ from oracular.parallel import RayUnavailable, ray_address, run_all
 if TYPE_CHECKING:
     from oracular.candidates.observed import Observer
     from oracular.execution.checks import OracleChecker
+    from oracular.execution.sandbox import SandboxMode
     from oracular.ranking.problem import Ranker
 
 OUTPUTS = ("listing", "json", "diff", "write")
@@ -50,6 +51,7 @@ class Options:
     check_timeout: float = 5.0
     classpath: str | None = None
     output_dir: tuple[str, ...] = ()
+    sandbox: SandboxMode = "prefer"
     files: tuple[Path, ...] = ()
     """Every file of the batch: the indexes keep their trees (:meth:`WorkspaceIndex.take`)."""
 
@@ -129,6 +131,7 @@ class SuggestWorker:
                     check_timeout=self.options.check_timeout,
                     classpath=self.options.classpath,
                     output_dir=list(self.options.output_dir),
+                    sandbox=self.options.sandbox,
                 )
             )
         return ValueObserver(self._checker)
@@ -155,7 +158,7 @@ class SuggestWorker:
             holds=sum(s.verdict is not None and s.verdict.status == "holds" for s in tops),
             fails=sum(s.verdict is not None and s.verdict.status == "fails" for s in tops),
         )
-        result = FileResult(path, mode=mode_line(report, observing), counts=counts)
+        result = FileResult(path, mode=mode_line(report, observing, self.options.sandbox), counts=counts)
         output = self.options.output
         if output == "json":
             result.document = {**report.to_json(), "mode": result.mode}
@@ -238,6 +241,7 @@ def run_batch(args: argparse.Namespace, files: list[Path], single: bool) -> int:
         check_timeout=args.check_timeout,
         classpath=args.classpath,
         output_dir=tuple(args.output_dir),
+        sandbox=args.sandbox,
         files=tuple(files),
     )
     summary = Summary()

@@ -16,6 +16,7 @@ from oracular.engine import FileReport, Suggestion, TestReport
 
 if TYPE_CHECKING:
     from oracular.execution.checks import OracleChecker
+    from oracular.execution.sandbox import SandboxMode
 
 
 def add_check_arguments(parser: argparse.ArgumentParser) -> None:
@@ -45,6 +46,13 @@ def add_check_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"classpath for runs ('{os.pathsep}'-separated; default: discovered from the build)",
     )
     group.add_argument(
+        "--sandbox",
+        choices=("require", "prefer", "off"),
+        default="prefer",
+        help="contain the code that runs with Bubblewrap: require it (run nothing without it), prefer it "
+        "(default: without it where it cannot run, and say so) or off",
+    )
+    group.add_argument(
         "--output-dir",
         action="append",
         default=[],
@@ -56,23 +64,31 @@ def add_check_arguments(parser: argparse.ArgumentParser) -> None:
 def checker_for(args: argparse.Namespace) -> OracleChecker:
     from oracular.execution.checks import CheckSettings, OracleChecker
     from oracular.execution.classpath import ClasspathSettings
+    from oracular.execution.sandbox import SandboxSettings, availability, sandboxed
+
+    if args.sandbox != "off" and not sandboxed(args.sandbox):
+        print(f"oracular: {availability(args.sandbox)}", file=sys.stderr)
 
     entries = tuple(e for e in (args.classpath or "").split(os.pathsep) if e)
     settings = CheckSettings(
         timeout_s=args.check_timeout,
         classpath=ClasspathSettings(entries, tuple(args.output_dir)),
+        sandbox=SandboxSettings(args.sandbox),
     )
     return OracleChecker(settings)
 
 
-def mode_line(report: FileReport, observing: bool) -> str:
+def mode_line(report: FileReport, observing: bool, sandbox: SandboxMode = "prefer") -> str:
     """Which mode ran, and why: what a user needs to trust (or distrust) the listing."""
     if not report.tests:
         return ""
     if not observing:
         return "static ranking only (--no-check): values were not observed"
     if any(t.observed for t in report.tests):
-        return "values observed by running each test's prefix in a scratch copy"
+        from oracular.execution.sandbox import sandboxed
+
+        where = "in a sandbox" if sandboxed(sandbox) else "without a sandbox"
+        return f"values observed by running each test's prefix in a scratch copy, {where}"
     why = next((n for n in report.notes if n.startswith("values not observed")), None)
     if why is not None:
         return f"static ranking only: {why}"
@@ -92,7 +108,7 @@ def print_checked(args: argparse.Namespace, report: FileReport, checker: OracleC
                 result = check.result_for(test, suggestion)
                 suggestion_json["check"] = result.to_json() if result is not None else None
         document["check"] = check.to_json()
-        document["mode"] = mode_line(report, True)
+        document["mode"] = mode_line(report, True, args.sandbox)
         json.dump(document, sys.stdout, indent=2)
         print()
         return 0
@@ -102,7 +118,7 @@ def print_checked(args: argparse.Namespace, report: FileReport, checker: OracleC
         return format_check(result) if result is not None else (suggestion.observed_summary() or "")
 
     print_human(report, annotate)
-    if mode := mode_line(report, True):
+    if mode := mode_line(report, True, args.sandbox):
         print(mode)
     if check.error:
         print(f"not checked: {check.error}")

@@ -55,6 +55,7 @@ from oracular.execution.runner import (
     ScratchRunner,
     tree_fingerprint,
 )
+from oracular.execution.sandbox import SandboxRefused, SandboxSettings
 from oracular.execution.scratch import ScratchBuilder, Variant, byte_edit
 from oracular.java.junit import Flavour
 from oracular.java.source import SourceText
@@ -262,6 +263,7 @@ class CheckSettings:
     classpath: ClasspathSettings = field(default_factory=ClasspathSettings)
     use_cache: bool = True
     bug_score: float = BUG_SCORE
+    sandbox: SandboxSettings = field(default_factory=SandboxSettings)
 
 
 @dataclass
@@ -327,7 +329,11 @@ class OracleChecker:
         with self._lock:
             worker = self._workers.get(key)
             if worker is None:
-                worker = JvmWorker(find_toolchain(self.cache_dir), cwd, resources=resources)
+                worker = JvmWorker(
+                    find_toolchain(self.cache_dir), cwd, resources=resources,
+                    writable=(self.cache_dir / "scratch", self.cache_dir / "deps"),
+                    sandbox=self.settings.sandbox,
+                )  # fmt: skip
                 self._workers[key] = worker
             return worker
 
@@ -380,7 +386,7 @@ class OracleChecker:
         classpath = discover(project_root(source.path), self.settings.classpath)
         try:
             worker = self.worker_for(module_root(source.path), classpath.layout.resource_dirs)
-        except ToolchainMissing as exc:
+        except (ToolchainMissing, SandboxRefused) as exc:
             return str(exc)
         return Bench(classpath, worker, self.context_for(classpath))
 

@@ -31,7 +31,7 @@ from pathlib import Path
 
 from oracular.execution.jvm import DEBIAN_JAVA, cache_root
 from oracular.java.declarations import Import
-from oracular.java.workspace import PRUNED_DIRS, is_test_path
+from oracular.java.workspace import PRUNED_DIRS, is_test_path, package_root
 
 DEBIAN_REPO = Path("/usr/share/maven-repo")
 M2_REPO = Path.home() / ".m2" / "repository"
@@ -63,7 +63,6 @@ JDK_PACKAGES = (
     "org.ietf.",
     "org.omg.",
 )
-_PACKAGE = re.compile(rb"^\s*package\s+([\w.]+)\s*;", re.MULTILINE)
 _PROPERTY = re.compile(r"\$\{([^}]+)\}")
 MAVEN_TIMEOUT_S = 180.0
 GRADLE_TIMEOUT_S = 300.0
@@ -162,23 +161,6 @@ def _walk(root: Path) -> Iterable[tuple[Path, list[str], list[str]]]:
         yield Path(dirpath), dirnames, filenames
 
 
-def _package_root(path: Path) -> Path | None:
-    """The source root a file lives under, from its ``package`` declaration."""
-    try:
-        with path.open("rb") as handle:
-            head = handle.read(16384)
-    except OSError:
-        return None
-    match = _PACKAGE.search(head)
-    parts = match.group(1).decode("ascii", "replace").split(".") if match else []
-    root = path.parent
-    for part in reversed(parts):
-        if root.name != part:
-            return None  # a file whose folder does not match its package (test data, templates)
-        root = root.parent
-    return root
-
-
 _memo_lock = threading.Lock()
 BUILD_FILES = ("pom.xml", "build.gradle", "build.gradle.kts", "build.xml")
 
@@ -221,8 +203,8 @@ def scan_layout(root: Path) -> Layout:
             continue
         for name in files:
             if name.endswith(".java") and name != "package-info.java" and name != "module-info.java":
-                found = _package_root(directory / name)
-                if found is not None and found not in roots:
+                found = package_root(directory / name)
+                if found is not None and found.is_relative_to(root):  # not another workspace's
                     roots.add(found)
     outputs = []
     for module in modules or [root]:

@@ -17,18 +17,22 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import hashlib
+import itertools
 import os
 import queue
 import shutil
 import subprocess
+import tempfile
 import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import IO
 
 from oracular.cache import default_cache_dir
+from oracular.execution.sandbox import Confinement, SandboxSettings, confine, will_sandbox
 
 HELPER_SOURCES = Path(__file__).resolve().parent / "java"
 DEBIAN_JAVA = Path("/usr/share/java")
@@ -82,6 +86,18 @@ class Toolchain:
     @property
     def launcher_classpath(self) -> str:
         return os.pathsep.join(str(p) for p in (self.helper, *self.platform))
+
+    @property
+    def major(self) -> int:
+        """The JDK's feature release (``javac 17.0.15`` -> 17; 0 when unreadable)."""
+        digits = "".join(itertools.takewhile(str.isdigit, self.java_version.removeprefix("javac").strip()))
+        return int(digits) if digits else 0
+
+    @property
+    def security_manager_options(self) -> tuple[str, ...]:
+        """JDK 18 to 23 install a security manager (the helper's ``System.exit`` guard) only when
+        allowed on the command line; 17 allows it by default, 24 refuses the option."""
+        return ("-Djava.security.manager=allow",) if 18 <= self.major <= 23 else ()
 
 
 _toolchain_lock = threading.Lock()
@@ -289,6 +305,29 @@ def _worse(a: TestOutcome | None, b: TestOutcome) -> TestOutcome:
 
 
 # -- the worker -------------------------------------------------------------------------------
+def _bounded_lines(stream: IO[str], limit: int) -> Iterator[str]:
+    """``stream``'s lines without their ends, each read at most ``limit`` characters at a time:
+    an endless line from a test costs no memory, it is skipped."""
+    while line := stream.readline(limit):
+        if line.endswith("\n"):
+            yield line.rstrip("\n")
+            continue
+        if len(line) < limit:  # the last line, without an end
+            yield line
+            return
+        while (rest := stream.readline(limit)) and not rest.endswith("\n"):
+            pass
+
+
+PROTOCOL_TAGS = frozenset(
+    {"READY", "PONG", "DIAG", "COMPILED", "RESULT", "OBS", "ANC", "ERROR", "CRASH", "DIRTY", "CPU", "DONE"}
+)
+JVM_RESERVATIONS = ("-XX:ReservedCodeCacheSize=128m", "-XX:CompressedClassSpaceSize=256m",
+                    "-XX:MaxDirectMemorySize=256m")  # fmt: skip
+"""Virtual memory the JVM reserves beyond its heap, kept small so that an address-space cap (the
+sandbox's fallback where no memory cgroup can be made) leaves the heap its room."""
+
+
 class JvmWorker:
     """One helper JVM, started on first use, restarted after a crash, a kill or ``max_runs`` runs.
 
@@ -299,6 +338,12 @@ class JvmWorker:
     classpath too, for tests that read them through ``ClassLoader.getSystemClassLoader()``
     (never class folders: a mutant's classes must not be shadowed by the system loader).
     One request at a time per worker.
+
+    The helper runs the user's code, so it starts confined (:mod:`oracular.execution.sandbox`):
+    ``writable`` are the only folders it may write, with a private temporary folder; it speaks
+    the protocol on a pipe of its own, so what a test prints (even to the process's stdout)
+    cannot pass for an answer, and it is restarted when a run leaves threads behind or its CPU
+    time nears the cap.
     """
 
     def __init__(
@@ -309,6 +354,8 @@ class JvmWorker:
         max_runs: int = 400,
         jvm_options: Sequence[str] = (),
         resources: Sequence[Path] = (),
+        writable: Sequence[Path] = (),
+        sandbox: SandboxSettings | None = None,
     ) -> None:
         self.toolchain = toolchain
         self.cwd = cwd
@@ -316,98 +363,132 @@ class JvmWorker:
         self.heap = heap
         self.max_runs = max_runs
         self.jvm_options = tuple(jvm_options)
+        self.writable = tuple(writable)
+        self.sandbox = sandbox or SandboxSettings()
+        self.sandboxed = will_sandbox(self.sandbox)
         self._proc: subprocess.Popen[str] | None = None
+        self._confinement: Confinement | None = None
         self._lines: queue.Queue[str | None] = queue.Queue()
         self._stderr: deque[str] = deque(maxlen=40)
         self._lock = threading.RLock()
         self._runs = 0
+        self._recycle = False
         self.starts = 0
 
     @property
     def environment(self) -> str:
         """What a run depends on besides the classes it runs: the working directory (so the
-        ``basedir`` property) and the JVM's options. A remembered result is valid only for the
-        same: xmlunit's ``test_Constants`` falls back to another ``basedir`` when none is set, and
-        its schema tests then see no ``tests/etc/Book.xsd``."""
-        return repr((str(self.cwd or ""), self.heap, self.jvm_options))
+        ``basedir`` property), the JVM's options, and the sandbox (a test may write files). A
+        remembered result is valid only for the same: xmlunit's ``test_Constants`` falls back to
+        another ``basedir`` when none is set, and its schema tests then see no ``tests/etc/Book.xsd``."""
+        return repr((str(self.cwd or ""), self.heap, self.jvm_options, self.sandboxed))
 
     # -- lifecycle ---------------------------------------------------------------------------
     @property
     def alive(self) -> bool:
         return self._proc is not None and self._proc.poll() is None
 
+    def describe(self) -> str:
+        """How the helper is contained (for notes and logs)."""
+        if self._confinement is not None:
+            return self._confinement.describe()
+        return "bubblewrap sandbox" if self.sandboxed else "no sandbox"
+
     def start(self, timeout_s: float = 60.0) -> None:
         with self._lock:
             if self.alive:
                 return
             self.kill()
+            tmpdir = Path(tempfile.mkdtemp(prefix="oracular-jvm-"))
+            confinement = confine(self.sandbox, self.writable, tmpdir, self.cwd)
+            read_end, write_end = os.pipe()
             command = [
                 str(self.toolchain.java),
                 f"-Xmx{self.heap}",
                 "-Xss4m",
                 "-XX:+UseSerialGC",
                 "-XX:-UsePerfData",
+                *JVM_RESERVATIONS,
                 "-Djava.awt.headless=true",
                 "-Duser.language=en",
+                f"-Djava.io.tmpdir={tmpdir}",
+                f"-Doracular.protocol=/dev/fd/{write_end}",
+                *self.toolchain.security_manager_options,
                 *([f"-Dbasedir={self.cwd}"] if self.cwd else []),
                 *self.jvm_options,
                 "-cp",
                 os.pathsep.join([self.toolchain.launcher_classpath, *map(str, self.resources)]),
                 "oracular.exec.Runner",
             ]
-            self._proc = subprocess.Popen(
-                command,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                text=True,
-                encoding="utf-8",
-                errors="replace",
-                bufsize=1,
-                cwd=str(self.cwd) if self.cwd else None,
-                start_new_session=True,
-            )
+            try:
+                self._proc = subprocess.Popen(
+                    confinement.command(command),
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.PIPE,
+                    pass_fds=(write_end,),
+                    text=True,
+                    encoding="utf-8",
+                    errors="replace",
+                    bufsize=1,
+                    cwd=str(self.cwd) if self.cwd else None,
+                    start_new_session=True,
+                    preexec_fn=confinement.preexec(),
+                )
+            except OSError as exc:
+                os.close(read_end)
+                confinement.release()
+                raise HelperFailed(f"the helper JVM could not start: {exc}") from exc
+            finally:
+                os.close(write_end)
+            self._confinement = confinement
             self._lines = queue.Queue()
             self._runs = 0
+            self._recycle = False
             self.starts += 1
-            proc = self._proc
-            threading.Thread(target=self._pump, args=(proc, self._lines), daemon=True).start()
-            threading.Thread(target=self._drain_stderr, args=(proc,), daemon=True).start()
+            proc, limit = self._proc, confinement.settings.limits.output_kb * 1024
+            protocol = open(read_end, encoding="utf-8", errors="replace")  # noqa: SIM115 (the pump closes it)
+            threading.Thread(target=self._pump, args=(protocol, self._lines, limit), daemon=True).start()
+            threading.Thread(target=self._drain_stderr, args=(proc, limit), daemon=True).start()
             for line in self._read(time.monotonic() + timeout_s, None):
                 if line.startswith("READY"):
                     return
             raise HelperFailed(f"the helper JVM did not start: {self.stderr_tail()}")
 
     @staticmethod
-    def _pump(proc: subprocess.Popen[str], lines: queue.Queue[str | None]) -> None:
-        assert proc.stdout is not None
-        for line in proc.stdout:
-            lines.put(line.rstrip("\n"))
+    def _pump(stream: IO[str], lines: queue.Queue[str | None], limit: int) -> None:
+        """Protocol lines into ``lines``; a line longer than ``limit`` is dropped unread."""
+        with stream:
+            for line in _bounded_lines(stream, limit):
+                if line.split("\t", 1)[0] in PROTOCOL_TAGS:
+                    lines.put(line)
         lines.put(None)
 
-    def _drain_stderr(self, proc: subprocess.Popen[str]) -> None:
+    def _drain_stderr(self, proc: subprocess.Popen[str], limit: int) -> None:
         assert proc.stderr is not None
-        for line in proc.stderr:
+        for line in _bounded_lines(proc.stderr, limit):
             if not line.startswith("WARNING:"):
-                self._stderr.append(line.rstrip())
+                self._stderr.append(line[:500])
 
     def stderr_tail(self) -> str:
         return " | ".join(list(self._stderr)[-5:]) or "no output"
 
     def kill(self) -> None:
         proc, self._proc = self._proc, None
-        if proc is None:
-            return
-        if proc.poll() is None:
-            proc.kill()
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            proc.wait(timeout=10)
-        for stream in (proc.stdin, proc.stdout, proc.stderr):
-            try:
-                if stream is not None:
-                    stream.close()
-            except OSError:
-                pass
+        confinement, self._confinement = self._confinement, None
+        if proc is not None:
+            if proc.poll() is None:
+                proc.kill()
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                proc.wait(timeout=10)
+            for stream in (proc.stdin, proc.stderr):
+                try:
+                    if stream is not None:
+                        stream.close()
+                except OSError:
+                    pass
+        if confinement is not None:
+            confinement.release()
 
     def close(self) -> None:
         with self._lock:
@@ -523,8 +604,8 @@ class JvmWorker:
         budget = sum((t.timeout_s or default_timeout_s) for t in tests) + 30.0
         with self._lock:
             self.start()
-            if self._runs >= self.max_runs:  # class loaders leak through static JDK state
-                self.close()
+            if self._runs >= self.max_runs or self._recycle:  # class loaders leak through static
+                self.close()  # JDK state; threads a test left running; CPU time near its cap
                 self.start()
             self._runs += 1
             request = ["RUN", f"TIMEOUT {int(default_timeout_s * 1000)}"]
@@ -561,6 +642,12 @@ class JvmWorker:
                         result.errors.append(unescape("\t".join(parts[1:])))
                     elif tag == "CRASH":
                         result.crashed = unescape("\t".join(parts[1:]))
+                    elif tag == "DIRTY":
+                        self._recycle = True
+                        result.errors.append(unescape("\t".join(parts[1:])))
+                    elif tag == "CPU" and len(parts) >= 2:
+                        limits = self.sandbox.limits
+                        self._recycle = self._recycle or float(parts[1]) / 1000 > limits.cpu_budget_s
                     elif tag == "DONE":
                         done = True
             except TimeoutError:

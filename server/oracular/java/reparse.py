@@ -20,7 +20,7 @@ from pathlib import Path
 
 from tree_sitter import Parser, Point, Tree
 
-from oracular.java.source import SourceText, new_parser
+from oracular.java.source import SourceText, new_parser, tree_input
 
 
 def common_prefix(a: bytes, b: bytes) -> int:
@@ -63,7 +63,8 @@ class Reparser:
 
     def parse(self, text: str, path: Path | None = None) -> SourceText:
         """``text`` parsed incrementally from the previous version's tree (as ``parse_text`` parses)."""
-        data = text.encode("utf-8")
+        original = text.encode("utf-8")
+        data = tree_input(original)  # what the trees are of; the same offsets as ``original``
         old_data, old_tree = self._data, self._tree
         if old_tree is None or old_data is None:
             tree = self._parser.parse(data)
@@ -86,4 +87,4 @@ class Reparser:
             if tree.root_node.has_error:
                 tree = self._parser.parse(data)
         self._data, self._tree = data, tree
-        return SourceText(text, data, tree, path)
+        return SourceText(text, original, tree, path)

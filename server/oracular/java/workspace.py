@@ -42,8 +42,37 @@ def is_test_path(path: Path) -> bool:
     return "main" not in parts and bool(_TEST_NAME.search(path.name))
 
 
+SOURCE_FOLDERS = frozenset({"src", "main", "test", "tests", "java"})
+"""Folder names that hold sources rather than name a project (``src/test/java``, Ant's ``test``)."""
+_PACKAGE = re.compile(rb"^\s*package\s+([\w.]+)\s*;", re.MULTILINE)
+
+
+def package_root(path: Path) -> Path | None:
+    """The source root a Java file lives under, from its ``package`` declaration; ``None`` where
+    its folders do not spell its package (test data, templates)."""
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(16384)
+    except OSError:
+        return None
+    match = _PACKAGE.search(head)
+    parts = match.group(1).decode("ascii", "replace").split(".") if match else []
+    root = path.parent
+    for part in reversed(parts):
+        if root.name != part:
+            return None
+        root = root.parent
+    return root
+
+
 def project_root(path: Path) -> Path:
-    """The outermost build root above ``path`` (so sibling modules are indexed too)."""
+    """The outermost build root above ``path`` (so sibling modules are indexed too).
+
+    Without a build file or a checkout above it (an ad-hoc or Bazel project, a file opened on its
+    own), the project is what holds the file's source root: above ``src/test/java`` (so the code
+    under test in ``src/main/java`` is found) or above an Ant-style ``test`` folder; never the
+    file's own package folder, below its source root.
+    """
     start = path if path.is_dir() else path.parent
     start = start.resolve()
     root = None
@@ -52,7 +81,12 @@ def project_root(path: Path) -> Path:
             root = directory
         if (directory / ".git").exists():
             return root or directory
-    return root or start
+    if root is not None:
+        return root
+    loose = (package_root(path.resolve()) if path.suffix == ".java" else None) or start
+    while loose.name in SOURCE_FOLDERS and loose.parent != loose:
+        loose = loose.parent
+    return loose
 
 
 def has_build_marker(directory: Path) -> bool:

@@ -49,6 +49,7 @@ from oracular.execution.checks import (
 )
 from oracular.execution.classpath import ClasspathSettings
 from oracular.execution.observe import ValueObserver
+from oracular.execution.sandbox import SandboxSettings, availability, sandboxed
 from oracular.java.workspace import is_test_path
 from oracular.lsp.documents import Analysis, internal_error
 from oracular.lsp.settings import ServerSettings
@@ -161,7 +162,8 @@ def check_settings(settings: ServerSettings, workspace_root: Path | None) -> Che
         return tuple(str(workspace_root / p if workspace_root and not p.is_absolute() else p) for p in paths)
 
     return CheckSettings(
-        classpath=ClasspathSettings(absolute(settings.classpath), absolute(settings.output_folders))
+        classpath=ClasspathSettings(absolute(settings.classpath), absolute(settings.output_folders)),
+        sandbox=SandboxSettings(settings.sandbox),
     )
 
 
@@ -298,7 +300,14 @@ class Checks:
         return CheckState(check, observed)
 
     def _report(self, check: FileCheck, name: str, observed: FileReport | None) -> None:
-        """A line per check; the classpath once per build root (again if it changes); errors once."""
+        """A line per check; the classpath once per build root (again if it changes); errors and
+        how the code is contained once (the sandbox was probed on the check thread: no wait here)."""
+        if self._settings is not None and (mode := self._settings.sandbox.mode) != "off":
+            contained = availability(mode)
+            if contained not in self._logged_errors:
+                self._logged_errors.add(contained)
+                severity = types.MessageType.Info if sandboxed(mode) else types.MessageType.Warning
+                self._log(f"Oracular: {contained}", severity)
         for why in observed.notes if observed is not None else []:
             if why.startswith("values not observed") and why not in self._logged_errors:
                 self._logged_errors.add(why)

@@ -25,6 +25,7 @@ from lsprotocol.types import DiagnosticSeverity
 
 from oracular.candidates.style import ASSERTION_STYLES
 from oracular.engine import EngineSettings
+from oracular.execution.sandbox import SANDBOX_MODES, SandboxMode
 from oracular.lsp.execution_policy import TRUSTED_OPTION, CheckOracles
 from oracular.models.devices import DEVICES
 from oracular.quality.runner import CHECKS, SUMMARIES, QualitySettings
@@ -60,6 +61,8 @@ class ServerSettings:
     """Jars and class folders for the checks, replacing discovery (Maven, Gradle, fallback)."""
     output_folders: tuple[str, ...] = ()
     """The project's compiled classes for the checks (``target/classes``...), with ``classpath``."""
+    sandbox: SandboxMode = "prefer"
+    """How the project's code is contained when it runs (:mod:`oracular.execution.sandbox`)."""
 
 
 class Invalid(ValueError):
@@ -190,6 +193,9 @@ class Setting:
     """Markdown, as VS Code shows it (``#oracular.classpath#`` links to another setting)."""
     enum_descriptions: tuple[str, ...] = ()
     """One line per value of the kind's ``enum``, in its order."""
+    scope: str | None = None
+    """VS Code's scope, where it is not the default: ``machine`` settings are read from the user's
+    own settings only, never from a workspace's ``.vscode/settings.json``."""
 
     def apply(self, settings: ServerSettings, value: Any) -> ServerSettings:
         """``settings`` with this setting's raw ``value``; raises :class:`Invalid`."""
@@ -207,6 +213,8 @@ class Setting:
         default = self.value(ServerSettings())
         type_ = schema.pop("type")
         extra = {"enumDescriptions": list(self.enum_descriptions)} if self.enum_descriptions else {}
+        if self.scope is not None:
+            extra["scope"] = self.scope
         return {
             "type": [type_, "null"] if default is None else type_,
             "default": default,
@@ -345,6 +353,22 @@ SETTINGS: dict[str, Setting] = {
             "Your project's compiled classes (for example `target/classes`, `target/test-classes`), used "
             "with `#oracular.classpath#` by `#oracular.checkOracles#`. Classes older than their sources "
             "are compiled again from the sources.",
+        ),
+        Setting(
+            "sandbox",
+            ("sandbox",),
+            _one_of(SANDBOX_MODES),
+            "How your project's code is contained when Oracular runs it (observed values, "
+            "`#oracular.checkOracles#`). On Linux it runs under Bubblewrap (`bwrap`; Debian: `apt-get "
+            "install bubblewrap`): the file system read-only but for Oracular's scratch folders, no "
+            "network, its own process tree, capped memory, processes and CPU time. Read from your user "
+            "settings only: a workspace cannot turn it off.",
+            (
+                "Refuse to run code where no sandbox can run",
+                "Run in the sandbox where it can run, else without it, and say so (the default)",
+                "Never use the sandbox",
+            ),
+            scope="machine",
         ),
     )
 }

@@ -121,7 +121,9 @@ class ProjectEvaluation:
             with self._timed("classpath_s"):
                 classpath = discover(self.root, ClasspathSettings())
                 self.result.classpath = classpath.describe()
-            pool = WorkerPool(self.jobs, _test_cwd(self.root, classpath), classpath.layout.resource_dirs)
+            pool = WorkerPool(
+                self.jobs, _test_cwd(self.root, classpath), self.work, classpath.layout.resource_dirs
+            )
             checker = OracleChecker(CheckSettings()) if self.observe else None
             try:
                 self._steps(classpath, pool, ValueObserver(checker) if checker is not None else None)

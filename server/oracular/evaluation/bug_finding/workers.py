@@ -25,9 +25,12 @@ from oracular.execution.runner import CompileContext
 class WorkerPool:
     """``jobs`` warm helper JVMs, one per thread at a time."""
 
-    def __init__(self, jobs: int, cwd: Path, resources: Sequence[Path] = ()) -> None:
+    def __init__(self, jobs: int, cwd: Path, work: Path, resources: Sequence[Path] = ()) -> None:
+        """``work``: the project's scratch folder, the only one the helpers write (the sandbox)."""
         toolchain = find_toolchain()
-        self.workers = [JvmWorker(toolchain, cwd, heap="768m", resources=resources) for _ in range(jobs)]
+        self.workers = [
+            JvmWorker(toolchain, cwd, heap="768m", resources=resources, writable=(work,)) for _ in range(jobs)
+        ]
         self._free: queue.Queue[JvmWorker] = queue.Queue()
         for worker in self.workers:
             self._free.put(worker)

@@ -47,9 +47,11 @@ import org.junit.platform.launcher.core.LauncherFactory;
  * Jupiter and Vintage engines, so JUnit 5, 4 and 3 classes all run; each RUN gets a fresh class
  * loader, so a mutant's classes never leak into the next run.
  *
- * <p>Test code cannot corrupt the protocol: System.out/err are swallowed while tests run,
- * System.exit is refused, and a watchdog stops a test that overruns its time limit (and halts
- * the JVM if the test will not stop; Python then restarts it).
+ * <p>Test code cannot corrupt the protocol: it has a pipe of its own, System.out/err are
+ * swallowed while tests run, System.exit is refused, and a watchdog stops a test that overruns
+ * its time limit (and halts the JVM if the test will not stop; Python then restarts it). After
+ * each run the processes the tests started are killed and their threads stopped; a thread that
+ * will not stop is reported (DIRTY), and Python restarts the helper before the next run.
  */
 public final class Runner {
     private static PrintStream protocol;
@@ -59,7 +61,11 @@ public final class Runner {
     private Runner() {}
 
     public static void main(String[] args) throws Exception {
-        protocol = new PrintStream(new FileOutputStream(FileDescriptor.out), true, "UTF-8");
+        // The protocol's own pipe where Python gave one: what a test writes to the process's
+        // stdout (FileDescriptor.out, a child process) then never reads as an answer.
+        String channel = System.getProperty("oracular.protocol");
+        protocol = new PrintStream(channel == null ? new FileOutputStream(FileDescriptor.out)
+                : new FileOutputStream(channel), true, "UTF-8");
         System.setOut(SINK);
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         Launcher launcher = LauncherFactory.create(LauncherConfig.builder()
@@ -371,6 +377,7 @@ public final class Runner {
         ClassLoader previous = Thread.currentThread().getContextClassLoader();
         PrintStream err = System.err;
         Watchdog watchdog = new Watchdog(Thread.currentThread());
+        java.util.Set<Thread> before = new java.util.HashSet<>(Thread.getAllStackTraces().keySet());
         try (URLClassLoader loader = new URLClassLoader(urls.toArray(new URL[0]), Runner.class.getClassLoader())) {
             Thread.currentThread().setContextClassLoader(loader);
             List<DiscoverySelector> selectors = new ArrayList<>();
@@ -414,6 +421,13 @@ public final class Runner {
                 } catch (ThreadDeath stopped) {
                     send("ERROR\tthe run was stopped outside a test (time limit)");
                 } catch (Throwable t) {
+                    // JUnit rethrows what it deems unrecoverable (OutOfMemoryError): the test
+                    // running then failed with it.
+                    String test = watchdog.current;
+                    if (test != null) {
+                        send("RESULT\t" + test + "\tFAILED\t-1\t" + escape(t.getClass().getName()) + "\t"
+                                + escape(String.valueOf(t.getMessage())) + "\t\t");
+                    }
                     send("ERROR\t" + escape(t.toString()));
                 } finally {
                     watchdog.finished = true;
@@ -430,7 +444,43 @@ public final class Runner {
         for (String line : Observe.drain()) {
             send(line);
         }
+        cleanUp(before);
         send("DONE\t" + (System.nanoTime() - start) / 1_000_000);
+    }
+
+    /** What the run's tests left behind: processes killed, threads stopped, CPU time reported. */
+    @SuppressWarnings({"deprecation", "removal"})
+    private static void cleanUp(java.util.Set<Thread> before) {
+        ProcessHandle.current().descendants().forEach(ProcessHandle::destroyForcibly);
+        List<Thread> left = new ArrayList<>();
+        for (Thread t : Thread.getAllStackTraces().keySet()) {
+            if (!before.contains(t) && t.isAlive() && !t.isDaemon()) {
+                t.interrupt();
+                left.add(t);
+            }
+        }
+        int stuck = 0;
+        for (Thread t : left) {
+            try {
+                t.join(200);
+                if (t.isAlive()) {
+                    try {
+                        t.stop();
+                    } catch (Throwable unsupported) {
+                        // Thread.stop is gone on newer JDKs: Python restarts the helper instead.
+                    }
+                    t.join(300);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            stuck += t.isAlive() ? 1 : 0;
+        }
+        if (stuck > 0) {
+            send("DIRTY\t" + stuck + " thread(s) started by the tests did not stop; the helper restarts");
+        }
+        // Not the OperatingSystemMXBean: JDK 17 cannot read a cgroup v1 from inside a cgroup namespace.
+        ProcessHandle.current().info().totalCpuDuration().ifPresent(cpu -> send("CPU\t" + cpu.toMillis()));
     }
 
     @SuppressWarnings({"deprecation", "removal"})
