@@ -45,10 +45,11 @@ from oracular.candidates.templates import target_templates
 from oracular.candidates.text import canonical_expression
 from oracular.corpus.devtests import DevTest
 from oracular.corpus.lists import CorpusLists
-from oracular.corpus.normalise import GRAMMAR_FORMS, GroundTruth
+from oracular.corpus.normalise import GroundTruth
 from oracular.corpus.realistic import RealisticTask, chosen_cuts, cut_prefixes, is_developers
 from oracular.engine import TestStatus
 from oracular.java import syntax, targets
+from oracular.java.assertions import GRAMMAR_FORMS
 from oracular.java.method_text import parse_method
 from oracular.java.oracle_statements import call_args, call_chain, statement_call
 from oracular.java.prefix import PrefixAnalysis, analyse_prefix

@@ -14,6 +14,7 @@ import pytest
 from oracular.candidates.values import load_global_dictionary
 from oracular.engine import EngineSettings, OracleEngine
 from oracular.java.source import SourceText, load_source, parse_text
+from oracular.java.targets import Target
 from oracular.java.workspace import WorkspaceIndex
 
 # Expected outputs (golden files, CLI and LSP tests) are the baseline ranker's; the shipped model
@@ -54,6 +55,11 @@ def engine(index: WorkspaceIndex) -> OracleEngine:
 
 def fixture_source(name: str) -> SourceText:
     return load_source(FIXTURES / name)
+
+
+def target(expression: str = "x", type_: str | None = "int", kind: str = "variable") -> Target:
+    """A target as the enumerator would make it (a local, by default)."""
+    return Target(expression, type_, kind)
 
 
 def java(text: str) -> SourceText:

@@ -5,21 +5,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from tree_sitter import Node
 
 from oracular.candidates.grammar import Candidate
 from oracular.candidates.helpers import (
-    CALL_DECAY,
-    LATER_CALL_WEIGHT,
     MAX_CALLS_PER_HELPER,
     MAX_LINES,
-    NAMED_SHARE,
     HelperHabit,
     HelperOffer,
     argument_options,
     callable_overloads,
-    fewer_calls,
     helper_reads,
     named_by,
     resolve_lines,
@@ -36,6 +31,7 @@ from oracular.java.junit import Flavour
 from oracular.java.oracle_statements import closing_calls
 from oracular.java.source import load_source
 from oracular.java.targets import Target, is_subtype
+from oracular.ranking.weights import RankingWeights
 
 from .conftest import fixture_source, indexed, java
 
@@ -82,7 +78,7 @@ def test_helper_calls_take_the_prefixs_values_first_and_score_by_the_habits_shar
     assert "assertContains(more, more.get(0))" not in by_call
     assert 'assertContains(names, "x")' not in by_call and "checkEmpty(names)" not in by_call
     assert by_call['assertContains(more, "a")'] == 2 / 5
-    assert by_call['assertContains(more, "x")'] == 2 / 5 * CALL_DECAY
+    assert by_call['assertContains(more, "x")'] == 2 / 5 * RankingWeights().call_decay
     assert by_call["checkEmpty(more)"] == 1 / 5
     # the overload with a message comes after the shorter one, the varargs helper never (no habit)
     helper_calls = [c for c, _ in calls if c.startswith("assertContains(")]
@@ -236,7 +232,9 @@ def test_a_helper_the_tests_name_names_comes_first_though_no_test_calls_it() -> 
     assert prefix is not None
     offers = engine.helpers_for(analysis, status, prefix)
     assert offers[0].candidate.call == "checkEmptiness(ys)"
-    assert offers[0].share == NAMED_SHARE  # no other test checks with it, but the name says it
+    assert (
+        offers[0].share == RankingWeights().named_helper_share
+    )  # no other test checks with it, but the name says it
     assert analysis.helper_habits[0].name == "checkSize"  # the habit alone would lead with it
 
 
@@ -302,15 +300,6 @@ def test_in_a_junit3_class_junits_assertions_stay_junits_beside_the_suites_overl
     prefix = engine.prefix_for(analysis, status)
     assert prefix is not None
     assert engine.helpers_for(analysis, status, prefix) == []  # nor named by testEquals
-
-
-def test_a_helpers_calls_after_its_two_best_are_weighed_down() -> None:
-    calls = [Candidate("helper", "verify", arguments=(a,)) for a in ("a", "b", "c", "d")]
-    other = Candidate("helper", "check", arguments=("a",))
-    junit = Candidate("assertion", "assertTrue", Target("a.isEmpty()", "boolean", "observer"))
-    scores = [0.4, 0.5, 0.3, 0.2, 0.1, 0.05]
-    weighed = fewer_calls([*calls, other, junit], scores)
-    assert weighed == pytest.approx([0.4, 0.5, 0.3 * LATER_CALL_WEIGHT, 0.2 * LATER_CALL_WEIGHT, 0.1, 0.05])
 
 
 def test_a_call_of_expected_lines_is_written_with_the_lines_read_or_left_out() -> None:

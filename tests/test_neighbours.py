@@ -7,20 +7,15 @@ from pathlib import Path
 
 import pytest
 
-from oracular.candidates.grammar import Candidate
-from oracular.candidates.habits import ALIKE_WEIGHT, FIRST_WEIGHT, weigh_alike, weigh_first
 from oracular.candidates.strength import cannot_hold
-from oracular.candidates.values import Value
 from oracular.engine import OracleEngine
 from oracular.incremental import MethodMemo
 from oracular.java.neighbours import PathMemo, expected_types, first_check, member_path, read_base, read_path
 from oracular.java.source import parse_text
-from oracular.java.targets import Target
 from oracular.ranking.baseline import BaselineRanker
 from oracular.ranking.problem import OracleProblem, Ranking
 
 from .conftest import java
-from .test_targets import analysed
 
 
 @pytest.mark.parametrize(
@@ -100,35 +95,6 @@ def test_the_paths_come_from_the_assertions_of_the_files_tests(engine: OracleEng
         ".isEmpty()",
         ".peek()",
     }
-
-
-def test_assertions_alike_the_files_are_weighed_up_keeping_the_best_score(engine: OracleEngine) -> None:
-    def on(expression: str, assertion: str = "assertTrue") -> Candidate:
-        return Candidate("assertion", assertion, Target(expression, "boolean", "observer"))
-
-    candidates = [
-        on("s.isEmpty()"),
-        on("s.contains(1)"),
-        Candidate(
-            "assertion", "assertEquals", Target("s.size()", "int", "observer"), Value("2", "int", "literal")
-        ),
-        Candidate("exception", "assertThrows", None, exception="X"),
-    ]
-    scores = [0.3, 0.2, 0.1, 0.4]
-    acts = analysed(engine, "Stack<Integer> s = new Stack<>(); s.push(1);")
-    weighed = weigh_alike(candidates, scores, frozenset({".size()"}), acts)
-    assert weighed[3] == 0.4  # the exception stage's score is its own
-    assert max(weighed[:3]) == pytest.approx(0.3)  # no surer of the test than the ranker was
-    assert weighed[2] / weighed[0] == pytest.approx(ALIKE_WEIGHT / 3)
-    assert weighed[1] / weighed[0] == pytest.approx(2 / 3)
-    assert weigh_alike(candidates, scores, frozenset(), acts) == scores
-    assert weigh_alike(candidates, scores, frozenset({".other()"}), acts) == scores
-    # a prefix that ends by computing a value: that value is the oracle, whatever the file does
-    for body in ("int n = new Stack<Integer>().size();", "Stack<Integer> s = new Stack<>(); s.pop();"):
-        computes = analysed(engine, body)
-        assert computes.computes_value
-        assert weigh_alike(candidates, scores, frozenset({".size()"}), computes) == scores
-    assert not acts.computes_value
 
 
 def test_the_files_habits_order_an_oracle_free_tests_suggestions(engine: OracleEngine) -> None:
@@ -276,22 +242,3 @@ def test_a_files_first_check_habit_is_the_family_and_read_most_of_its_tests_open
     assert analysis.first_habit == ("truth", ".contains()")
     fewer = java(FIRST_CHECKS_TEST.replace("assertTrue(s.contains(4))", "assertEquals(4, s.peek())"))
     assert engine.analyse(fewer).first_habit is None  # two of four is no habit
-
-
-def test_the_first_check_habit_weighs_its_assertions_up_keeping_the_best_score() -> None:
-    def on(expression: str, assertion: str, value: str | None = None) -> Candidate:
-        expected = Value(value, "int", "literal") if value is not None else None
-        return Candidate("assertion", assertion, Target(expression, "int", "observer"), expected)
-
-    candidates = [
-        on("s.peek()", "assertEquals", "5"),
-        on("s.contains(5)", "assertFalse"),
-        on("t.size()", "assertTrue"),
-    ]
-    scores = [0.5, 0.1, 0.2]
-    weighed = weigh_first(candidates, scores, ("truth", ".contains()"))
-    assert max(weighed) == pytest.approx(0.5)  # no surer of the test than the ranker was
-    assert weighed[1] / weighed[0] == pytest.approx(FIRST_WEIGHT / 5)
-    assert weighed[2] / weighed[0] == pytest.approx(0.2 / 0.5)
-    assert weigh_first(candidates, scores, None) == scores
-    assert weigh_first(candidates, scores, ("equals", ".contains()")) == scores  # another family

@@ -16,14 +16,10 @@ from oracular.candidates.observed import (
     TypeNamer,
     Verdict,
     expected_value,
-    named_first,
     observed_candidates,
-    prefers_name,
     runtime_class,
-    settled,
     value_reads,
     verdict,
-    witnessed,
 )
 from oracular.candidates.strength import (
     cannot_fail,
@@ -38,15 +34,13 @@ from oracular.candidates.strength import (
 from oracular.candidates.values import Value
 from oracular.engine import EngineSettings, OracleEngine
 from oracular.java.targets import Target
+from oracular.ranking.weights import RankingWeights
 
-from .conftest import java
+from .conftest import java, target
 from .test_targets import analysed
 
+BUG = RankingWeights().possible_bug
 NAMER = TypeNamer("org.example", ["org.other.Imported"], lambda simple: simple == "Local")
-
-
-def target(expression: str = "x", type_: str | None = "int", kind: str = "variable") -> Target:
-    return Target(expression, type_, kind)
 
 
 @pytest.mark.parametrize(
@@ -489,13 +483,13 @@ def test_the_offered_order() -> None:
     verdicts = [fails, None, holds, fails, holds, holds]
     vacuous = [False, False, False, False, False, True]
     # the best holding one first; a confident failing one next (a possible bug); then the other holds
-    assert offer_order([0.9, 0.6, 0.3, 0.2, 0.1, 0.05], verdicts, vacuous) == [2, 0, 4, 1, 3, 5]
+    assert offer_order([0.9, 0.6, 0.3, 0.2, 0.1, 0.05], verdicts, vacuous, BUG) == [2, 0, 4, 1, 3, 5]
     # two confident ones fail: only the most confident is a possible bug
-    assert offer_order([0.9, 0.6, 0.3, 0.8, 0.1, 0.05], verdicts, vacuous) == [2, 0, 4, 1, 3, 5]
+    assert offer_order([0.9, 0.6, 0.3, 0.8, 0.1, 0.05], verdicts, vacuous, BUG) == [2, 0, 4, 1, 3, 5]
     # not confident: a wrong guess, after what nobody could judge
-    assert offer_order([0.4, 0.35, 0.3, 0.2, 0.1, 0.05], verdicts, vacuous) == [2, 4, 1, 0, 3, 5]
+    assert offer_order([0.4, 0.35, 0.3, 0.2, 0.1, 0.05], verdicts, vacuous, BUG) == [2, 4, 1, 0, 3, 5]
     # nothing holds: what nobody could judge by score, guesses that fail and vacuous ones last
-    assert offer_order([0.1, 0.2, 0.3], [None, fails, None], [False, False, True]) == [0, 1, 2]
+    assert offer_order([0.1, 0.2, 0.3], [None, fails, None], [False, False, True], BUG) == [0, 1, 2]
 
 
 def test_a_failing_call_of_the_suites_helper_is_no_possible_bug() -> None:
@@ -508,9 +502,9 @@ def test_a_failing_call_of_the_suites_helper_is_no_possible_bug() -> None:
     failing = expectations_failing([helper, equals], [True, True])
     assert failing == [False, True]
     verdicts, vacuous = [fails, fails, holds], [False] * 3
-    assert offer_order([0.9, 0.6, 0.1], verdicts, vacuous, failing=[*failing, False]) == [2, 1, 0]
-    assert is_possible_bug(1, [0.9, 0.6, 0.1], [*failing, False])
-    assert not is_possible_bug(0, [0.9, 0.6, 0.1], [*failing, False])
+    assert offer_order([0.9, 0.6, 0.1], verdicts, vacuous, BUG, failing=[*failing, False]) == [2, 1, 0]
+    assert is_possible_bug(1, [0.9, 0.6, 0.1], [*failing, False], BUG)
+    assert not is_possible_bug(0, [0.9, 0.6, 0.1], [*failing, False], BUG)
     candidates = [
         Candidate("assertion", "assertEquals", target("x", "Integer"), Value("1", "int", "observed")),
         Candidate("assertion", "assertNotNull", target("x", "Integer")),
@@ -597,143 +591,6 @@ def test_a_count_is_implied_by_a_holding_equality_with_a_value_the_test_named() 
     assert implied([literal, length], [holds] * 2, [False] * 2) == [False, False]  # the test named nothing
 
 
-def test_a_holding_named_value_takes_the_observed_literals_place() -> None:
-    observation = TestObservation(
-        values={
-            "e.getMessage()": ObservedValue("literal", "java.lang.String", '"some message"'),
-            "rows.size()": ObservedValue("literal", "int", "2"),
-        },
-        completed=True,
-    )
-    message = target("e.getMessage()", "String", "observer")
-    size = target("rows.size()", "int", "observer")
-    candidates = [
-        Candidate("assertion", "assertEquals", message, Value('"some message"', "String", "observed")),
-        Candidate("assertion", "assertEquals", message, Value("TEST_MESSAGE", "String", "constant")),
-        Candidate("assertion", "assertEquals", size, Value("2", "int", "observed")),
-        Candidate("assertion", "assertEquals", size, Value("count", "int", "variable")),
-        Candidate("assertion", "assertEquals", message, Value("other", "String", "variable")),
-    ]
-    holds = Verdict(HOLDS, "x")
-    verdicts = [holds, holds, holds, holds, holds]
-    scores = [0.5, 0.01, 0.3, 0.02, 0.005]
-    # the constant takes the literal's score; a small integer stays literal (``count`` may equal
-    # it by chance), and so does a local the prefix computed rather than initialised
-    assert named_first(candidates, verdicts, scores, observation, {"count"}) == [0.01, 0.5, 0.3, 0.02, 0.005]
-    # a constant that fails now, or was never read, is no substitute
-    assert (
-        named_first(candidates, [holds, Verdict(FAILS, "x"), holds, holds, holds], scores, observation, set())
-        == scores
-    )
-    assert named_first(candidates, [holds, None, holds, holds, holds], scores, observation, set()) == scores
-
-
-def test_what_the_action_changed_is_weighed_above_what_it_left_alone() -> None:
-    """args4j: ``parser.parseArgument("-str", "foo")`` fills the bean's ``str``; the parser's
-    argument count and a file of the set-up are as they were, and a new local is new."""
-    before = {
-        "bean.str": ObservedValue("null", "null", "null"),
-        "parser.count()": ObservedValue("literal", "int", "0"),
-        "bean": ObservedValue("object", "p.Bean", ""),
-        "tmp.exists()": ObservedValue("boolean", "boolean", "true"),
-    }
-    after = {
-        **before,
-        "bean.str": ObservedValue("literal", "java.lang.String", '"foo"'),
-        "result": ObservedValue("boolean", "boolean", "true"),
-        "flaky.get()": ObservedValue("literal", "int", "1"),
-    }
-    observation = TestObservation(values=after, before=before, fresh={"result"}, completed=True)
-    assert observation.changed("bean.str") is True
-    assert observation.changed("result") is True  # declared by the action
-    assert observation.changed("parser.count()") is False
-    assert observation.changed("tmp.exists()") is False
-    assert observation.changed("bean") is None  # an object: its description hides its state
-    assert observation.changed("flaky.get()") is None  # not read before the action
-    assert observation.changed("never.read()") is None
-    candidates = [
-        Candidate(
-            "assertion",
-            "assertEquals",
-            target("bean.str", "String", "field"),
-            Value('"foo"', "String", "observed"),
-        ),
-        Candidate(
-            "assertion",
-            "assertEquals",
-            target("parser.count()", "int", "observer"),
-            Value("0", "int", "observed"),
-        ),
-        Candidate("assertion", "assertTrue", target("tmp.exists()", "boolean", "observer")),
-        Candidate("assertion", "assertNotNull", target("bean", "Bean")),
-        Candidate("exception", "assertThrows", None, exception="CmdLineException"),
-    ]
-    scores = [0.2, 0.5, 0.3, 0.1, 0.4]
-    weighed = settled(candidates, scores, observation)
-    assert weighed[0] == 0.2 and weighed[3] == 0.1 and weighed[4] == 0.4
-    assert weighed[1] < 0.2 and weighed[2] < 0.2  # the unchanged fall behind the changed field
-    assert settled(candidates, scores, TestObservation(values=after)) == scores  # nothing read before
-
-
-def test_the_exception_the_prefix_was_seen_to_throw_is_a_confident_answer() -> None:
-    candidates = [
-        Candidate("exception", "assertThrows", None, exception="IllegalStateException"),
-        Candidate("exception", "assertThrows", None, exception="IllegalArgumentException"),
-        Candidate("assertion", "assertNotNull", target("x", "Object")),
-    ]
-    thrown = TestObservation(thrown="java.lang.IllegalStateException")
-    verdicts = [verdict(c, thrown) for c in candidates]
-    assert [v.status if v else None for v in verdicts] == [HOLDS, None, None]
-    assert witnessed(candidates, verdicts, [0.15, 0.3, 0.2], thrown) == [0.87, 0.3, 0.2]
-    assert witnessed(candidates, verdicts, [0.95, 0.3, 0.2], thrown) == [0.95, 0.3, 0.2]  # never lowered
-    ran = TestObservation(values={"x": ObservedValue("object", "java.lang.Object", "")}, completed=True)
-    assert witnessed(candidates, [None, None, None], [0.15, 0.3, 0.2], ran) == [0.15, 0.3, 0.2]
-
-
-def test_a_supertype_of_the_thrown_class_holds_too_and_the_ranker_picks_among_the_holding() -> None:
-    """joptsimple's tests expect ``OptionException`` where ``parse`` throws its subclass
-    ``MissingRequiredOptionsException``: once the run reports the thrown class's superclasses,
-    both hold, any other type fails; the thrown class, observed first, stays first when the
-    ranker was unsure of both."""
-    candidates = [
-        Candidate("exception", "assertThrows", None, exception="MissingRequiredOptionsException"),
-        Candidate("exception", "assertThrows", None, exception="joptsimple.OptionException"),
-        Candidate("exception", "assertThrows", None, exception="IllegalStateException"),
-    ]
-    ancestors = ("joptsimple.OptionException", "java.lang.RuntimeException", "java.lang.Exception")
-    thrown = TestObservation(
-        thrown="joptsimple.MissingRequiredOptionsException",
-        thrown_ancestors=(*ancestors, "java.lang.Throwable"),
-    )
-    verdicts = [verdict(c, thrown) for c in candidates]
-    assert [v.status if v else None for v in verdicts] == [HOLDS, HOLDS, FAILS]
-    raised = witnessed(candidates, verdicts, [0.2, 0.6, 0.1], thrown)
-    assert raised == [0.87, 0.87, 0.1]
-    assert offer_order(raised, verdicts, [False] * 3)[:2] == [0, 1]
-    # the file's tests catch the superclass (the most often expected type that holds goes first)
-    habitual = witnessed(
-        candidates, verdicts, [0.2, 0.6, 0.1], thrown, ("IllegalStateException", "OptionException")
-    )
-    assert habitual == [0.87, 0.871, 0.1] and offer_order(habitual, verdicts, [False] * 3)[:2] == [1, 0]
-    assert witnessed(candidates, verdicts, [0.2, 0.6, 0.1], thrown, ("IOException",)) == raised
-    nested = TestObservation(thrown="a.ArcsSet$Inconsistent", thrown_ancestors=("java.lang.Throwable",))
-    spelt = Candidate("exception", "assertThrows", None, exception="ArcsSet.Inconsistent")
-    assert verdict(spelt, nested) == Verdict(HOLDS, "threw ArcsSet.Inconsistent")  # a nested class
-    unknown = TestObservation(thrown="joptsimple.MissingRequiredOptionsException")  # an older run
-    assert [v.status if v else None for v in (verdict(c, unknown) for c in candidates)] == [HOLDS, None, None]
-
-
-def test_which_names_a_developer_writes_for_a_value() -> None:
-    two = ObservedValue("literal", "int", "2")
-    big = ObservedValue("literal", "int", "10001")
-    assert prefers_name(Value("ROWS", "int", "constant"), big, set())
-    assert not prefers_name(Value("ONE", "int", "constant"), two, set())  # a small number: coincidence
-    assert prefers_name(Value("expectedSize", "int", "variable"), two, set())  # unless it says so
-    assert prefers_name(Value("limit", "int", "variable"), big, {"limit"})  # initialised with a literal
-    assert not prefers_name(Value("n", "int", "variable"), big, set())  # computed: maybe the target itself
-    assert not prefers_name(Value("10001", "int", "literal"), big, set())
-
-
 def test_a_workspace_objects_whole_rendering_waits_behind_focused_oracles(engine: OracleEngine) -> None:
     prefix = analysed(
         engine, "Stack<Integer> s = new Stack<>(); s.push(1); StringBuilder out = new StringBuilder();"
@@ -749,9 +606,11 @@ def test_a_workspace_objects_whole_rendering_waits_behind_focused_oracles(engine
     assert not renders_whole_object(on("s", "getName"), prefix)
     holds = Verdict(HOLDS, "1")
     # the rendering scores best, but a focused holding oracle is offered first; alone, it leads
-    order = offer_order([0.6, 0.3, 0.1], [holds, holds, None], [False] * 3, renderings=[True, False, False])
+    order = offer_order(
+        [0.6, 0.3, 0.1], [holds, holds, None], [False] * 3, BUG, renderings=[True, False, False]
+    )
     assert order == [1, 0, 2]
-    assert offer_order([0.6, 0.3], [holds, None], [False] * 2, renderings=[True, False]) == [0, 1]
+    assert offer_order([0.6, 0.3], [holds, None], [False] * 2, BUG, renderings=[True, False]) == [0, 1]
 
 
 def test_named_arrays_and_lists_are_compared_by_their_whole_content() -> None:

@@ -17,17 +17,13 @@ from typing import TYPE_CHECKING
 from tree_sitter import Node
 
 from oracular.candidates.grammar import MAX_CANDIDATES, Candidate, build_candidates
-from oracular.candidates.guarded import surely_throws
-from oracular.candidates.habits import weigh_alike, weigh_first
 from oracular.candidates.helpers import (
     HelperHabit,
     HelperOffer,
     callable_overloads,
-    fewer_calls,
     helper_candidates,
     helper_reads,
     named_by,
-    passed_in_full,
     resolve_lines,
 )
 from oracular.candidates.observed import (
@@ -37,24 +33,10 @@ from oracular.candidates.observed import (
     TestObservation,
     TypeNamer,
     Verdict,
-    named_first,
     observed_candidates,
-    settled,
     value_reads,
-    verdict,
-    witnessed,
 )
 from oracular.candidates.render import ImportLine, RenderedOracle, Renderer, TextEdit
-from oracular.candidates.strength import (
-    cannot_fail,
-    cannot_hold,
-    expectations_failing,
-    implied,
-    is_possible_bug,
-    not_null_in_sight,
-    offer_order,
-    renders_whole_object,
-)
 from oracular.candidates.style import FORCED_STYLES, AssertionStyle, junit4_supports_assert_throws, style_for
 from oracular.candidates.text import canonical_expression
 from oracular.candidates.values import (
@@ -67,6 +49,7 @@ from oracular.candidates.values import (
     named_literals,
     plausible,
 )
+from oracular.java.assertions import ASSERT_THROWS, JUNIT_ORACLES
 from oracular.java.declarations import ClassInfo, FileDeclarations, MethodInfo, extract, method_info
 from oracular.java.junit import Flavour, TestMethod, file_flavour, find_test_methods
 from oracular.java.neighbours import FirstCheck, PathMemo, member_path
@@ -79,7 +62,11 @@ from oracular.java.types import TypeEnv, split_generic, substitute
 from oracular.java.workspace import WorkspaceIndex
 from oracular.ranking.baseline import BaselineRanker
 from oracular.ranking.confidence import VIEW_SIZE, AnswerView, Offered
+from oracular.ranking.offering import offer
+from oracular.ranking.pipeline import RankingPipeline
 from oracular.ranking.problem import OracleProblem, Ranker
+from oracular.ranking.scored import Ranked, RankingContext
+from oracular.ranking.weights import RankingWeights
 
 if TYPE_CHECKING:
     from oracular.incremental import MethodMemo, Reuse
@@ -90,14 +77,6 @@ FIRST_HABIT_TESTS = 3
 FIRST_HABIT_SHARE = 0.5
 """A file's first-check habit (:attr:`FileAnalysis.first_habit`) is one of at least three of its
 tests with an oracle, and of more than half of them."""
-
-
-JUNIT_ORACLES = frozenset(
-    {"assertEquals", "assertNotEquals", "assertTrue", "assertFalse", "assertNull", "assertNotNull",
-     "assertSame", "assertNotSame", "assertArrayEquals", "assertThrows", "fail"}
-)  # fmt: skip
-"""The oracles Oracular writes (and ``fail``, of try/``fail``/catch): a test whose oracle is one of
-these checks the way Oracular's answers do."""
 
 
 class RankingCancelled(Exception):
@@ -115,6 +94,12 @@ class EngineSettings:
     """One of :data:`~oracular.candidates.style.ASSERTION_STYLES`: ``auto`` (from the file's imports),
     ``junit4`` or ``junit5``."""
     extra_assertion_methods: frozenset[str] = frozenset()
+    weights: RankingWeights | None = None
+    """The ranking pipeline's weights; ``None``: those saved with the ranker's model, else the
+    hand-set defaults (:class:`~oracular.ranking.weights.RankingWeights`)."""
+    ablate: frozenset[str] = frozenset()
+    """Ranking steps left out, by name (:data:`~oracular.ranking.pipeline.STEP_NAMES`), to measure
+    what each does (``oracular eval --realistic --ablate STEP``)."""
 
 
 @dataclass
@@ -412,7 +397,13 @@ class OracleEngine:
         self.project_root = project_root
         self.global_dictionary = global_dictionary
         """``None``: the shipped ``models/global_dictionary.json`` (re-mined with the corpus)."""
+        self.pipeline = RankingPipeline().without(self.settings.ablate)
         self._paths = PathMemo()
+
+    @property
+    def weights(self) -> RankingWeights:
+        """The settings' weights, else the ranker's model's, else the defaults."""
+        return self.settings.weights or self.ranker.ranking_weights or RankingWeights()
 
     def abstention_threshold(self, view: AnswerView | None = None) -> float:
         """The user's ``abstain_below`` if set, else the ranker's own (for ``view``'s mode, where
@@ -640,7 +631,11 @@ class OracleEngine:
         )
         owners = [*status.classes, *(i for i in interfaces if i is not None)]
         constants = [(name, f.type) for cls in owners for name, f in cls.fields.items() if f.is_constant]
-        return helper_candidates(habits, analysis.with_oracle, scope, prefix, constants, status.test.name)
+        weights = self.weights
+        return helper_candidates(
+            habits, analysis.with_oracle, scope, prefix, constants, status.test.name,
+            weights.call_decay, weights.named_helper_share,
+        )  # fmt: skip
 
     def _qualifier(self, focal: FocalMethod | None):
         def qualify(simple: str) -> str | None:
@@ -668,7 +663,7 @@ class OracleEngine:
         found: list[Candidate] = []
         if observation.thrown is not None:
             thrown = observation.thrown.replace("$", ".").removeprefix("java.lang.")
-            found.append(Candidate("exception", "assertThrows", exception=thrown))
+            found.append(Candidate("exception", ASSERT_THROWS, exception=thrown))
         for target in prefix.targets:
             value = observation.values.get(target.expression)
             if value is not None:
@@ -702,7 +697,8 @@ class OracleEngine:
         statement's byte offsets, so the edits still apply to the real document (the quality
         checks rank oracles for a call's discarded result this way). With an ``observation`` of
         the running prefix, its values join the candidates and every candidate is told to hold
-        or fail now; the offered order is :func:`~oracular.candidates.strength.offer_order`'s.
+        or fail now. The ranker's scores go through the ranking pipeline's steps
+        (:mod:`oracular.ranking.pipeline`), then the offering (:mod:`oracular.ranking.offering`).
         """
         test = status.test
         prefix = prefix or self.prefix_for(analysis, status, method)
@@ -720,55 +716,31 @@ class OracleEngine:
             found = self.observed_candidates(analysis, prefix, observation)
             candidates = _merge(found, candidates, observation)
         ranking = self.ranker.rank(OracleProblem(test.name, prefix, candidates, analysis.asserted))
-        scores = (
-            ranking.scores
-            if ranking.habits
-            else weigh_alike(candidates, ranking.scores, analysis.asserted, prefix)
-        )
-        throws = ranking.exception_probability
-        if not observed:  # what ran says, else the code's guards where they are sure
-            scores, throws = surely_throws(candidates, scores, throws, prefix.guard_verdict)
-        scores = weigh_first(candidates, scores, analysis.first_habit)
-        # never ranked (the models know JUnit's assertions): a helper is the oracle of a test that
-        # does not throw, so its habit's share weighs as much as the classifier leaves to assertions
         helpers = self.helpers_for(analysis, status, prefix)
         if any(h.candidate.lines_of is not None for h in helpers):  # the constants only then
             names = named_literals(prefix.env, status.classes)
             helpers = resolve_lines(helpers, observation if observed else None, names)
-        shares = [*(None for _ in candidates), *(h.share for h in helpers)]
-        candidates = [*candidates, *(h.candidate for h in helpers)]
-        scores = [*scores, *(h.score * (1 - throws) for h in helpers)]
-        verdicts = [verdict(c, observation) if observed else None for c in candidates]  # type: ignore[arg-type]
-        if observed:
-            assert observation is not None
-            restated = prefix.history.restated
-            expected = analysis.expected_exceptions
-            scores = witnessed(candidates, verdicts, scores, observation, expected)
-            scores = settled(candidates, scores, observation)
-            scores = named_first(candidates, verdicts, scores, observation, restated)
-            scores = passed_in_full(verdicts, scores, shares)
-        scores = fewer_calls(candidates, scores)
-        vacuous = [cannot_fail(c, prefix) for c in candidates]
-        weaker = implied(candidates, verdicts, vacuous, analysis.first_habit)
-        renderings = [renders_whole_object(c, prefix) for c in candidates]
-        failing = expectations_failing(candidates, [v is not None and v.status == "fails" for v in verdicts])
-        order = offer_order(scores, verdicts, vacuous, weaker, renderings=renderings, failing=failing)
-        # never offered, but still ranked: the candidate set is the one the models were trained on
-        order = [i for i in order if not cannot_hold(candidates[i], prefix)]
-        order = not_null_in_sight(order, candidates, weaker, vacuous, self.settings.top_k)[
-            : self.settings.top_k
-        ]
+        context = RankingContext(
+            prefix,
+            self.weights,
+            analysis.asserted,
+            analysis.first_habit,
+            analysis.expected_exceptions,
+            observation if observed else None,
+            tuple(helpers),
+            ranking.habits,
+        )
+        ranked = self.pipeline(Ranked.of(candidates, ranking.scores, ranking.exception_probability), context)
         report = TestReport(
-            test, prefix.focal, throws, ranking.exception_type, False, [],
+            test, prefix.focal, ranked.exception_probability, ranking.exception_type, False, [],
             observed=observed,
         )  # fmt: skip
-        for rank, i in enumerate(order):
-            rendered = renderer.render(candidates[i], prefix, test.node)
+        for rank, scored in enumerate(offer(ranked, context, self.settings.top_k), start=1):
+            rendered = renderer.render(scored.candidate, prefix, test.node)
             edits = [rendered.statement_edit, *renderer.import_edits(rendered.imports)]
-            bug = is_possible_bug(i, scores, failing)
-            report.suggestions.append(
-                Suggestion(rank + 1, scores[i], candidates[i], rendered, edits, verdicts[i], bug, vacuous[i])
-            )
+            suggestion = Suggestion(rank, scored.score, scored.candidate, rendered, edits, scored.verdict)
+            suggestion.possible_bug, suggestion.vacuous = scored.possible_bug, scored.vacuous
+            report.suggestions.append(suggestion)
         self._decide_abstention(report, analysis)
         if observation is not None and observation.thrown_before is not None:
             report.reason = (

@@ -18,7 +18,6 @@ import pytest
 import torch
 from torch import nn
 
-from oracular.candidates.habits import weigh_alike
 from oracular.candidates.strength import cannot_hold
 from oracular.candidates.templates import group_by_template
 from oracular.engine import EngineSettings, OracleEngine
@@ -33,6 +32,8 @@ from oracular.models.network import OracleNetwork, collate, masked_mean
 from oracular.models.ranker import NeuralRanker, default_ranker
 from oracular.ranking.baseline import BaselineRanker, value_weights
 from oracular.ranking.problem import OracleProblem
+from oracular.ranking.steps.file_habits import raise_asserted_alike
+from oracular.ranking.weights import RankingWeights
 
 from ..conftest import EXAMPLE, EXAMPLE_TESTS
 from .conftest import STACK_CANDIDATES, STACK_FOCAL, STACK_STATEMENTS, engine_problems, tiny_network
@@ -250,7 +251,9 @@ def test_the_engine_ranks_with_the_default_ranker_it_is_given(
         # puts oracles that cannot fail last and leaves out those that cannot hold: compare the
         # scores as sets; calls of the suite's helpers (StackTest's assertSize) are scored by the
         # file's habit, not the model
-        scores = weigh_alike(problem.candidates, expected.scores, asserted, problem.prefix)
+        scores = raise_asserted_alike(
+            problem.candidates, expected.scores, asserted, problem.prefix, RankingWeights().asserted_alike
+        )
         scores = [
             x for c, x in zip(problem.candidates, scores, strict=True) if not cannot_hold(c, problem.prefix)
         ]

@@ -11,6 +11,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from oracular.candidates.values import Value, compatible
+from oracular.java.assertions import (
+    ASSERT_ARRAY_EQUALS,
+    ASSERT_EQUALS,
+    ASSERT_FALSE,
+    ASSERT_NOT_NULL,
+    ASSERT_NULL,
+    ASSERT_THROWS,
+    ASSERT_TRUE,
+)
 from oracular.java.prefix import Target
 from oracular.java.types import is_array, is_boolean, is_floating, is_primitive
 
@@ -66,16 +75,16 @@ def lines_read(text: str) -> str:
 def assertion_candidates(target: Target, values: list[Value]) -> list[Candidate]:
     t = target.type
     if is_boolean(t):
-        return [Candidate("assertion", "assertTrue", target), Candidate("assertion", "assertFalse", target)]
+        return [Candidate("assertion", ASSERT_TRUE, target), Candidate("assertion", ASSERT_FALSE, target)]
     result: list[Candidate] = []
     if not is_primitive(t) and target.method != "toString":  # a text is never null
         result += [
-            Candidate("assertion", "assertNotNull", target),
-            Candidate("assertion", "assertNull", target),
+            Candidate("assertion", ASSERT_NOT_NULL, target),
+            Candidate("assertion", ASSERT_NULL, target),
         ]
     if t is None:
         return result
-    method = "assertArrayEquals" if is_array(t) else "assertEquals"
+    method = ASSERT_ARRAY_EQUALS if is_array(t) else ASSERT_EQUALS
     equals = [
         Candidate("assertion", method, target, v)
         for v in values
@@ -87,7 +96,7 @@ def assertion_candidates(target: Target, values: list[Value]) -> list[Candidate]
 def exception_candidates(exception_types: list[str]) -> list[Candidate]:
     """One candidate per documented or thrown type; ``Exception`` only as the last resort."""
     types = exception_types or ["Exception"]
-    return [Candidate("exception", "assertThrows", exception=e) for e in types]
+    return [Candidate("exception", ASSERT_THROWS, exception=e) for e in types]
 
 
 def build_candidates(
@@ -113,9 +122,9 @@ def uses_delta(candidate: Candidate) -> bool:
     """Floating point compares within a delta, arrays of it too (JUnit 4 has no exact form)."""
     if candidate.target is None:
         return False
-    if candidate.assertion == "assertEquals":
+    if candidate.assertion == ASSERT_EQUALS:
         return is_floating(candidate.target.type)
-    if candidate.assertion == "assertArrayEquals":
+    if candidate.assertion == ASSERT_ARRAY_EQUALS:
         expected = candidate.expected.text if candidate.expected is not None else ""
         element = (candidate.target.type or "").removesuffix("[]")
         return is_floating(element) or expected.startswith(("new double[]", "new float[]"))

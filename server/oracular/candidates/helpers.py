@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from tree_sitter import Node
 
 from oracular.candidates.grammar import Candidate, lines_read
-from oracular.candidates.observed import HOLDS, TestObservation, Verdict
+from oracular.candidates.observed import TestObservation
 from oracular.candidates.text import canonical_expression, split_arguments
 from oracular.java import syntax
 from oracular.java.declarations import MethodInfo
@@ -47,15 +47,6 @@ MAX_CALLS_PER_HELPER = 8
 """Argument choices per helper: each is run when the code runs, alone (a helper may change state)."""
 MAX_OPTIONS = 8
 """Values tried per parameter."""
-CALL_DECAY = 0.9
-"""Each further argument choice of a helper keeps this share of the one before's score, so that
-the first choice (the prefix's own values, in the order it made them) leads when nothing ran."""
-SHOWN_CALLS = 2
-LATER_CALL_WEIGHT = 0.1
-"""A helper's calls after its two best keep this share of their score (:func:`fewer_calls`)."""
-NAMED_SHARE = 0.5
-"""The share a helper the test's name names counts as having, at least: xmlunit's
-``testCompareComment`` checks with ``assertDifferentComments``, called by one test of forty."""
 MAX_LINE_TEXTS = 2
 """Texts tried per helper taking expected lines (``sink.toString()``...)."""
 MAX_LINES = 16
@@ -252,11 +243,15 @@ def helper_candidates(
     prefix: PrefixAnalysis,
     constants: Sequence[tuple[str, str]] = (),
     test_name: str = "",
+    call_decay: float = 0.9,
+    named_share: float = 0.5,
 ) -> list[HelperOffer]:
     """Calls of the file's helpers with the prefix's values, each with its score: the share of the
-    file's tests with an oracle that check with it first (see the module docstring). The helpers
-    the test's name names come first (xmlunit's ``testCompareComment``,
-    ``assertDifferentComments``), then the file's habit's order."""
+    file's tests with an oracle that check with it first (see the module docstring), each further
+    argument choice keeping ``call_decay`` of the one before's. The helpers the test's name names
+    come first (xmlunit's ``testCompareComment``, ``assertDifferentComments``), at ``named_share``
+    at least, then the file's habit's order (the two weights:
+    :class:`~oracular.ranking.weights.RankingWeights`)."""
     if with_oracle <= 0:
         return []
     named = named_by(test_name)
@@ -279,10 +274,10 @@ def helper_candidates(
             break
         share = habit.first / with_oracle
         if named(habit.name):  # the test's name says which helper it needs
-            share = max(share, NAMED_SHARE)
+            share = max(share, named_share)
         if takes_lines:
             found += [
-                HelperOffer(Candidate("helper", habit.name, lines_of=text), share * CALL_DECAY**n, share)
+                HelperOffer(Candidate("helper", habit.name, lines_of=text), share * call_decay**n, share)
                 for n, text in enumerate(texts[:MAX_LINE_TEXTS])
             ]
         calls: list[tuple[str, ...]] = []
@@ -310,7 +305,7 @@ def helper_candidates(
             if len(calls) >= MAX_CALLS_PER_HELPER:
                 break
         found += [
-            HelperOffer(Candidate("helper", habit.name, arguments=arguments), share * CALL_DECAY**n, share)
+            HelperOffer(Candidate("helper", habit.name, arguments=arguments), share * call_decay**n, share)
             for n, arguments in enumerate(calls)
         ]
     return found
@@ -350,35 +345,6 @@ def resolve_lines(
                 dataclasses.replace(offer, candidate=dataclasses.replace(candidate, arguments=arguments))
             )
     return found
-
-
-def passed_in_full(
-    verdicts: Sequence[Verdict | None], scores: Sequence[float], shares: Sequence[float | None]
-) -> list[float]:
-    """``scores`` with each helper call that passed when run given its helper's whole share
-    (``shares``, ``None`` for other candidates): :data:`CALL_DECAY` orders guesses at arguments,
-    and a call that passed needs no guessing (joptsimple's ``assertOptionDetected(options,
-    "file")`` came fifth, after the literals the test parses, ``"--file"``...)."""
-    return [
-        max(score, share) if share is not None and v is not None and v.status == HOLDS else score
-        for v, score, share in zip(verdicts, scores, shares, strict=True)
-    ]
-
-
-def fewer_calls(candidates: Sequence[Candidate], scores: Sequence[float]) -> list[float]:
-    """``scores`` with each helper's calls after its :data:`SHOWN_CALLS` best-scored ones weighed
-    down by :data:`LATER_CALL_WEIGHT`: a helper's other argument choices, often all passing
-    (``verify(a, b, ...)`` and ``verify(b, a, ...)``), filled the first five places and hid the
-    other oracles."""
-    result = list(scores)
-    by_helper: dict[str, list[int]] = {}
-    for i, candidate in enumerate(candidates):
-        if candidate.kind == "helper":
-            by_helper.setdefault(candidate.assertion, []).append(i)
-    for calls in by_helper.values():
-        for i in sorted(calls, key=lambda i: -scores[i])[SHOWN_CALLS:]:
-            result[i] *= LATER_CALL_WEIGHT
-    return result
 
 
 def helper_reads(candidates: Iterable[Candidate]) -> list[Target]:

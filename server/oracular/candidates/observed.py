@@ -12,13 +12,20 @@ Everything here is pure: :mod:`oracular.execution.observe` runs the code and fil
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
 from oracular.candidates.grammar import Candidate
 from oracular.candidates.values import Value
+from oracular.java.assertions import (
+    ASSERT_ARRAY_EQUALS,
+    ASSERT_EQUALS,
+    ASSERT_FALSE,
+    ASSERT_NOT_NULL,
+    ASSERT_NULL,
+    ASSERT_TRUE,
+)
 from oracular.java.junit import TestMethod
 from oracular.java.prefix import PrefixAnalysis
 from oracular.java.source import SourceText
@@ -203,19 +210,19 @@ def _simplify_java_lang(text: str) -> str:
 def observed_candidates(target: Target, observed: ObservedValue, namer: TypeNamer) -> list[Candidate]:
     """The oracles that hold now for ``target``, by construction, most specific first."""
     if observed.kind == "boolean":
-        return [Candidate("assertion", "assertTrue" if observed.payload == "true" else "assertFalse", target)]
+        return [Candidate("assertion", ASSERT_TRUE if observed.payload == "true" else ASSERT_FALSE, target)]
     if observed.kind == "null":
-        return [Candidate("assertion", "assertNull", target)]
+        return [Candidate("assertion", ASSERT_NULL, target)]
     found = []
     value = expected_value(target, observed, namer)
     if value is not None:
-        method = "assertArrayEquals" if observed.kind == "array" else "assertEquals"
+        method = ASSERT_ARRAY_EQUALS if observed.kind == "array" else ASSERT_EQUALS
         found.append(Candidate("assertion", method, target, value))
     if observed.kind in REFERENCE_KINDS and not is_primitive(target.type):
-        found.append(Candidate("assertion", "assertNotNull", target))
+        found.append(Candidate("assertion", ASSERT_NOT_NULL, target))
     instance = runtime_class(target, observed, namer)
     if instance is not None:
-        found.append(Candidate("assertion", "assertTrue", instance))
+        found.append(Candidate("assertion", ASSERT_TRUE, instance))
     return found
 
 
@@ -247,7 +254,7 @@ class Verdict:
     """What the target was: ``2``, ``null``, ``threw IllegalStateException``."""
 
 
-def _number(text: str) -> float | None:
+def number(text: str) -> float | None:
     """The value of a Java numeric literal (``(short) 3``, ``5L``, ``0x1F``, ``1.5f``, ``1_000``)."""
     text = text.split(")", 1)[1] if text.startswith("(") else text
     text = text.strip().replace("_", "")
@@ -309,7 +316,7 @@ def _same_value(
     a, b = expected.text, observed.payload
     if a.startswith(('"', "'")) or b.startswith(('"', "'")):
         return a == b if a[:1] == b[:1] else False
-    x, y = _number(a), _number(b)
+    x, y = number(a), number(b)
     if x is None or y is None:
         return None
     return abs(x - y) <= 1e-4 if floating else x == y
@@ -340,7 +347,7 @@ def verdict(candidate: Candidate, observation: TestObservation) -> Verdict | Non
         if value is None or value.kind == "thrown":
             return None
         holds = value.non_null and f".{value.type}".replace("$", ".").endswith(f".{target.method}")
-        return Verdict(HOLDS if holds == (candidate.assertion == "assertTrue") else FAILS, value.describe())
+        return Verdict(HOLDS if holds == (candidate.assertion == ASSERT_TRUE) else FAILS, value.describe())
     observed = observation.values.get(target.expression)
     if observed is None:
         return None
@@ -348,13 +355,13 @@ def verdict(candidate: Candidate, observation: TestObservation) -> Verdict | Non
     if observed.kind == "thrown":
         return Verdict(FAILS, shown)  # reading the target throws: no assertion on it can pass
     method = candidate.assertion
-    if method in ("assertNull", "assertNotNull"):
-        holds = (method == "assertNull") != observed.non_null
+    if method in (ASSERT_NULL, ASSERT_NOT_NULL):
+        holds = (method == ASSERT_NULL) != observed.non_null
         return Verdict(HOLDS if holds else FAILS, shown)
-    if method in ("assertTrue", "assertFalse"):
+    if method in (ASSERT_TRUE, ASSERT_FALSE):
         if observed.kind != "boolean":
             return None
-        holds = (observed.payload == "true") == (method == "assertTrue")
+        holds = (observed.payload == "true") == (method == ASSERT_TRUE)
         return Verdict(HOLDS if holds else FAILS, shown)
     if candidate.expected is None:
         return None
@@ -364,9 +371,9 @@ def verdict(candidate: Candidate, observation: TestObservation) -> Verdict | Non
         return Verdict(HOLDS, shown)  # built from this very observation
     floating = is_floating(target.type) or is_floating(observed.type)
     same = _same_value(
-        candidate.expected, observed, observation, floating, by_content=method == "assertArrayEquals"
+        candidate.expected, observed, observation, floating, by_content=method == ASSERT_ARRAY_EQUALS
     )
-    if same is None and method == "assertEquals":
+    if same is None and method == ASSERT_EQUALS:
         equal = observation.values.get(equality_read(candidate.expected.text, target.expression))
         same = equal.payload == "true" if equal is not None and equal.kind == "boolean" else None
     if same is None:
@@ -398,143 +405,7 @@ def _helper_verdict(candidate: Candidate, observation: TestObservation) -> Verdi
 
 
 NAMED_SOURCES = ("variable", "constant")
-_EXPECTED_NAME = re.compile(r"expect", re.IGNORECASE)
-
-
-def _is_small_integer(observed: ObservedValue) -> bool:
-    number = _number(observed.payload) if observed.kind == "literal" else None
-    return number is not None and number == int(number) and abs(number) < 10
-
-
-def prefers_name(value: Value, observed: ObservedValue, prepared: set[str]) -> bool:
-    """Whether a developer would write ``value``'s name rather than the literal it equals.
-
-    A constant, or a local the prefix initialised with a literal and never wrote again (an
-    ``expected`` of its own making), names what the test meant: ``assertEquals(TEST_MESSAGE,
-    e.getMessage())``. A small integer (``0``, ``2``) equals an unrelated name by coincidence
-    too often to trust, unless the name says it is the expectation.
-    """
-    if value.source not in NAMED_SOURCES:
-        return False
-    if _EXPECTED_NAME.search(value.text):
-        return True
-    if value.source == "variable" and value.text not in prepared:
-        return False
-    return not _is_small_integer(observed)
-
-
-def named_first(
-    candidates: Sequence[Candidate],
-    verdicts: Sequence[Verdict | None],
-    scores: Sequence[float],
-    observation: TestObservation,
-    prepared: set[str],
-) -> list[float]:
-    """``scores`` with each observed literal's score handed to a holding named value it equals.
-
-    Both oracles hold and check the same thing; the name is how the developer wrote it (on the
-    realistic dev tests, ``TEST_MESSAGE``, ``ROWS``, ``expected`` lost to the literal they hold).
-    Scores are swapped, not raised, so that the template's total and every other order stay.
-    """
-    literal = {
-        (c.assertion, c.target.expression): i
-        for i, c in enumerate(candidates)
-        if c.target is not None and c.expected is not None and c.expected.source == "observed"
-    }
-    best: dict[int, int] = {}
-    """Observed literal's index -> the best-scored holding named value that would replace it."""
-    for i, candidate in enumerate(candidates):
-        verdict_i = verdicts[i]
-        if candidate.target is None or candidate.expected is None or verdict_i is None:
-            continue
-        j = literal.get((candidate.assertion, candidate.target.expression))
-        observed = observation.values.get(candidate.target.expression)
-        if j is None or observed is None or verdict_i.status != HOLDS:
-            continue
-        better = j not in best or scores[i] > scores[best[j]]
-        if better and prefers_name(candidate.expected, observed, prepared):
-            best[j] = i
-    result = list(scores)
-    for j, i in best.items():
-        if result[i] < result[j]:
-            result[i], result[j] = result[j], result[i]
-    return result
-
-
-UNCHANGED_WEIGHT = 0.3
-"""What an assertion on a target the action left as it was keeps of its score (see :func:`settled`)."""
-
-
-def settled(
-    candidates: Sequence[Candidate], scores: Sequence[float], observation: TestObservation
-) -> list[float]:
-    """``scores`` with the assertions on targets the action did not change weighed down.
-
-    A test checks what its action did: after ``parser.parseArgument("-str", "foo")`` the bean's
-    ``str``, after ``format.print(in, out)`` the writer's text, not the format it was built with
-    or a file the set-up made. Running the prefix tells which targets the action changed, which
-    the ranker, reading text, can only guess. Only weighed, not dropped: a test may check that
-    an action left something alone.
-    """
-    return [
-        score * UNCHANGED_WEIGHT
-        if c.kind == "assertion"
-        and c.target is not None
-        and observation.changed(c.target.expression) is False
-        else score
-        for c, score in zip(candidates, scores, strict=True)
-    ]
-
-
-THROWN_CONFIDENCE = 0.87
-"""The score of the exception oracle a running prefix was seen to throw, at least: of the realistic
-dev tests whose top-1 was that oracle, 27 of 31 (87%) were the developer's on the 12 dev projects
-this was measured on (``docs/eval.md``), against a median score of about 0.2."""
-
-
-HABIT_MARGIN = 1e-3
-"""How far the file's habitual type is put above the other holding types: first, the same
-confidence."""
-
-
-def witnessed(
-    candidates: Sequence[Candidate],
-    verdicts: Sequence[Verdict | None],
-    scores: Sequence[float],
-    observation: TestObservation,
-    expected: Sequence[str] = (),
-) -> list[float]:
-    """``scores`` with the exception oracles that hold on what the prefix was seen to throw
-    raised to :data:`THROWN_CONFIDENCE`.
-
-    A developer's test that passes cannot end in a statement that throws unless it expects the
-    exception, so once the code ran and threw there, the ranker's guess of whether it should
-    throw is the weaker evidence. Only the score moves (what abstention and users read), not the
-    order among what holds when the ranker was unsure of each: the observed class comes first,
-    then the superclasses that catch it too. Letting the ranker order those instead named
-    commons-io's documented ``IOException`` where its tests catch the thrown
-    ``IOExceptionList`` (the 12 `OTHERS` projects' exception tests 72.7% -> 68.7% top-1), and
-    gained nothing on the 8 projects (91.1%).
-
-    But where the file's tests say which of the holding types they catch (``expected``: simple
-    names, the most often expected first), that one comes first: commons-math3's tests expect
-    ``MathIllegalArgumentException`` where the code throws its subclasses.
-    """
-    if observation.thrown is None:
-        return list(scores)
-    holding = [
-        c.kind == "exception" and v is not None and v.status == HOLDS
-        for c, v in zip(candidates, verdicts, strict=True)
-    ]
-    raised = [max(score, THROWN_CONFIDENCE) if h else score for h, score in zip(holding, scores, strict=True)]
-    types: dict[str, int] = {}
-    for i, (c, h) in enumerate(zip(candidates, holding, strict=True)):
-        if h:
-            types.setdefault((c.exception or "").rsplit(".", 1)[-1], i)
-    habit = next((types[t] for t in expected if t in types), None)
-    if habit is not None:
-        raised[habit] = max(raised[i] for i in types.values()) + HABIT_MARGIN
-    return raised
+"""Expected values a developer names rather than writes out."""
 
 
 MAX_VALUE_READS = 12
@@ -557,7 +428,7 @@ def value_reads(candidates: Iterable[Candidate]) -> list[Target]:
             target = candidate.target
             if (
                 value.source == "variable"
-                and candidate.assertion == "assertEquals"
+                and candidate.assertion == ASSERT_EQUALS
                 and target is not None
                 and target.kind == "variable"
                 and not is_primitive(unboxed(target.type or "int"))

@@ -14,6 +14,7 @@ from tree_sitter import Node
 from oracular.candidates.grammar import FLOAT_DELTA, Candidate, uses_delta
 from oracular.candidates.style import AssertionStyle
 from oracular.java import syntax
+from oracular.java.assertions import ASSERT_ARRAY_EQUALS, ASSERT_THROWS, ASSERT_TRUE, FAIL
 from oracular.java.declarations import Import
 from oracular.java.junit import Flavour
 from oracular.java.prefix import PrefixAnalysis
@@ -130,10 +131,10 @@ class Renderer:
     def _equals(self, candidate: Candidate) -> str:
         assert candidate.target is not None and candidate.expected is not None
         expected, actual = candidate.expected.text, candidate.target.expression
-        if candidate.assertion == "assertArrayEquals" and self.style.flavour is Flavour.JUNIT3:
+        if candidate.assertion == ASSERT_ARRAY_EQUALS and self.style.flavour is Flavour.JUNIT3:
             # JUnit 3's TestCase has no assertArrayEquals (args4j's and xmlunit's top oracles
             # did not compile); Arrays.equals has an overload for every array type
-            return self._call("assertTrue", f"java.util.Arrays.equals({expected}, {actual})")
+            return self._call(ASSERT_TRUE, f"java.util.Arrays.equals({expected}, {actual})")
         if self.style.boxed_needs_cast:
             target_type, value_type = candidate.target.type or "", candidate.expected.type
             if target_type in BOX_PRIMITIVE and is_primitive(value_type):
@@ -158,7 +159,7 @@ class Renderer:
         exc = (candidate.exception or "Exception").rsplit(".", 1)[-1]
         body = self._lambda_body(statement, prefix)
         if self.style.supports_assert_throws and body is not None:
-            return self._call("assertThrows", f"{exc}.class", f"() -> {body}")
+            return self._call(ASSERT_THROWS, f"{exc}.class", f"() -> {body}")
         # try/fail/catch: the framework has no assertThrows, or a capture would not compile in a
         # lambda. ``needed_imports`` makes the same choice (``asserts_throws``).
         inner = indent + unit
@@ -233,7 +234,7 @@ class Renderer:
         rendered for: it decides between ``assertThrows`` and try/``fail``/catch."""
         methods = [candidate.assertion] if candidate.kind != "helper" else []  # in scope already
         if candidate.kind == "exception" and not self.asserts_throws(prefix):
-            methods = ["fail"]
+            methods = [FAIL]
         lines = set()
         for method in methods:
             qualified = self.style.static_import(method)

@@ -34,11 +34,15 @@ from collections.abc import Sequence
 from oracular.candidates.grammar import Candidate
 from oracular.candidates.observed import FAILS, HOLDS, NAMED_SOURCES, Verdict
 from oracular.candidates.text import canonical_expression
+from oracular.java.assertions import (
+    ASSERT_ARRAY_EQUALS,
+    ASSERT_EQUALS,
+    ASSERT_NOT_NULL,
+    ASSERT_NULL,
+)
 from oracular.java.neighbours import FirstCheck, read_base, read_path
 from oracular.java.prefix import PrefixAnalysis, Target
 
-POSSIBLE_BUG_SCORE = 0.5
-"""A failing first choice scored at least this is shown as a possible bug (``docs/execution.md``)."""
 _LITERAL_TARGETS = frozenset({"true", "false", "null"})
 
 
@@ -73,7 +77,7 @@ def cannot_fail(candidate: Candidate, prefix: PrefixAnalysis) -> bool:
     size = history.sized.get(target.receiver or "")
     if size is not None and expression == f"{target.receiver}{size}":
         return True
-    if candidate.assertion == "assertNotNull":
+    if candidate.assertion == ASSERT_NOT_NULL:
         return expression.startswith("new ") or (target.kind == "variable" and expression in history.fresh)
     return False
 
@@ -118,9 +122,9 @@ def cannot_hold(candidate: Candidate, prefix: PrefixAnalysis) -> bool:
     if candidate.kind != "assertion" or target is None or target.kind != "variable":
         return False
     history = prefix.history
-    if candidate.assertion == "assertNull":
+    if candidate.assertion == ASSERT_NULL:
         return target.expression in history.fresh
-    if candidate.assertion == "assertEquals" and candidate.expected is not None:
+    if candidate.assertion == ASSERT_EQUALS and candidate.expected is not None:
         one, other = candidate.expected.text, target.expression
         if one in history.fresh and other in history.fresh:
             classes = history.built.get(one), history.built.get(other)
@@ -158,16 +162,16 @@ def implied(
     holding = [
         v is not None and v.status == HOLDS and not vague for v, vague in zip(verdicts, vacuous, strict=True)
     ]
-    stronger = any(h and c.assertion != "assertNotNull" for c, h in zip(candidates, holding, strict=True))
+    stronger = any(h and c.assertion != ASSERT_NOT_NULL for c, h in zip(candidates, holding, strict=True))
     named = {
         c.target.expression
         for c, h in zip(candidates, holding, strict=True)
         if h and c.target is not None and c.expected is not None and c.expected.source in NAMED_SOURCES
-        and c.assertion in ("assertEquals", "assertArrayEquals")
+        and c.assertion in (ASSERT_EQUALS, ASSERT_ARRAY_EQUALS)
     }  # fmt: skip
     parts = {f"{x}{part}" for x in named for part in (".length", ".size()", "[0]")}
     return [
-        (stronger and c.assertion == "assertNotNull" and not _the_habit(c, habit))
+        (stronger and c.assertion == ASSERT_NOT_NULL and not _the_habit(c, habit))
         or (c.target is not None and c.target.expression in parts)
         for c in candidates
     ]
@@ -190,13 +194,14 @@ def offer_order(
     scores: Sequence[float],
     verdicts: Sequence[Verdict | None],
     vacuous: Sequence[bool],
+    bug_score: float,
     weaker: Sequence[bool] | None = None,
-    bug_score: float = POSSIBLE_BUG_SCORE,
     renderings: Sequence[bool] | None = None,
     failing: Sequence[bool] | None = None,
 ) -> list[int]:
     """Candidate indices in the order they are offered (tiers of the module docstring, then score).
 
+    ``bug_score``: a failing expectation's score for a possible bug (:func:`is_possible_bug`);
     ``weaker``: holding oracles that another holding one implies (:func:`implied`);
     ``renderings``: oracles on a whole object's ``toString()`` (:func:`renders_whole_object`);
     ``failing``: the failures that may be bugs (:func:`expectations_failing`), else every failure.
@@ -248,7 +253,7 @@ def not_null_in_sight(
     if (
         len(order) <= shown
         or shown < 2
-        or any(candidates[i].assertion == "assertNotNull" for i in order[:shown])
+        or any(candidates[i].assertion == ASSERT_NOT_NULL for i in order[:shown])
     ):
         return list(order)
     first = candidates[order[0]].target
@@ -258,7 +263,7 @@ def not_null_in_sight(
     chosen = next(
         (
             i for i in order[shown:]
-            if weaker[i] and not vacuous[i] and candidates[i].assertion == "assertNotNull"
+            if weaker[i] and not vacuous[i] and candidates[i].assertion == ASSERT_NOT_NULL
             and candidates[i].target is not None and candidates[i].target.expression in subjects
         ),
         None,
@@ -278,9 +283,7 @@ def expectations_failing(candidates: Sequence[Candidate], failing: Sequence[bool
     return [fails and c.kind != "helper" for c, fails in zip(candidates, failing, strict=True)]
 
 
-def is_possible_bug(
-    index: int, scores: Sequence[float], failing: Sequence[bool], bug_score: float = POSSIBLE_BUG_SCORE
-) -> bool:
+def is_possible_bug(index: int, scores: Sequence[float], failing: Sequence[bool], bug_score: float) -> bool:
     """The ranker's most confident expectation among those that fail now, if it was confident: the
     code may be wrong, not the guess. One per test: a ranker sure of several things the code does
     otherwise is more likely wrong itself, and a list of "bugs" would hide the real one.

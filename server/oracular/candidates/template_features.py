@@ -22,10 +22,11 @@ from typing import Any
 
 from oracular.candidates.text import split_arguments
 from oracular.candidates.throws_conditions import condition_signals
+from oracular.java.assertions import NULL_CHECKS, WRITTEN
 from oracular.java.neighbours import member_path
 from oracular.java.targets import identifier_words, test_name_words
 
-ASSERTIONS = ("assertEquals", "assertTrue", "assertFalse", "assertNull", "assertNotNull", "assertArrayEquals")
+ASSERTIONS = WRITTEN
 
 FEATURES = (
     *(f"is_{name}" for name in ASSERTIONS),
@@ -178,7 +179,7 @@ class TemplateContext:
         call = _FIRST_CALL.search(target) if target.endswith(")") else None
         variable = bool(base) and base == target
         distance, declared, fresh = self._base_facts(base) if base else (None, False, False)
-        null_check = parsed.assertion in ("assertNull", "assertNotNull")
+        null_check = parsed.assertion in NULL_CHECKS
         alike = member_path(target) in self.asserted
         values = [
             *(float(parsed.assertion == name) for name in ASSERTIONS),

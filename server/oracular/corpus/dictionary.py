@@ -16,6 +16,7 @@ from typing import Any
 
 from oracular.candidates.text import canonical_expression
 from oracular.candidates.values import dictionary_key
+from oracular.java.assertions import ASSERT_EQUALS
 
 SWEEP_KS = (0, 1, 3, 5, 10, 20)
 LITERAL_TYPES = frozenset({"int", "long", "short", "byte", "double", "float", "char", "String"})
@@ -31,7 +32,7 @@ def count_values(samples: Iterable[dict[str, Any]]) -> dict[str, Counter[str]]:
     counts: dict[str, Counter[str]] = {}
     for sample in samples:
         expected, target_type = sample.get("expected"), sample.get("target_type")
-        if sample.get("method") != "assertEquals" or not expected or not target_type:
+        if sample.get("method") != ASSERT_EQUALS or not expected or not target_type:
             continue
         if not expected.startswith(_LITERAL_START) or "\n" in expected:
             continue

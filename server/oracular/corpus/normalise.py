@@ -25,37 +25,40 @@ from tree_sitter import Node
 
 from oracular.candidates.text import canonical_expression
 from oracular.java import syntax
+from oracular.java.assertions import (
+    ASSERT_EQUALS,
+    ASSERT_FALSE,
+    ASSERT_NOT_EQUALS,
+    ASSERT_NOT_NULL,
+    ASSERT_NOT_SAME,
+    ASSERT_NULL,
+    ASSERT_SAME,
+    ASSERT_THAT,
+    ASSERT_TRUE,
+    BINARY,
+    GRAMMAR_FORMS,
+    UNARY,
+)
 from oracular.java.junit import Flavour
 from oracular.java.oracle_statements import FAIL_NAMES, call_args, call_chain, statement_call
 from oracular.java.oracles import is_oracle_call
 from oracular.java.types import LITERAL_TYPES
 
-GRAMMAR_FORMS = frozenset(
-    {"assertTrue", "assertFalse", "assertNull", "assertNotNull", "assertEquals", "assertArrayEquals"}
-)
-"""The assertion methods the candidate grammar can produce."""
-UNARY = frozenset({"assertTrue", "assertFalse", "assertNull", "assertNotNull"})
-BINARY = frozenset(
-    {
-        "assertEquals", "assertNotEquals", "assertSame", "assertNotSame", "assertArrayEquals",
-        "assertIterableEquals", "assertLinesMatch",
-    }
-)  # fmt: skip
 ASSERTJ_UNARY = {
-    "isTrue": "assertTrue",
-    "isFalse": "assertFalse",
-    "isNull": "assertNull",
-    "isNotNull": "assertNotNull",
+    "isTrue": ASSERT_TRUE,
+    "isFalse": ASSERT_FALSE,
+    "isNull": ASSERT_NULL,
+    "isNotNull": ASSERT_NOT_NULL,
 }
-HAMCREST_UNARY = {"nullValue": "assertNull", "notNullValue": "assertNotNull"}
+HAMCREST_UNARY = {"nullValue": ASSERT_NULL, "notNullValue": ASSERT_NOT_NULL}
 ASSERTJ_DESCRIPTIONS = frozenset({"as", "describedAs", "withFailMessage", "overridingErrorMessage"})
 """AssertJ calls between ``assertThat(x)`` and its check that only describe a failure."""
 SAME_AS = {
-    "isSameAs": "assertSame", "isSameInstanceAs": "assertSame", "isNotSameAs": "assertNotSame",
-    "isNotSameInstanceAs": "assertNotSame", "isNotEqualTo": "assertNotEquals",
+    "isSameAs": ASSERT_SAME, "isSameInstanceAs": ASSERT_SAME, "isNotSameAs": ASSERT_NOT_SAME,
+    "isNotSameInstanceAs": ASSERT_NOT_SAME, "isNotEqualTo": ASSERT_NOT_EQUALS,
 }  # fmt: skip
 """AssertJ's (and Truth's) identity and inequality checks: JUnit methods outside the grammar."""
-OBSERVED_UNARY = {"isEmpty": ("assertTrue", "isEmpty"), "isNotEmpty": ("assertFalse", "isEmpty")}
+OBSERVED_UNARY = {"isEmpty": (ASSERT_TRUE, "isEmpty"), "isNotEmpty": (ASSERT_FALSE, "isEmpty")}
 """AssertJ checks that are one boolean observer of the value: ``isEmpty()`` is ``assertTrue(x.isEmpty())``
 (``isEmpty`` of a collection, map, string or ``Optional``)."""
 OBSERVED_EQUALS = {"hasSize": "size"}
@@ -67,8 +70,8 @@ HAMCREST_QUERIES = {"hasKey": "containsKey", "hasItem": "contains", "containsStr
 """Hamcrest matchers that hold when a one-argument query is true: ``hasKey(k)`` is ``m.containsKey(k)``."""
 HAMCREST_SAME = frozenset({"sameInstance", "theInstance"})
 NEGATED = {
-    "assertTrue": "assertFalse", "assertFalse": "assertTrue", "assertNull": "assertNotNull",
-    "assertNotNull": "assertNull", "assertEquals": "assertNotEquals", "assertSame": "assertNotSame",
+    ASSERT_TRUE: ASSERT_FALSE, ASSERT_FALSE: ASSERT_TRUE, ASSERT_NULL: ASSERT_NOT_NULL,
+    ASSERT_NOT_NULL: ASSERT_NULL, ASSERT_EQUALS: ASSERT_NOT_EQUALS, ASSERT_SAME: ASSERT_NOT_SAME,
 }  # fmt: skip
 """What Hamcrest's ``not(m)`` makes of the assertion ``m`` reads as."""
 INTEGER_LITERALS = frozenset(
@@ -137,11 +140,11 @@ def _is_simple_value(node: Node) -> bool:
 def _boolean_or_null(node: Node) -> str | None:
     text = syntax.text(node)
     if text in ("true", "Boolean.TRUE"):
-        return "assertTrue"
+        return ASSERT_TRUE
     if text in ("false", "Boolean.FALSE"):
-        return "assertFalse"
+        return ASSERT_FALSE
     if text == "null":
-        return "assertNull"
+        return ASSERT_NULL
     return None
 
 
@@ -150,7 +153,7 @@ def _make(method: str, actual: Node, expected: Node | None, family: str) -> Grou
 
 
 def _from_text(method: str, actual: str, is_call: bool, expected: Node | None, family: str) -> GroundTruth:
-    if method == "assertEquals" and expected is not None:
+    if method == ASSERT_EQUALS and expected is not None:
         collapsed = _boolean_or_null(expected)
         if collapsed is not None:
             return GroundTruth(collapsed, actual, None, family, True, is_call)
@@ -179,7 +182,7 @@ def _comparison(method: str, condition: Node) -> GroundTruth | None:
     ``equals`` with a literal (whose ``equals`` is symmetric)."""
     if condition.type == "parenthesized_expression" and condition.named_children:
         condition = condition.named_children[0]
-    negated = method == "assertFalse"
+    negated = method == ASSERT_FALSE
     if condition.type == "binary_expression":
         operator = syntax.text(condition.child_by_field_name("operator"))
         left, right = condition.child_by_field_name("left"), condition.child_by_field_name("right")
@@ -188,7 +191,7 @@ def _comparison(method: str, condition: Node) -> GroundTruth | None:
         negated ^= operator == "!="
         if right.type == "null_literal" or left.type == "null_literal":
             value = left if right.type == "null_literal" else right
-            return _make("assertNotNull" if negated else "assertNull", value, None, method)
+            return _make(ASSERT_NOT_NULL if negated else ASSERT_NULL, value, None, method)
         literal, value = (right, left) if right.type in INTEGER_LITERALS else (left, right)
         if literal.type not in INTEGER_LITERALS or value.type in INTEGER_LITERALS:
             return None
@@ -201,7 +204,7 @@ def _comparison(method: str, condition: Node) -> GroundTruth | None:
             return None
     else:
         return None
-    return _make("assertNotEquals" if negated else "assertEquals", value, literal, method)
+    return _make(ASSERT_NOT_EQUALS if negated else ASSERT_EQUALS, value, literal, method)
 
 
 def _message_first(flavour: Flavour, call: Node) -> bool:
@@ -224,7 +227,7 @@ def _standard(call: Node, flavour: Flavour) -> GroundTruth | None:
             return None
         first = _message_first(flavour, call) and len(args) >= 2
         condition = args[1] if first else args[0]
-        if name in ("assertTrue", "assertFalse"):
+        if name in (ASSERT_TRUE, ASSERT_FALSE):
             compared = _comparison(name, condition)
             if compared is not None:
                 return compared
@@ -255,17 +258,17 @@ def _assertj(chain: list[Node]) -> GroundTruth | None:
         if check in ASSERTJ_UNARY and not inner:
             found = _make(ASSERTJ_UNARY[check], value, None, family)
         elif check == "isEqualTo" and len(inner) == 1:
-            found = _make("assertEquals", value, inner[0], family)
+            found = _make(ASSERT_EQUALS, value, inner[0], family)
         elif check in SAME_AS and len(inner) == 1:
             found = _make(SAME_AS[check], value, inner[0], family)
         elif check in OBSERVED_UNARY and not inner:
             method, observer = OBSERVED_UNARY[check]
             found = _observed(method, value, f"{observer}()", None, family)
         elif check in OBSERVED_EQUALS and len(inner) == 1:
-            found = _observed("assertEquals", value, f"{OBSERVED_EQUALS[check]}()", inner[0], family)
+            found = _observed(ASSERT_EQUALS, value, f"{OBSERVED_EQUALS[check]}()", inner[0], family)
         if found is not None:
             return found
-    return GroundTruth("assertThat", syntax.text(args[0]), None, family, False)
+    return GroundTruth(ASSERT_THAT, syntax.text(args[0]), None, family, False)
 
 
 def _hamcrest(call: Node) -> GroundTruth | None:
@@ -277,7 +280,7 @@ def _hamcrest(call: Node) -> GroundTruth | None:
     actual, matcher = args
     family = "assertThat (Hamcrest)"
     found = _matcher(actual, matcher, family)
-    return found or GroundTruth("assertThat", syntax.text(actual), None, family, False)
+    return found or GroundTruth(ASSERT_THAT, syntax.text(actual), None, family, False)
 
 
 def _matcher(actual: Node, matcher: Node, family: str) -> GroundTruth | None:
@@ -294,22 +297,22 @@ def _matcher(actual: Node, matcher: Node, family: str) -> GroundTruth | None:
     if name in HAMCREST_UNARY and not inner:
         return _make(HAMCREST_UNARY[name], actual, None, family)
     if name in ("is", "equalTo") and len(inner) == 1:
-        return _make("assertEquals", actual, inner[0], family)
+        return _make(ASSERT_EQUALS, actual, inner[0], family)
     if name in HAMCREST_SAME and len(inner) == 1:
-        return _make("assertSame", actual, inner[0], family)
+        return _make(ASSERT_SAME, actual, inner[0], family)
     if name in HAMCREST_OBSERVED_UNARY and not inner:
-        return _observed("assertTrue", actual, f"{HAMCREST_OBSERVED_UNARY[name]}()", None, family)
+        return _observed(ASSERT_TRUE, actual, f"{HAMCREST_OBSERVED_UNARY[name]}()", None, family)
     if name in HAMCREST_OBSERVED_EQUALS and len(inner) == 1 and not _is_matcher(inner[0]):
-        return _observed("assertEquals", actual, f"{HAMCREST_OBSERVED_EQUALS[name]}()", inner[0], family)
+        return _observed(ASSERT_EQUALS, actual, f"{HAMCREST_OBSERVED_EQUALS[name]}()", inner[0], family)
     if name in HAMCREST_QUERIES and len(inner) == 1 and not _is_matcher(inner[0]):
         query = f"{HAMCREST_QUERIES[name]}({syntax.text(inner[0])})"
-        return _observed("assertTrue", actual, query, None, family)
+        return _observed(ASSERT_TRUE, actual, query, None, family)
     if name == "not" and len(inner) == 1:
         negated = inner[0]
         positive = (
             _matcher(actual, negated, family)
             if negated.type == "method_invocation"
-            else _make("assertEquals", actual, negated, family)  # not(x) is not(equalTo(x))
+            else _make(ASSERT_EQUALS, actual, negated, family)  # not(x) is not(equalTo(x))
         )
         if positive is not None and positive.method in NEGATED:
             return dataclasses.replace(positive, method=NEGATED[positive.method])
@@ -337,7 +340,7 @@ def normalise_assertion(statement: Node, flavour: Flavour) -> GroundTruth | None
     chain = call_chain(call)
     root = chain[0]
     name = syntax.call_name(root)
-    if name == "assertThat":
+    if name == ASSERT_THAT:
         return _hamcrest(root) if len(chain) == 1 else _assertj(chain)
     if len(chain) == 1 and (name in UNARY or name in BINARY):
         return _standard(root, flavour)

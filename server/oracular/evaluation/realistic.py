@@ -33,10 +33,11 @@ from tqdm import tqdm
 from oracular.candidates.text import candidate_text, canonical_expression
 from oracular.corpus.devtests import DevTest, cut_file, oracle_free_copy
 from oracular.corpus.fetch import MARKER_NAME
-from oracular.corpus.normalise import BINARY, UNARY, GroundTruth
+from oracular.corpus.normalise import GroundTruth
 from oracular.corpus.realistic import is_developers
 from oracular.engine import FileReport, OracleEngine, Suggestion, TestReport
 from oracular.evaluation.ranking import AssertionOutcome, most_confident
+from oracular.java.assertions import ASSERT_NOT_NULL, ASSERT_THAT, BINARY, UNARY
 from oracular.java.source import SourceError, SourceText, load_source
 from oracular.java.workspace import WorkspaceIndex, iter_java_files
 
@@ -68,7 +69,7 @@ def answer_keys(cut: DevTest) -> frozenset[str]:
 def is_junit(truth: GroundTruth) -> bool:
     """One of JUnit's (or TestNG's) assertions, or ``assertThat``: not a call of the suite's own,
     which the corpus keeps whole (``actual`` is the call, ``helper(a, "b")``)."""
-    return truth.method in UNARY or truth.method in BINARY or truth.method == "assertThat"
+    return truth.method in UNARY or truth.method in BINARY or truth.method == ASSERT_THAT
 
 
 def suggestion_key(suggestion: Suggestion) -> str:
@@ -329,7 +330,7 @@ def figures(judged: Sequence[Judged]) -> dict[str, Any]:
         "checked": len(checked),
         "holds": _ratio(sum(j.top1_status == "holds" for j in checked), len(checked)),
         "fails": _ratio(sum(j.top1_status == "fails" for j in checked), len(checked)),
-        "not_null": _ratio(sum(j.top1_method == "assertNotNull" for j in offered), len(offered)),
+        "not_null": _ratio(sum(j.top1_method == ASSERT_NOT_NULL for j in offered), len(offered)),
         "type_accuracy": _ratio(sum(j.type_right is True for j in typed), len(typed)),
         "exception_tests": len(typed),
         "alarms": _ratio(sum(j.alarm for j in judged if j.observed), sum(j.observed for j in judged)),

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 
 from oracular.execution.jvm import Observation, TestOutcome
 from oracular.execution.observe import java_string
+from oracular.java.assertions import ASSERT_FALSE, ASSERT_TRUE
 from oracular.java.junit import Flavour
 
 ASSERT_CLASS = {
@@ -63,7 +64,7 @@ def regression_body(
     if kind == "thrown":
         return _thrown_check(flavour, prefix, observation.type, [f"Object oracular$v = {value};"])
     if kind == "boolean":
-        method = "assertTrue" if payload == "true" else "assertFalse"
+        method = ASSERT_TRUE if payload == "true" else ASSERT_FALSE
         oracle = f"{assert_class}.{method}({value});"
     elif kind == "literal":
         # `(Object) -1` would parse as a subtraction from a variable named Object.

@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
 
-from oracular.candidates.strength import POSSIBLE_BUG_SCORE, expectations_failing, is_possible_bug
+from oracular.candidates.strength import expectations_failing, is_possible_bug
 from oracular.engine import FileReport, Suggestion, TestReport
 from oracular.execution.classpath import Classpath, ClasspathSettings, discover, missing_imports
 from oracular.execution.jvm import (
@@ -57,11 +57,13 @@ from oracular.execution.runner import (
 )
 from oracular.execution.sandbox import SandboxRefused, SandboxSettings
 from oracular.execution.scratch import ScratchBuilder, Variant, byte_edit
+from oracular.java.assertions import ASSERT_FALSE, ASSERT_NOT_NULL, ASSERT_TRUE
 from oracular.java.junit import Flavour
 from oracular.java.source import SourceText
 from oracular.java.workspace import PROJECT_MARKERS, project_root
+from oracular.ranking.weights import RankingWeights
 
-BUG_SCORE = POSSIBLE_BUG_SCORE
+BUG_SCORE = RankingWeights().possible_bug
 ASSERTION_ERRORS = frozenset(
     {
         "java.lang.AssertionError",
@@ -159,7 +161,7 @@ def observed_value(suggestion_kind: str, assertion: str, outcome: TestOutcome) -
         match = pattern.search(message)
         if match:
             return f"was {match.group(1)}"
-    implied = {"assertTrue": "false", "assertFalse": "true", "assertNotNull": "null"}
+    implied = {ASSERT_TRUE: "false", ASSERT_FALSE: "true", ASSERT_NOT_NULL: "null"}
     if assertion in implied:
         return f"was {implied[assertion]}"
     return _shorten(message) if message else "assertion failed"

@@ -17,6 +17,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 
 from oracular.java import syntax
+from oracular.java.assertions import FAMILIES
 from oracular.java.junit import TestMethod
 from oracular.java.oracle_statements import expected_exception_types
 from oracular.java.oracles import is_oracle_call
@@ -67,13 +68,6 @@ def _reads_of(test: TestMethod, extra: frozenset[str]) -> dict[str, str]:
                 found[text] = path
     return found
 
-
-FAMILIES = {
-    "assertTrue": "truth", "assertFalse": "truth", "assertEquals": "equals", "assertNotEquals": "equals",
-    "assertArrayEquals": "equals", "assertNull": "null", "assertNotNull": "null", "assertSame": "same",
-    "assertNotSame": "same",
-}  # fmt: skip
-"""JUnit's assertions by what they compare: which of a family holds is the code's to say."""
 
 FirstCheck = tuple[str, str]
 """A test's first JUnit assertion: its family (:data:`FAMILIES`) and the member path it reads."""

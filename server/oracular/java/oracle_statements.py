@@ -14,12 +14,13 @@ from typing import TYPE_CHECKING
 from tree_sitter import Node
 
 from oracular.java import syntax
+from oracular.java.assertions import ASSERT_FALSE, ASSERT_TRUE, FAIL
 from oracular.java.oracles import is_oracle_call
 
 if TYPE_CHECKING:
     from oracular.java.junit import TestMethod
 
-FAIL_NAMES = frozenset({"fail", "failBecauseExceptionWasNotThrown", "shouldHaveThrown"})
+FAIL_NAMES = frozenset({FAIL, "failBecauseExceptionWasNotThrown", "shouldHaveThrown"})
 ASSERTJ_THROWN = {
     "assertThatIllegalArgumentException": "IllegalArgumentException",
     "assertThatIllegalStateException": "IllegalStateException",
@@ -102,7 +103,7 @@ def is_fail(node: Node) -> bool:
         return True
     args = node.child_by_field_name("arguments")
     last = syntax.text(args.named_children[-1]) if args is not None and args.named_children else ""
-    return (name, last) in (("assertTrue", "false"), ("assertFalse", "true"))
+    return (name, last) in ((ASSERT_TRUE, "false"), (ASSERT_FALSE, "true"))
 
 
 def contains_fail(node: Node | None) -> bool:
@@ -136,7 +137,7 @@ def _in_fail_message(node: Node) -> bool:
     """A class literal in ``fail("Expected " + IOException.class.getName())``: what the message
     names, not what the test catches (commons-io's writer tests catch ``IOExceptionList``)."""
     call = syntax.enclosing(node, "method_invocation")
-    while call is not None and syntax.call_name(call) != "fail":  # not failBecause...(X.class)
+    while call is not None and syntax.call_name(call) != FAIL:  # not failBecause...(X.class)
         call = syntax.enclosing(call, "method_invocation")
     return call is not None
 

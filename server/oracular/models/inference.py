@@ -31,6 +31,7 @@ from oracular.models.store import load
 from oracular.ranking.baseline import value_weights
 from oracular.ranking.confidence import AnswerConfidence, AnswerView, plain_confidence
 from oracular.ranking.problem import OracleProblem, Ranker, Ranking
+from oracular.ranking.weights import RankingWeights
 
 CHUNK = 16
 """Candidates scored per forward pass on a CPU (see :meth:`LoadedModel.logits`); a GPU scores
@@ -102,6 +103,12 @@ class LoadedModel(Ranker):
     prior: TemplatePrior = field(default_factory=TemplatePrior)
     answer: AnswerConfidence | None = None
     """The fitted answer confidence (:mod:`oracular.ranking.confidence`), if the config has one."""
+    weights: RankingWeights | None = None
+    """The ranking pipeline's weights, if the config has them."""
+
+    @property
+    def ranking_weights(self) -> RankingWeights | None:
+        return self.weights
 
     @classmethod
     def from_network(
@@ -112,10 +119,11 @@ class LoadedModel(Ranker):
         device: str,
         prior: TemplatePrior | None = None,
         answer: AnswerConfidence | None = None,
+        weights: RankingWeights | None = None,
     ) -> LoadedModel:
         network.eval()
         prepared = network.to("cuda").half() if device == "cuda" else quantise(network)
-        return cls(prepared, formatter, calibration, device, prior or TemplatePrior(), answer)
+        return cls(prepared, formatter, calibration, device, prior or TemplatePrior(), answer, weights)
 
     def predict(self, encoded: Encoded, is_exception: list[bool]) -> Prediction:
         """Calibrated scores for every candidate of one test (no template prior: value-full
@@ -203,5 +211,5 @@ def load_model(
     if device == "cpu" and cpu_threads is not None:
         torch.set_num_threads(cpu_threads)
     return LoadedModel.from_network(
-        network, formatter, config.calibration, device, config.prior, config.answer
+        network, formatter, config.calibration, device, config.prior, config.answer, config.ranking_weights
     )

@@ -25,6 +25,7 @@ from oracular.models.layout import default_model_dir, weights_present
 from oracular.ranking.baseline import BaselineRanker
 from oracular.ranking.confidence import AnswerView
 from oracular.ranking.problem import OracleProblem, Ranker, Ranking
+from oracular.ranking.weights import RankingWeights
 
 if TYPE_CHECKING:
     from oracular.models.inference import LoadedModel
@@ -92,6 +93,12 @@ class NeuralRanker(Ranker):
         """The model's, once loaded (it has ranked the view: :meth:`rank` waits for it)."""
         model = self._loaded_now()
         return model.answer_confidence(view) if model is not None else self._baseline.answer_confidence(view)
+
+    @property
+    def ranking_weights(self) -> RankingWeights | None:
+        """The model's, once loaded (the engine reads them after :meth:`rank` waited for it)."""
+        model = self._loaded_now()
+        return model.ranking_weights if model is not None else None
 
     def preload(self) -> None:
         """Start loading in a background thread (once); returns at once."""

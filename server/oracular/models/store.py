@@ -24,6 +24,7 @@ from oracular.models.layout import CONFIG_FILE, DEFAULT_ARCHITECTURE, WEIGHTS_FI
 from oracular.models.network import EncoderConfig, OracleNetwork, build_network
 from oracular.models.prior import TemplatePrior
 from oracular.ranking.confidence import AnswerConfidence
+from oracular.ranking.weights import RankingWeights
 
 FORMAT = 1
 
@@ -41,6 +42,9 @@ class ModelConfig:
     """Added to the template logits (:mod:`oracular.models.prior`); none by default."""
     answer: AnswerConfidence | None = None
     """When to answer (:mod:`oracular.ranking.confidence`), fitted on realistic evaluations."""
+    ranking_weights: RankingWeights | None = None
+    """The ranking pipeline's weights fitted with this model (:mod:`oracular.ranking.weights`);
+    ``None``: the hand-set defaults."""
     stages: list[str] = field(default_factory=list)
     """The stages trained so far (``exception``, ``ranker``); a later run keeps both trained."""
     metadata: dict[str, Any] = field(default_factory=dict)
@@ -64,6 +68,7 @@ class ModelConfig:
             "calibration": self.calibration.to_json(),
             **({"prior": self.prior.to_json()} if self.prior.active else {}),
             **({"answer": self.answer.to_json()} if self.answer is not None else {}),
+            **({"ranking_weights": self.ranking_weights.to_config()} if self.ranking_weights else {}),
             "stages": self.stages,
             "metadata": self.metadata,
         }
@@ -80,6 +85,7 @@ class ModelConfig:
             Calibration.from_json(data["calibration"]),
             TemplatePrior.from_json(data.get("prior")),
             AnswerConfidence.from_json(data.get("answer")),
+            RankingWeights.from_config(data["ranking_weights"]) if "ranking_weights" in data else None,
             list(data.get("stages", [])),
             dict(data.get("metadata", {})),
         )

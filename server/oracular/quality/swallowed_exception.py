@@ -29,6 +29,7 @@ from tree_sitter import Node
 from oracular.candidates.grammar import Candidate
 from oracular.candidates.render import TextEdit, indent_unit
 from oracular.java import syntax
+from oracular.java.assertions import ASSERT_NOT_NULL, ASSERT_THROWS, FAIL
 from oracular.java.oracle_statements import caught_types, contains_fail, is_fail
 from oracular.java.prefix import Target
 from oracular.quality.context import FileContext, TestContext, name_of, within
@@ -187,7 +188,7 @@ def _try_fixes(
         last = inner[-1]
         end = source.position(last.end_byte)
         text = f'fail("Expected {exception}");'
-        imports = renderer.needed_imports(Candidate("assertion", "fail"))
+        imports = renderer.needed_imports(Candidate("assertion", FAIL))
         edit = TextEdit(end, end, f"\n{source.line_indent(last.start_byte)}{text}")
         fixes.append(Fix(f"Insert {text} after the call", (edit, *renderer.import_edits(imports))))
     catches = [c for c in try_node.named_children if c.type == "catch_clause"]
@@ -202,13 +203,13 @@ def _try_fixes(
         and not syntax.statements(catch_body)
     )
     if convertible and renderer.style.supports_assert_throws:
-        candidate = Candidate("exception", "assertThrows", exception=exception)
+        candidate = Candidate("exception", ASSERT_THROWS, exception=exception)
         prefix = ctx.prefix_of(inner)
         indent = source.line_indent(try_node.start_byte)
         text = renderer.exception_text(
             candidate, prefix, indent, indent_unit(source, ctx.test.node, inner[0])
         )
-        if text.startswith("assertThrows"):
+        if text.startswith(ASSERT_THROWS):
             edit = TextEdit(source.position(try_node.start_byte), source.position(try_node.end_byte), text)
             imports = renderer.import_edits(renderer.needed_imports(candidate))
             fixes.append(Fix(f"Convert to assertThrows({exception}.class, ...)", (edit, *imports)))
@@ -325,7 +326,7 @@ def _if_finding(file: FileContext, ctx: TestContext, guard: Node) -> Finding:
     if file.fixes and guard.child_by_field_name("alternative") is None:
         renderer = file.renderer(ctx.test)
         checked = inner.child_by_field_name("left") or inner  # ``x`` of ``x != null``
-        candidate = Candidate("assertion", "assertNotNull", Target(syntax.text(checked), None, "call"))
+        candidate = Candidate("assertion", ASSERT_NOT_NULL, Target(syntax.text(checked), None, "call"))
         text = renderer.assertion_text(candidate)
         start = file.source.position(guard.start_byte)
         edit = TextEdit(start, start, f"{text}\n{file.source.line_indent(guard.start_byte)}")

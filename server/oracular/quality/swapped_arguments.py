@@ -15,6 +15,7 @@ from tree_sitter import Node
 
 from oracular.candidates.render import TextEdit
 from oracular.java import syntax
+from oracular.java.assertions import PAIRED
 from oracular.java.declarations import Import
 from oracular.java.junit import Flavour
 from oracular.java.types import is_numeric
@@ -25,16 +26,6 @@ CODE = "swapped-arguments"
 ON_BY_DEFAULT = True
 """Hand-checked precision on dev: 25 of 25 sampled findings (100%) (``docs/quality.md``); on from 80%."""
 SUMMARY = "the expected value in the actual slot: `assertEquals(list.size(), 3)`"
-PAIRED = frozenset(
-    {
-        "assertEquals",
-        "assertNotEquals",
-        "assertSame",
-        "assertNotSame",
-        "assertArrayEquals",
-        "assertIterableEquals",
-    }
-)
 ACTUAL_FIRST = frozenset({"org.testng.Assert"})
 MESSAGE_FIRST = frozenset(
     {"org.junit.Assert", "junit.framework.Assert", "junit.framework.TestCase", "org.testng.AssertJUnit"}

@@ -36,6 +36,7 @@ from oracular.candidates.grammar import Candidate
 from oracular.candidates.render import TextEdit, indent_unit
 from oracular.engine import TestStatus
 from oracular.java import syntax
+from oracular.java.assertions import ASSERT_THROWS
 from oracular.java.declarations import ClassInfo, MethodInfo
 from oracular.java.method_text import parse_method, synthesise_method
 from oracular.java.oracle_statements import expected_exception_types
@@ -524,7 +525,7 @@ def _new_test(file: FileContext, tested: Tested, precondition: Precondition) -> 
     )
     assert prefix is not None  # it has at least the call
     renderer = file.renderer(test, prefix.focal)
-    candidate = Candidate("exception", "assertThrows", exception=precondition.exception)
+    candidate = Candidate("exception", ASSERT_THROWS, exception=precondition.exception)
     indent = source.line_indent(test.node.start_byte)
     unit = indent_unit(source, test.node, ctx.statements[0])
     inner = indent + unit

@@ -41,6 +41,12 @@ from tree_sitter import Node
 from oracular.candidates.grammar import Candidate
 from oracular.candidates.values import Value
 from oracular.java import syntax
+from oracular.java.assertions import (
+    ASSERT_ARRAY_EQUALS,
+    ASSERT_EQUALS,
+    ASSERT_FALSE,
+    ASSERT_TRUE,
+)
 from oracular.java.declarations import ClassInfo
 from oracular.java.prefix import Target
 from oracular.java.types import instantiate_return, is_array, literal_type
@@ -199,9 +205,9 @@ def _fix(file: FileContext, ctx: TestContext, site: Site, item: Input, getter: s
     expected = syntax.text(item.argument)  # a literal, or a local that still holds it
     value_text = syntax.text(item.value)
     if value_text in ("true", "false"):
-        candidate = Candidate("assertion", "assertTrue" if value_text == "true" else "assertFalse", target)
+        candidate = Candidate("assertion", ASSERT_TRUE if value_text == "true" else ASSERT_FALSE, target)
     else:
-        method_name = "assertArrayEquals" if is_array(target.type) else "assertEquals"
+        method_name = ASSERT_ARRAY_EQUALS if is_array(target.type) else ASSERT_EQUALS
         value = Value(expected, literal_type(item.value) or "", "argument")
         candidate = Candidate("assertion", method_name, target, value)
     renderer = file.renderer(ctx.test)

@@ -25,6 +25,7 @@ from tree_sitter import Node
 
 from oracular.candidates.grammar import Candidate
 from oracular.java import syntax
+from oracular.java.assertions import ASSERT_FALSE, ASSERT_NOT_NULL, ASSERT_NULL, ASSERT_TRUE
 from oracular.java.prefix import FocalMethod
 from oracular.ranking.problem import OracleProblem, Ranker, Ranking
 
@@ -153,14 +154,14 @@ def _assertion_score(candidate: Candidate, calls: dict[str, list[tuple[str, list
         return 0.0
     receiver_calls = calls.get(target.receiver or "", [])
     method = target.method or ""
-    if candidate.assertion in ("assertTrue", "assertFalse"):
+    if candidate.assertion in (ASSERT_TRUE, ASSERT_FALSE):
         if method == "isEmpty" and receiver_calls:
             empty = _net_size(receiver_calls[:-1] if target.kind != "observer" else receiver_calls) == 0
-            return 0.8 if (candidate.assertion == "assertTrue") == empty else 0.2
-        return 0.55 if candidate.assertion == "assertTrue" else 0.45
-    if candidate.assertion == "assertNotNull":
+            return 0.8 if (candidate.assertion == ASSERT_TRUE) == empty else 0.2
+        return 0.55 if candidate.assertion == ASSERT_TRUE else 0.45
+    if candidate.assertion == ASSERT_NOT_NULL:
         return 0.4
-    if candidate.assertion == "assertNull":
+    if candidate.assertion == ASSERT_NULL:
         return 0.1
     value = candidate.expected
     if value is None:

@@ -21,6 +21,17 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
+from oracular.java.assertions import (
+    ASSERT_ARRAY_EQUALS,
+    ASSERT_EQUALS,
+    ASSERT_FALSE,
+    ASSERT_NOT_NULL,
+    ASSERT_NULL,
+    ASSERT_SAME,
+    ASSERT_THROWS,
+    ASSERT_TRUE,
+)
+
 VIEW_SIZE = 5
 """Suggestions a view keeps: the offered list's usual length (``topK``)."""
 
@@ -79,9 +90,10 @@ class AnswerView:
 
 
 METHODS = (
-    "assertEquals", "assertThrows", "assertTrue", "assertFalse", "assertNotNull", "assertNull",
-    "assertArrayEquals", "assertSame",
+    ASSERT_EQUALS, ASSERT_THROWS, ASSERT_TRUE, ASSERT_FALSE, ASSERT_NOT_NULL, ASSERT_NULL,
+    ASSERT_ARRAY_EQUALS, ASSERT_SAME,
 )  # fmt: skip
+"""The feature order of the methods the answer confidence counts."""
 SOURCES = ("observed", "literal", "variable", "constant", "global")
 FEATURES = (
     "top-1 log-odds",

@@ -12,6 +12,7 @@ from typing import Protocol
 from oracular.candidates.grammar import Candidate
 from oracular.java.prefix import FocalMethod, PrefixAnalysis
 from oracular.ranking.confidence import AnswerView, plain_confidence
+from oracular.ranking.weights import RankingWeights
 
 
 @dataclass
@@ -65,6 +66,11 @@ class Ranker(Protocol):
         return plain_confidence(view)
 
     def rank(self, problem: OracleProblem) -> Ranking: ...
+
+    @property
+    def ranking_weights(self) -> RankingWeights | None:
+        """The ranking pipeline's weights fitted with the ranker's model, if its model has them."""
+        return None
 
     @property
     def fallback_reason(self) -> str | None:

@@ -1,10 +1,14 @@
-"""A certain guard verdict makes the exception oracles come first in static mode."""
+"""Step ``guard-verdict``: a certain guard verdict makes the exception oracles come first in static
+mode."""
+
+from __future__ import annotations
 
 import pytest
 
 from oracular.candidates.grammar import Candidate
-from oracular.candidates.guarded import SURELY, surely_throws
 from oracular.java.guard_calls import GuardVerdict
+from oracular.ranking.steps.guard_verdict import trust_guard_verdict
+from oracular.ranking.weights import RankingWeights
 
 CANDIDATES = [
     Candidate("assertion", "assertEquals"),
@@ -13,6 +17,13 @@ CANDIDATES = [
     Candidate("exception", "assertThrows", exception="IllegalArgumentException"),
 ]
 SCORES = [0.6, 0.03, 0.35, 0.02]  # the classifier said 0.05
+SURELY = RankingWeights().surely_throws
+
+
+def surely_throws(
+    candidates: list[Candidate], scores: list[float], probability: float, verdict: GuardVerdict | None
+) -> tuple[list[float], float]:
+    return trust_guard_verdict(candidates, scores, probability, verdict, SURELY)
 
 
 def test_a_certain_verdict_puts_the_exceptions_first_in_their_own_order() -> None:

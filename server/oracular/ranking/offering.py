@@ -1,0 +1,68 @@
+"""The offering: which of a test's ranked candidates are offered, in which order.
+
+After the score steps (:mod:`oracular.ranking.pipeline`), each candidate is flagged by what it is
+worth as an oracle (:mod:`oracular.candidates.strength`: it cannot fail, another holding oracle
+implies it, it renders a whole object, it fails now as an expectation), and the offered order is
+:func:`~oracular.candidates.strength.offer_order`'s tiers: the best holding oracle first, a possible
+bug second, the other holding ones, the unjudged, the wrong guesses, the vacuous last. Those that
+cannot hold are never offered (but were ranked: the candidate set is the one the models were
+trained on), and the not-null check of what the first oracle asserts on keeps the last place shown
+(:func:`~oracular.candidates.strength.not_null_in_sight`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from oracular.candidates.strength import (
+    cannot_fail,
+    cannot_hold,
+    expectations_failing,
+    implied,
+    is_possible_bug,
+    not_null_in_sight,
+    offer_order,
+    renders_whole_object,
+)
+from oracular.ranking.scored import Ranked, RankingContext, Scored
+
+
+def flagged(ranked: Ranked, context: RankingContext) -> Ranked:
+    """``ranked`` with every candidate's offering flags set."""
+    prefix, candidates, verdicts = context.prefix, ranked.candidates, ranked.verdicts
+    scores = ranked.scores
+    vacuous = [cannot_fail(c, prefix) for c in candidates]
+    weaker = implied(candidates, verdicts, vacuous, context.first_habit)
+    failing = expectations_failing(candidates, [v is not None and v.status == "fails" for v in verdicts])
+    bug_score = context.weights.possible_bug
+    items = tuple(
+        replace(
+            s,
+            vacuous=vacuous[i],
+            weaker=weaker[i],
+            renders_whole=renders_whole_object(s.candidate, prefix),
+            failing=failing[i],
+            possible_bug=is_possible_bug(i, scores, failing, bug_score),
+        )
+        for i, s in enumerate(ranked.items)
+    )
+    return replace(ranked, items=items)
+
+
+def offer(ranked: Ranked, context: RankingContext, top_k: int) -> list[Scored]:
+    """The first ``top_k`` candidates offered, in order, flagged."""
+    ranked = flagged(ranked, context)
+    items = ranked.items
+    order = offer_order(
+        ranked.scores,
+        ranked.verdicts,
+        [s.vacuous for s in items],
+        context.weights.possible_bug,
+        [s.weaker for s in items],
+        renderings=[s.renders_whole for s in items],
+        failing=[s.failing for s in items],
+    )
+    order = [i for i in order if not cannot_hold(items[i].candidate, context.prefix)]
+    weaker, vacuous = [s.weaker for s in items], [s.vacuous for s in items]
+    order = not_null_in_sight(order, ranked.candidates, weaker, vacuous, top_k)[:top_k]
+    return [items[i] for i in order]

@@ -1,0 +1,38 @@
+"""The offering: flags set from what each candidate is worth, the tiers' order, those that cannot
+hold left out, and the possible bug flagged once."""
+
+from __future__ import annotations
+
+from oracular.candidates.grammar import Candidate
+from oracular.candidates.observed import FAILS, HOLDS, Verdict
+from oracular.candidates.values import Value
+from oracular.engine import OracleEngine
+from oracular.ranking.offering import offer
+from oracular.ranking.scored import Ranked, RankingContext, Scored
+
+from ..conftest import target
+from ..test_targets import analysed
+
+
+def test_the_offered_candidates_are_flagged_and_ordered_by_tier(engine: OracleEngine) -> None:
+    prefix = analysed(engine, "Stack<Integer> s = new Stack<>(); s.push(1); int n = s.size();")
+    n, s = target("n", "int"), target("s", "Stack<Integer>")
+    equals = Candidate("assertion", "assertEquals", n, Value("1", "int", "observed"))
+    wrong = Candidate("assertion", "assertEquals", n, Value("2", "int", "literal"))
+    not_null = Candidate("assertion", "assertNotNull", s)  # s = new Stack<>(): cannot fail
+    null = Candidate("assertion", "assertNull", s)  # cannot hold: never offered
+    holds, fails = Verdict(HOLDS, "1"), Verdict(FAILS, "1")
+    items = (
+        Scored(wrong, 0.6, fails),
+        Scored(equals, 0.3, holds),
+        Scored(not_null, 0.9, holds),
+        Scored(null, 0.8),
+    )
+    offered = offer(Ranked(items, 0.1), RankingContext(prefix), top_k=5)
+    assert [o.candidate for o in offered] == [equals, wrong, not_null]
+    assert [(o.possible_bug, o.vacuous, o.failing) for o in offered] == [
+        (False, False, False),
+        (True, False, True),  # the ranker's most confident expectation fails: shown second
+        (False, True, False),
+    ]
+    assert [o.candidate for o in offer(Ranked(items, 0.1), RankingContext(prefix), top_k=1)] == [equals]
