@@ -30,7 +30,8 @@ from oracular.java.declarations import MethodInfo
 from oracular.java.junit import Flavour
 from oracular.java.oracle_statements import closing_calls
 from oracular.java.source import load_source
-from oracular.java.targets import Target, is_subtype
+from oracular.java.targets import Target
+from oracular.java.types import is_subtype
 from oracular.ranking.weights import RankingWeights
 
 from .conftest import fixture_source, indexed, java

@@ -6,12 +6,14 @@ import textwrap
 from pathlib import Path
 
 from oracular.engine import FileAnalysis, OracleEngine
+from oracular.engine.scope import env_for_test
 from oracular.java.declarations import extract
 from oracular.java.junit import find_test_methods
 from oracular.java.prefix import PrefixAnalysis, analyse_prefix
 from oracular.java.source import load_source
-from oracular.java.targets import MAX_TARGETS, write_history
+from oracular.java.targets import MAX_TARGETS
 from oracular.java.types import TypeEnv
+from oracular.java.write_history import write_history
 
 from .conftest import indexed, java
 
@@ -316,7 +318,7 @@ def test_fixtures_the_prefix_never_names_are_observed_through_the_bound_type(tmp
     }
     engine, analysis = analysed_workspace(tmp_path, files)
     (status,) = analysis.statuses
-    env = engine.env_for(analysis, status)
+    env = env_for_test(engine.index, analysis, status)
     assert env.fields["testObject"] == "Bean"  # T, bound by `extends BaseTest<Bean>`
     prefix = engine.prefix_for(analysis, status)
     assert prefix is not None
@@ -339,7 +341,7 @@ def test_a_superclass_private_fields_are_not_the_tests(tmp_path: Path) -> None:
     }
     engine, analysis = analysed_workspace(tmp_path, files, "DistTest.java")
     (status,) = analysis.statuses
-    fields = engine.env_for(analysis, status).fields
+    fields = env_for_test(engine.index, analysis, status).fields
     assert "shared" in fields and "own" in fields
     assert "hidden" not in fields and "packaged" not in fields  # private; package-private elsewhere
 
@@ -397,7 +399,7 @@ def test_queries_take_the_first_name_the_set_up_registers(tmp_path: Path) -> Non
     }
     engine, analysis = analysed_workspace(tmp_path, files)
     (status,) = analysis.statuses
-    assert engine.env_for(analysis, status).set_up_literals == ['"fox"', '"f"']
+    assert env_for_test(engine.index, analysis, status).set_up_literals == ['"fox"', '"f"']
     prefix = engine.prefix_for(analysis, status)
     assert prefix is not None
     found = [t.expression for t in prefix.targets]

@@ -18,6 +18,11 @@ positions either inside the method (findings, the oracle's statement edit) or in
 method moved. Everything holding tree nodes is rebuilt on the new tree by the caller.
 
 Only the entries of the latest version are kept, so the memory is bounded by one file's results.
+
+What a kind of result depends on besides the method and the file's facts is its key
+(:class:`MemoKey`): a frozen dataclass whose class names the kind and whose fields are those
+inputs. A key built by hand as a string let a field be left out of it, and the user then saw a
+stale result, silently; a field of a dataclass is part of its equality.
 """
 
 from __future__ import annotations
@@ -54,17 +59,23 @@ class Reuse:
         return replace(edit, start=self.line(edit.start), end=self.line(edit.end))
 
 
+@dataclass(frozen=True)
+class MemoKey:
+    """A kind of per-method result and what it depends on outside the method: subclass it as a
+    frozen dataclass, one field per input (the class itself is part of the key)."""
+
+
 class MethodMemo:
     """Results per test method of one document, valid across its versions (see the module doc).
 
     Use: :meth:`begin` with each new version's tests, then :meth:`get` and :meth:`put` per
-    test and kind of result (``"report"``, ``"findings"``...), then :meth:`finish`. Not
-    thread-safe: one document is analysed on one thread at a time.
+    test and kind of result (a :class:`MemoKey`), then :meth:`finish`. Not thread-safe: one
+    document is analysed on one thread at a time.
     """
 
     def __init__(self) -> None:
-        self._entries: dict[tuple[str, str], tuple[Any, int]] = {}
-        self._kept: dict[tuple[str, str], tuple[Any, int]] = {}
+        self._entries: dict[tuple[MemoKey, str], tuple[Any, int]] = {}
+        self._kept: dict[tuple[MemoKey, str], tuple[Any, int]] = {}
         self._keys: dict[int, tuple[str, int]] = {}
         self._called: dict[bytes, frozenset[str]] = {}
         self._called_next: dict[bytes, frozenset[str]] = {}
@@ -113,7 +124,7 @@ class MethodMemo:
         self._called_next[method] = found
         return found
 
-    def get(self, kind: str, test: TestMethod) -> Reuse | None:
+    def get(self, kind: MemoKey, test: TestMethod) -> Reuse | None:
         key, line = self._keys[test.node.id]
         found = self._entries.get((kind, key)) or self._kept.get((kind, key))
         if found is None:
@@ -124,7 +135,7 @@ class MethodMemo:
         value, since = found
         return Reuse(value, line - since, since)
 
-    def put(self, kind: str, test: TestMethod, value: Any) -> None:
+    def put(self, kind: MemoKey, test: TestMethod, value: Any) -> None:
         key, line = self._keys[test.node.id]
         self._kept[(kind, key)] = (value, line)
 

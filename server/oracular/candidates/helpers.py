@@ -30,16 +30,12 @@ from oracular.candidates.observed import TestObservation
 from oracular.candidates.text import canonical_expression, split_arguments
 from oracular.java import syntax
 from oracular.java.declarations import MethodInfo
+from oracular.java.identifiers import identifier_words, test_name_words
 from oracular.java.junit import TEST_ANNOTATIONS
 from oracular.java.prefix import PrefixAnalysis
-from oracular.java.targets import (
-    Target,
-    fits,
-    identifier_words,
-    prefix_literals,
-    test_name_words,
-)
-from oracular.java.types import is_boolean, split_generic
+from oracular.java.prefix_values import prefix_literals
+from oracular.java.targets import Target
+from oracular.java.types import fits, is_boolean, split_generic
 
 MAX_HELPERS = 3
 """Helpers offered per test: a fourth is rarely the habit."""

@@ -23,8 +23,8 @@ from typing import Any
 from oracular.candidates.text import split_arguments
 from oracular.candidates.throws_conditions import condition_signals
 from oracular.java.assertions import NULL_CHECKS, WRITTEN
+from oracular.java.identifiers import identifier_words, test_name_words
 from oracular.java.neighbours import member_path
-from oracular.java.targets import identifier_words, test_name_words
 
 ASSERTIONS = WRITTEN
 

@@ -49,7 +49,7 @@ from oracular.ranking.baseline import BaselineRanker
 logger = logging.getLogger("oracular.corpus")
 
 MINED_DIR = "mined"
-_CODE_DIRS = ("java", "candidates", "ranking", "corpus")
+_CODE_DIRS = ("java", "candidates", "ranking", "corpus", "engine")
 _RAW_ONLY = ("targets", "values", "sweep", "statements_key", "key")
 
 
@@ -57,9 +57,9 @@ def code_fingerprint() -> str:
     """A hash of the analysis code: mined caches are stale once it changes."""
     root = Path(oracular.__file__).parent
     digest = hashlib.sha256()
-    files = [*sorted(p for d in _CODE_DIRS for p in (root / d).glob("*.py")), root / "engine.py"]
+    files = sorted(p for d in _CODE_DIRS for p in (root / d).rglob("*.py"))
     for path in files:
-        digest.update(path.name.encode())
+        digest.update(path.relative_to(root).as_posix().encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
 

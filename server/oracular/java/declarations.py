@@ -421,3 +421,16 @@ def extract(source: SourceText, path: str = "", openings: bool = True) -> FileDe
 
     visit(root, None)
     return FileDeclarations(package, _imports(root), classes)
+
+
+def visible(owner: ClassInfo, modifiers: frozenset[str], package: str, inherited: bool = False) -> bool:
+    """Whether a test in ``package`` can name a member of ``owner``: public ones (an interface's
+    are, unless private), protected ones it ``inherited`` from ``owner``, and protected or
+    package-private ones of a class in the test's own package. opencsv's builders expose their
+    state to tests through protected getters (``builder.getSkipLines()``); a package-private
+    method of another package (xom's ``Node.isText()``) does not compile in the test."""
+    if "private" in modifiers:
+        return False
+    if "public" in modifiers or owner.kind in ("interface", "annotation_type"):
+        return True
+    return owner.package == package or (inherited and "protected" in modifiers)

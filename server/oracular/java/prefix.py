@@ -18,16 +18,9 @@ from oracular.java.declarations import ClassInfo, MethodInfo, unique_types
 from oracular.java.file_reads import file_read_targets
 from oracular.java.guard_calls import GuardVerdict, own_helper, trip
 from oracular.java.oracle_statements import statement_call
-from oracular.java.targets import (
-    OBSERVER_NAME,
-    Target,
-    TargetEnumerator,
-    WriteHistory,
-    is_literal,
-    workspace_observers,
-    write_history,
-)
+from oracular.java.targets import OBSERVER_NAME, Target, TargetEnumerator, workspace_observers
 from oracular.java.types import ResolvedCall, TypeEnv, best_overload, split_generic, takes
+from oracular.java.write_history import WriteHistory, is_literal, write_history
 
 MAX_OBSERVERS = 6
 HELPER_DEPTH = 2

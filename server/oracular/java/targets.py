@@ -19,27 +19,33 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from tree_sitter import Node
 
 from oracular.java import syntax
-from oracular.java.declarations import ClassInfo, MethodInfo
+from oracular.java.declarations import ClassInfo, MethodInfo, visible
+from oracular.java.identifiers import identifier_words, test_name_words
+from oracular.java.jdk_types import JDK_TYPES, MAP, THROWABLE, JdkType
+from oracular.java.prefix_values import (
+    fixture_bases,
+    prefix_bases,
+    prefix_values,
+    unread_inputs,
+)
 from oracular.java.types import (
-    LITERAL_TYPES,
     TypeEnv,
-    base_name,
+    fits,
     instantiate,
     instantiate_return,
     is_array,
     is_boolean,
-    is_floating,
-    is_integral,
+    is_collection,
     is_primitive,
-    literal_type,
     split_generic,
     unboxed,
 )
+from oracular.java.write_history import WriteHistory, write_history
 
 MAX_TARGETS = 32
 MAX_BASES = 6
@@ -57,9 +63,6 @@ MAX_STATIC_CALLS = 4
 MAX_INPUT_CALLS = 3
 """Calls over the prefix's unread inputs (:meth:`TargetEnumerator.input_calls`): each runs alone."""
 MAX_INPUT_ARGUMENTS = 3
-MAX_FIXTURES = 2
-"""Test-class fields the prefix never names (fixtures set up before it), observed last: args4j's
-tests act on ``parser`` and assert on ``testObject.str``, the bean ``setUp`` handed the parser."""
 
 OBSERVER_NAME = re.compile(r"^(get|is|has|can|should)[A-Z0-9_]\w*$|^(size|isEmpty|length|count|toString)$")
 """Zero-argument methods that read state (``hashCode`` is left out: its values are arbitrary)."""
@@ -68,102 +71,6 @@ QUERY_NAME = re.compile(r"^(get|is|has|contains|indexOf|lastIndexOf|find|lookup|
 PREFERRED_OBSERVERS = ("isEmpty", "size", "length", "count", "toString")
 COUNTS = frozenset({"size", "length", "count", "getLength"})
 """Observers that count something: never negative."""
-
-
-@dataclass(frozen=True)
-class JdkType:
-    """What the common JDK types can be asked: zero-argument observers and one-argument queries."""
-
-    observers: tuple[tuple[str, str], ...]
-    """``(method, return type)``; ``E``, ``K``, ``V`` stand for the type arguments."""
-    queries: tuple[tuple[str, str, str], ...] = ()
-    """``(method, parameter type, return type)``."""
-    actions: frozenset[str] = frozenset()
-    """Observers that change what they read (a ``Matcher``'s ``find()``): ``action`` targets, which
-    the observation reads each alone (:mod:`oracular.execution.observe`)."""
-
-
-_COLLECTION = JdkType(
-    (("size", "int"), ("isEmpty", "boolean"), ("toString", "String")), (("contains", "E", "boolean"),)
-)
-"""``toString()`` too: a collection's text (``[a, b]``) is how tests pin the elements of
-objects without ``equals`` (java-diff-utils' ``assertEquals("[[EQUAL,<,<]]", rows.toString())``);
-only where the elements' text is stable (:meth:`TargetEnumerator.stable_text`)."""
-_LIST = JdkType(
-    (("size", "int"), ("isEmpty", "boolean"), ("toString", "String")),
-    (("get", "int", "E"), ("contains", "E", "boolean"), ("indexOf", "E", "int")),
-)
-_MAP = JdkType(
-    (("size", "int"), ("isEmpty", "boolean")), (("get", "K", "V"), ("containsKey", "K", "boolean"))
-)
-_TEXT = JdkType((("length", "int"), ("toString", "String")))
-_LISTS = ("List", "ArrayList", "LinkedList", "Vector", "Stack", "CopyOnWriteArrayList")
-_COLLECTIONS = ("Collection", "Set", "HashSet", "LinkedHashSet", "TreeSet", "SortedSet", "NavigableSet",
-                "Queue", "Deque", "ArrayDeque", "PriorityQueue", "EnumSet")  # fmt: skip
-_MAPS = ("Map", "HashMap", "LinkedHashMap", "TreeMap", "SortedMap", "NavigableMap", "ConcurrentHashMap",
-         "ConcurrentMap", "EnumMap", "Hashtable", "Properties")  # fmt: skip
-_FILE = JdkType(
-    (("exists", "boolean"), ("isDirectory", "boolean"), ("length", "long"), ("getName", "String"))
-)
-_THROWABLE = JdkType((("getMessage", "String"), ("getCause", "Throwable")))
-"""Any ``Throwable``: a JDK exception, or the JDK root of a workspace one (``MathException``)."""
-JDK_TYPES: dict[str, JdkType] = {
-    "String": JdkType((("length", "int"), ("isEmpty", "boolean")), (("charAt", "int", "char"),)),
-    "StringBuilder": _TEXT,
-    "StringBuffer": _TEXT,
-    "CharSequence": _TEXT,
-    "StringWriter": JdkType((("toString", "String"),)),
-    # what a printer is handed to write to; in a test, a StringBuilder or StringWriter
-    # (commons-csv's `Appendable out = new StringBuilder(); format.print(in, out, true);`)
-    "Appendable": JdkType((("toString", "String"),)),
-    "CharArrayWriter": JdkType((("size", "int"), ("toString", "String"))),
-    "ByteArrayOutputStream": JdkType((("size", "int"), ("toString", "String"), ("toByteArray", "byte[]"))),
-    "Optional": JdkType((("isPresent", "boolean"), ("get", "E"))),
-    "AtomicInteger": JdkType((("get", "int"),)),
-    "AtomicLong": JdkType((("get", "long"),)),
-    "AtomicBoolean": JdkType((("get", "boolean"),)),
-    "AtomicReference": JdkType((("get", "E"),)),
-    "NodeList": JdkType((("getLength", "int"),)),
-    "Iterator": JdkType((("hasNext", "boolean"),)),
-    "Matcher": JdkType((("matches", "boolean"), ("find", "boolean")), actions=frozenset({"matches", "find"})),
-    "File": _FILE,
-    **dict.fromkeys(_LISTS, _LIST),
-    **dict.fromkeys(_COLLECTIONS, _COLLECTION),
-    **dict.fromkeys(_MAPS, _MAP),
-}
-_DOM_NODES = ("Element", "Document", "Attr", "Text", "Comment", "CDATASection", "CharacterData",
-              "ProcessingInstruction", "DocumentType", "DocumentFragment", "Entity", "EntityReference",
-              "Notation")  # fmt: skip
-_SETS = ("HashSet", "LinkedHashSet", "TreeSet", "SortedSet", "NavigableSet", "EnumSet")
-_SUPERTYPES_OF = (
-    (_DOM_NODES, ("Node",)),
-    (("CDATASection",), ("Text", "CharacterData")),
-    (("Text", "Comment"), ("CharacterData",)),
-    (_LISTS, ("List", "Collection", "Iterable")),
-    (_COLLECTIONS, ("Collection", "Iterable")),
-    (_SETS, ("Set",)),
-    (_MAPS, ("Map",)),
-    (("String", "StringBuilder", "StringBuffer"), ("CharSequence",)),
-    (("StringWriter", "PrintWriter", "BufferedWriter", "FileWriter"), ("Writer",)),
-    (("StringReader", "BufferedReader", "FileReader", "InputStreamReader"), ("Reader",)),
-    (("ByteArrayInputStream", "FileInputStream", "BufferedInputStream"), ("InputStream",)),
-    (("ByteArrayOutputStream", "FileOutputStream", "PrintStream"), ("OutputStream",)),
-    (("StreamSource", "DOMSource", "SAXSource"), ("Source",)),
-)
-
-
-def _supertypes_table() -> dict[str, frozenset[str]]:
-    table: dict[str, frozenset[str]] = {}
-    for names, supertypes in _SUPERTYPES_OF:
-        for name in names:
-            table[name] = table.get(name, frozenset()) | frozenset(supertypes)
-    return table
-
-
-JDK_SUPERTYPES = _supertypes_table()
-"""Common JDK types (simple names, the families of :data:`JDK_TYPES` among them) and the JDK types
-a value of them can be passed as: a suite's helper takes a ``Node`` where the test holds
-``Element`` s (xmlunit's ``assertDifferentChildren``)."""
 
 
 @dataclass(frozen=True)
@@ -187,333 +94,23 @@ class Target:
     method: str | None = None
 
 
-@dataclass(frozen=True)
-class Base:
-    """A variable the prefix wrote or called: a starting point for observers."""
-
-    name: str
-    type: str
-    last_write: int
-    """Index of the last top-level statement that assigned it or called a method on it."""
-    fresh: bool
-    """Its value is a ``new`` object (asserting it is not null cannot fail)."""
-
-
-@dataclass(frozen=True)
-class PrefixValue:
-    """A value the prefix holds, usable as an argument: a local, or a literal it contains."""
-
-    text: str
-    type: str
-
-
-def _declared_value(statement: Node, name: str) -> Node | None:
-    for declarator in statement.children_by_field_name("declarator"):
-        if syntax.text(declarator.child_by_field_name("name")) == name:
-            return declarator.child_by_field_name("value")
-    return None
-
-
-def is_literal(node: Node | None) -> bool:
-    """A literal, or an array initialiser of literals (``{1, 2}``, ``new int[] {1, 2}``)."""
-    if node is None:
-        return False
-    if node.type in LITERAL_TYPES or literal_type(node) is not None:
-        return True
-    if node.type == "array_creation_expression":
-        node = node.child_by_field_name("value")
-    if node is not None and node.type == "array_initializer":
-        return all(is_literal(c) for c in node.named_children)
-    return False
-
-
-def _written_name(node: Node) -> Node | None:
-    """The local a node writes: ``x = ...``, ``x[0] = ...``, ``x.f = ...``, ``x++``, ``x.call()``."""
-    written = None
-    if node.type == "assignment_expression":
-        written = node.child_by_field_name("left")
-        while written is not None and written.type in ("array_access", "field_access"):
-            written = written.child_by_field_name("array" if written.type == "array_access" else "object")
-    elif node.type == "method_invocation":
-        written = node.child_by_field_name("object")
-    elif node.type == "update_expression":
-        written = next((c for c in node.named_children if c.type == "identifier"), None)
-    return written if written is not None and written.type == "identifier" else None
-
-
-@dataclass
-class WriteHistory:
-    """What the prefix did to each local: when it last wrote it, and what it holds."""
-
-    last: dict[str, int]
-    """Local -> index of the last top-level statement that assigned it or called a method on it."""
-    restated: set[str]
-    """Locals initialised with a literal and never written again: asserting on them restates input."""
-    fresh: set[str]
-    """Locals holding a ``new`` object (never reassigned): asserting they are not null cannot fail."""
-    sized: dict[str, str] = field(default_factory=dict)
-    """Variable -> how its size is read (``.length``, ``.size()``), for those last assigned an
-    array the prefix created (``{"-a", "b"}``, ``new int[3]``) or a collection of fixed size
-    (``Arrays.asList(...)``, ``List.of(...)``): that size never changes, so asserting it restates
-    the test's own input (args4j's ``args = new String[] {"-flag", "false"}``, then
-    ``parser.parseArgument(args)``; java-diff-utils' ``assertEquals(6, revised.size())`` after
-    ``revised = Arrays.asList("C", "B", "A", "B", "A", "C")`` was a top-1 over the diff itself)."""
-    built: dict[str, str] = field(default_factory=dict)
-    """Variable -> the class of the ``new`` object last assigned to it, generics dropped; may be more
-    specific than its declared type (``CrossoverPolicy cp = new CycleCrossover<>()``)."""
-    literal_arrays: dict[str, str] = field(default_factory=dict)
-    """Variable -> the array of literals last assigned to it, as written (``new String[] {"-flag",
-    "false"}``), while nothing wrote it since: the test's own input."""
-    literal_lists: dict[str, list[str]] = field(default_factory=dict)
-    """Variable -> the literals of the fixed-size list last assigned to it (``Arrays.asList("C",
-    "B")``: ``['"C"', '"B"']``), while nothing called a method on it since: the test's own input."""
-
-    def assigned(self, name: str, value: Node | None) -> None:
-        """What a plain assignment of ``value`` to ``name`` (declaration or ``=``) tells."""
-        self.sized.pop(name, None)
-        self.literal_arrays.pop(name, None)
-        self.literal_lists.pop(name, None)
-        if _is_fixed_size(value):
-            self.sized[name] = ".size()"
-            arguments = value.child_by_field_name("arguments") if value is not None else None
-            elements = arguments.named_children if arguments is not None else []
-            if elements and all(is_literal(e) and e.type != "array_creation_expression" for e in elements):
-                self.literal_lists[name] = [syntax.text(e) for e in elements]
-        if _is_array_creation(value):
-            self.sized[name] = ".length"
-            if is_literal(value):
-                self.literal_arrays[name] = syntax.text(value)
-        self.built.pop(name, None)
-        if value is not None and value.type == "object_creation_expression":
-            self.built[name] = split_generic(syntax.text(value.child_by_field_name("type")))[0]
-
-
-FIXED_SIZE_FACTORIES = frozenset(
-    {"Arrays.asList", "List.of", "Set.of", "Map.of", "Collections.emptyList", "Collections.emptySet",
-     "Collections.emptyMap", "Collections.singletonList", "Collections.singleton", "Collections.singletonMap"}
-)  # fmt: skip
-"""Calls whose collection's size no code can change (``Arrays.asList`` writes through to its array,
-but neither adds nor removes)."""
-
-
-def _is_fixed_size(node: Node | None) -> bool:
-    if node is None or node.type != "method_invocation":
-        return False
-    receiver = node.child_by_field_name("object")
-    name = syntax.call_name(node)
-    if receiver is None:  # a static import: ``asList("a", "b")``, not a bare ``of(...)``
-        return name != "of" and any(f.endswith(f".{name}") for f in FIXED_SIZE_FACTORIES)
-    return f"{syntax.text(receiver)}.{name}" in FIXED_SIZE_FACTORIES
-
-
-def _is_array_creation(node: Node | None) -> bool:
-    return node is not None and node.type in ("array_initializer", "array_creation_expression")
-
-
-def write_history(statements: list[Node]) -> WriteHistory:
-    history = WriteHistory({}, set(), set())
-    for index, statement in enumerate(statements):
-        if statement.type == "local_variable_declaration":
-            for declarator in statement.children_by_field_name("declarator"):
-                name = syntax.text(declarator.child_by_field_name("name"))
-                value = declarator.child_by_field_name("value")
-                history.last[name] = index
-                history.restated.discard(name)
-                history.fresh.discard(name)
-                history.assigned(name, value)
-                if is_literal(value):
-                    history.restated.add(name)
-                elif value is not None and value.type == "object_creation_expression":
-                    history.fresh.add(name)
-            continue
-        for node in syntax.walk_skipping_classes(statement):
-            written = _written_name(node)
-            if written is not None:
-                name = syntax.text(written)
-                history.last[name] = index
-                history.restated.discard(name)
-                history.literal_arrays.pop(name, None)
-                history.literal_lists.pop(name, None)
-                if node.type != "method_invocation":
-                    history.fresh.discard(name)
-                if node.child_by_field_name("left") == written:  # the variable itself, not x[0]
-                    history.assigned(name, node.child_by_field_name("right"))
-    return history
-
-
-def handed_fields(statements: list[Node], env: TypeEnv) -> dict[str, int]:
-    """Test-class fields the prefix hands to the code under test, with the index of the last
-    statement that did: those passed as an argument (xmlunit's ``engine.compareText(control,
-    test, listener)`` fills the test's ``listener``), those a helper of the test class writes or
-    hands on (``listenToDifferences(control, test)``), and every instance field where ``this`` is
-    passed (args4j's ``new CmdLineParser(this)``). The unit writes them as it would a local."""
-    fields = [name for name in env.fields if name in env.instance_fields and name not in env.locals]
-    changeable = {
-        name
-        for name in fields
-        if not is_primitive(unboxed(env.fields[name])) and env.fields[name] != "String"
-    }
-    """What a callee can change through the argument: not a value (``longText`` handed to a
-    printer is the test's input still)."""
-    handed: dict[str, int] = {}
-    for index, statement in enumerate(statements):
-        for node in syntax.walk_skipping_classes(statement):
-            if node.type == "method_invocation":
-                receiver = node.child_by_field_name("object")
-                if receiver is None or receiver.type == "this":
-                    helper = env.helpers.get(syntax.call_name(node), frozenset())
-                    handed.update(dict.fromkeys((name for name in fields if name in helper), index))
-            elif node.type == "argument_list":
-                for argument in node.named_children:
-                    if argument.type == "this":
-                        handed.update(dict.fromkeys(fields, index))
-                    elif argument.type == "identifier" and syntax.text(argument) in changeable:
-                        handed[syntax.text(argument)] = index
-    return handed
-
-
-def prefix_bases(
-    statements: list[Node], env: TypeEnv, focal_receiver: str | None, history: WriteHistory
-) -> list[Base]:
-    """The variables worth observing, the most recently written first (restated inputs left out)."""
-    last = dict(history.last)
-    for name, index in handed_fields(statements, env).items():
-        last[name] = max(index, last.get(name, index))
-    if focal_receiver and focal_receiver not in last and env.variable_type(focal_receiver):
-        last[focal_receiver] = len(statements)
-    bases = []
-    for name, index in sorted(last.items(), key=lambda item: -item[1]):
-        var_type = env.variable_type(name)
-        if name in history.restated or not var_type or var_type == "var":
-            continue
-        bases.append(Base(name, var_type, index, name in history.fresh))
-    return bases
-
-
-def fixture_bases(env: TypeEnv, written: list[Base]) -> list[Base]:
-    """Fields of the test class (its own first) of a workspace type that no prefix base names."""
-    named = {b.name for b in written}
-    found = []
-    for name, field_type in reversed(list(env.fields.items())):
-        if name not in named and name not in env.locals and env.resolve_class(field_type) is not None:
-            found.append(Base(name, field_type, -1, False))
-    return found[:MAX_FIXTURES]
-
-
-def prefix_literals(statements: list[Node]) -> list[PrefixValue]:
-    """The literals the statements contain, each once, in the order they are written."""
-    values: dict[str, PrefixValue] = {}
-    for statement in statements:
-        for node in syntax.walk_skipping_classes(statement):
-            value_type = literal_type(node) if node.type in LITERAL_TYPES else None
-            if value_type is not None:
-                values.setdefault(syntax.text(node), PrefixValue(syntax.text(node), value_type))
-    return list(values.values())
-
-
-def prefix_values(statements: list[Node], env: TypeEnv) -> list[PrefixValue]:
-    """Locals (the most recent first), then the literals the prefix contains and the options its
-    command-line flags name, for arguments."""
-    values: dict[str, PrefixValue] = {}
-    for name, var_type in reversed(list(env.locals.items())):
-        if var_type and var_type != "var":
-            values.setdefault(name, PrefixValue(name, var_type))
-    for literal in prefix_literals(statements):
-        if literal.type in ("String", "int", "char", "long"):
-            values.setdefault(literal.text, literal)
-            option = _COMMAND_LINE_FLAG.match(literal.text) if literal.type == "String" else None
-            if option is not None:
-                name = f'"{option.group(1) or option.group(2)}"'
-                values.setdefault(name, PrefixValue(name, "String"))
-    return list(values.values())
-
-
-_COMMAND_LINE_FLAG = re.compile(r'^"(?:-([A-Za-z])|--([A-Za-z][\w-]*)(?:=.*)?)"$')
-"""A command-line flag, ``"-c"`` or ``"--count"`` (``"--level=3"``): the option it names is
-``"c"``, ``"count"``, the argument a parser's result is asked about (joptsimple's
-``options.has("c")`` after ``parser.parse("-c", "a")``; commons-cli's ``hasOption``)."""
-
-
-def unread_inputs(statements: list[Node], env: TypeEnv) -> list[PrefixValue]:
-    """Locals the prefix declares from literals and never reads again, in declaration order: the
-    inputs of the call the cut removed with the oracle around it. commons-math3's
-    ``CanberraDistanceTest`` declares ``a``, ``b`` and ``expected``, then asserts
-    ``assertEquals(expected, distance.compute(a, b), 0d)``: its prefix calls nothing."""
-    last_named = {
-        syntax.text(node): index
-        for index, statement in enumerate(statements)
-        for node in syntax.walk_skipping_classes(statement)
-        if node.type == "identifier"
-    }  # the statement that names each identifier last: one walk, however long the prefix
-    found: list[PrefixValue] = []
-    for index, statement in enumerate(statements):
-        if statement.type != "local_variable_declaration":
-            continue
-        for declarator in statement.children_by_field_name("declarator"):
-            name = syntax.text(declarator.child_by_field_name("name"))
-            value_type = env.locals.get(name)
-            # a lone floating-point number is the delta of the assertion the cut removed
-            # (commons-math3's ``double tol = 1e-15``), not an input: no call takes it
-            scalar = value_type is not None and is_floating(unboxed(value_type))
-            if (
-                is_literal(declarator.child_by_field_name("value"))
-                and last_named.get(name) == index
-                and value_type
-                and not scalar
-            ):
-                found.append(PrefixValue(name, value_type))
-    return found
-
-
-def accepts(param_type: str, value_type: str) -> bool:
-    """Whether a value of ``value_type`` can be passed where ``param_type`` is expected."""
-    param, value = unboxed(param_type), unboxed(value_type)
-    if param == value:
-        return True
-    if is_integral(param) and value == "int":
-        return True
-    if param in ("Object", "java.lang.Object") and not is_primitive(value_type):
-        return True
-    return not is_primitive(param) and not is_primitive(value) and base_name(param) == base_name(value)
-
-
-def is_subtype(value_type: str, param_type: str, env: TypeEnv) -> bool:
-    """Whether a value of ``value_type`` can be passed as ``param_type`` because the type extends or
-    implements it: a workspace class through its workspace supertypes, a common JDK type through
-    :data:`JDK_SUPERTYPES` (an ``Element`` is a ``Node``)."""
-    wanted = base_name(param_type)
-    if wanted in JDK_SUPERTYPES.get(base_name(value_type), ()):
-        return True
-    cls = env.resolve_class(value_type)
-    return cls is not None and any(parent.name == wanted for parent in env.index.supertypes(cls))
-
-
-def fits(param_type: str, value_type: str, env: TypeEnv) -> bool:
-    """Whether a value can be passed as ``param_type``, of its type or a subtype (xmlunit's
-    ``validator.isInstanceValid(Source)`` given the test's ``StreamSource``)."""
-    return accepts(param_type, value_type) or is_subtype(value_type, param_type, env)
-
-
-def is_collection(type_text: str) -> bool:
-    """A JDK list or set (``java.util.List<String>``...), whose text reads ``[a, b]``."""
-    return split_generic(type_text)[0].rsplit(".", 1)[-1] in (*_LISTS, *_COLLECTIONS)
-
-
-def _jdk_type(type_text: str) -> tuple[JdkType, dict[str, str]] | None:
+def jdk_type(type_text: str) -> tuple[JdkType, dict[str, str]] | None:
+    """What ``type_text`` can be asked, if a common JDK type (or a ``Throwable``), with its type
+    arguments bound to ``E`` (``K`` and ``V`` for a map)."""
     base, args = split_generic(type_text)
     simple = base.rsplit(".", 1)[-1]
     jdk = JDK_TYPES.get(simple)
     if jdk is None and (simple == "Throwable" or simple.endswith(("Exception", "Error"))):
-        jdk = _THROWABLE
+        jdk = THROWABLE
     if jdk is None:
         return None
-    names = ("K", "V") if jdk is _MAP else ("E",)
+    names = ("K", "V") if jdk is MAP else ("E",)
     return jdk, dict(zip(names, args, strict=False)) if len(args) == len(names) else {}
 
 
 def _jdk_observers(receiver: str, receiver_type: str) -> list[Target]:
     """The zero-argument observers the JDK table lists for ``receiver_type`` (none if unlisted)."""
-    jdk = _jdk_type(receiver_type)
+    jdk = jdk_type(receiver_type)
     if jdk is None:
         return []
     table, bindings = jdk
@@ -671,7 +268,7 @@ class TargetEnumerator:
                     methods.append(
                         (method.name, method.params[0][0], instantiate_return(owner, method, receiver_type))
                     )
-        elif (jdk := _jdk_type(receiver_type)) is not None:
+        elif (jdk := jdk_type(receiver_type)) is not None:
             table, bindings = jdk
             for name, param, returns in table.queries:
                 param_type = _resolve_jdk(param, bindings)
@@ -896,21 +493,6 @@ class TargetEnumerator:
         return list(ordered.values())[:MAX_TARGETS]
 
 
-_CAMEL_WORD = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
-_VERBS = frozenset({"get", "is", "has", "with", "set", "to", "can", "should", "add", "new", "put", "create",
-                    "build", "builder", "of", "value", "for", "from", "and"})  # fmt: skip
-
-
-def identifier_words(name: str) -> set[str]:
-    """``getEscapeCharacter`` -> ``{"escape", "character"}`` (verbs and glue words left out)."""
-    return {w.lower() for w in _CAMEL_WORD.findall(name)} - _VERBS
-
-
-def test_name_words(test_name: str) -> set[str]:
-    """What a test's name (``testSkipLinesZero``, or ``CSVFormatTest.testSkipLinesZero``) says it checks."""
-    return identifier_words(test_name.rsplit(".", 1)[-1]) - {"test", "should"}
-
-
 def _topics(statements: list[Node]) -> dict[str, set[str]]:
     """Per local, the words of the methods that produced or changed it (its initialiser's calls,
     the calls made on it)."""
@@ -963,19 +545,6 @@ def _computed_values(statements: list[Node]) -> set[str]:
             if (value := declarator.child_by_field_name("value")) is not None:
                 found.add(syntax.text(value))
     return {"".join(text.split()) for text in found}
-
-
-def visible(owner: ClassInfo, modifiers: frozenset[str], package: str, inherited: bool = False) -> bool:
-    """Whether a test in ``package`` can name a member of ``owner``: public ones (an interface's
-    are, unless private), protected ones it ``inherited`` from ``owner``, and protected or
-    package-private ones of a class in the test's own package. opencsv's builders expose their
-    state to tests through protected getters (``builder.getSkipLines()``); a package-private
-    method of another package (xom's ``Node.isText()``) does not compile in the test."""
-    if "private" in modifiers:
-        return False
-    if "public" in modifiers or owner.kind in ("interface", "annotation_type"):
-        return True
-    return owner.package == package or (inherited and "protected" in modifiers)
 
 
 def _readable(owner: ClassInfo, method: MethodInfo, env: TypeEnv) -> bool:

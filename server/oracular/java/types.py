@@ -16,6 +16,7 @@ from tree_sitter import Node
 
 from oracular.java import syntax
 from oracular.java.declarations import ClassInfo, Import, MethodInfo
+from oracular.java.jdk_types import COLLECTIONS, JDK_SUPERTYPES, LISTS
 from oracular.java.workspace import WorkspaceIndex
 
 PRIMITIVE_BOX = {
@@ -402,3 +403,38 @@ class TypeEnv:
             ranks = [order.index(unboxed(t)) if unboxed(t) in order else 0 for t in (left, right)]
             return order[max(ranks)]
         return left if left == right else None
+
+
+# -- assignability ----------------------------------------------------------------------------
+def accepts(param_type: str, value_type: str) -> bool:
+    """Whether a value of ``value_type`` can be passed where ``param_type`` is expected."""
+    param, value = unboxed(param_type), unboxed(value_type)
+    if param == value:
+        return True
+    if is_integral(param) and value == "int":
+        return True
+    if param in ("Object", "java.lang.Object") and not is_primitive(value_type):
+        return True
+    return not is_primitive(param) and not is_primitive(value) and base_name(param) == base_name(value)
+
+
+def is_subtype(value_type: str, param_type: str, env: TypeEnv) -> bool:
+    """Whether a value of ``value_type`` can be passed as ``param_type`` because the type extends or
+    implements it: a workspace class through its workspace supertypes, a common JDK type through
+    :data:`JDK_SUPERTYPES` (an ``Element`` is a ``Node``)."""
+    wanted = base_name(param_type)
+    if wanted in JDK_SUPERTYPES.get(base_name(value_type), ()):
+        return True
+    cls = env.resolve_class(value_type)
+    return cls is not None and any(parent.name == wanted for parent in env.index.supertypes(cls))
+
+
+def fits(param_type: str, value_type: str, env: TypeEnv) -> bool:
+    """Whether a value can be passed as ``param_type``, of its type or a subtype (xmlunit's
+    ``validator.isInstanceValid(Source)`` given the test's ``StreamSource``)."""
+    return accepts(param_type, value_type) or is_subtype(value_type, param_type, env)
+
+
+def is_collection(type_text: str) -> bool:
+    """A JDK list or set (``java.util.List<String>``...), whose text reads ``[a, b]``."""
+    return split_generic(type_text)[0].rsplit(".", 1)[-1] in (*LISTS, *COLLECTIONS)

@@ -24,6 +24,7 @@ from oracular.candidates.render import Renderer
 from oracular.candidates.style import junit4_supports_assert_throws
 from oracular.candidates.text import canonical_expression
 from oracular.engine import FileAnalysis, OracleEngine, TestStatus
+from oracular.engine.scope import env_for_test
 from oracular.java import syntax
 from oracular.java.declarations import MethodInfo
 from oracular.java.junit import TestMethod
@@ -386,7 +387,7 @@ class FileContext:
     def _build(self, status: TestStatus) -> TestContext | None:
         if status.incomplete or status.test.body is None:
             return None
-        env = self.engine.env_for(self.analysis, status)
+        env = env_for_test(self.engine.index, self.analysis, status)
         body = body_scope(status.test.node, env)
         if body is None:
             return None

@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from oracular.engine import FileAnalysis, OracleEngine, RankingCancelled, TestStatus
+from oracular.incremental import MemoKey
 from oracular.quality import (
     brittle,
     discarded_result,
@@ -96,7 +97,7 @@ def check_file(
         return []
     context = FileContext(engine, analysis, fixes, memo)
     per_test = [code for code in codes if code in PER_TEST]
-    kind = f"findings:{','.join(per_test)}:{fixes}"
+    kind = FindingsKey(tuple(per_test), fixes)
     findings: list[Finding] = []
     for status in analysis.statuses:
         if cancelled is not None and cancelled():
@@ -111,7 +112,9 @@ def check_file(
     return sorted(findings, key=lambda f: (f.start, f.code))
 
 
-def _test_findings(context: FileContext, status: TestStatus, codes: list[str], kind: str) -> list[Finding]:
+def _test_findings(
+    context: FileContext, status: TestStatus, codes: list[str], kind: FindingsKey
+) -> list[Finding]:
     """One test's findings: kept ones moved with the method, or computed (and kept when they
     depend on nothing but the method and the file's facts)."""
     memo = context.memo
@@ -124,6 +127,14 @@ def _test_findings(context: FileContext, status: TestStatus, codes: list[str], k
     if memo is not None and not context.read_whole_file:
         memo.put(kind, status.test, found)
     return found
+
+
+@dataclass(frozen=True)
+class FindingsKey(MemoKey):
+    """A test's findings: which checks ran, and whether their fixes were built."""
+
+    codes: tuple[str, ...]
+    fixes: bool
 
 
 def _moved(finding: Finding, reuse: Reuse) -> Finding:

@@ -35,6 +35,7 @@ from tree_sitter import Node
 from oracular.candidates.grammar import Candidate
 from oracular.candidates.render import TextEdit, indent_unit
 from oracular.engine import TestStatus
+from oracular.incremental import MemoKey
 from oracular.java import syntax
 from oracular.java.assertions import ASSERT_THROWS
 from oracular.java.declarations import ClassInfo, MethodInfo
@@ -406,7 +407,7 @@ def summaries(file: FileContext) -> dict[str, list[tuple[TestStatus, Summary]]]:
     walked: dict[tuple[int, int], list[Node]] = {}
     by_class: dict[str, list[tuple[TestStatus, Summary]]] = {}
     for status in file.analysis.statuses:
-        reuse = file.memo.get(CODE, status.test) if file.memo is not None else None
+        reuse = file.memo.get(SummaryKey(), status.test) if file.memo is not None else None
         if reuse is not None:
             summary = reuse.value
         else:
@@ -417,7 +418,7 @@ def summaries(file: FileContext) -> dict[str, list[tuple[TestStatus, Summary]]]:
                 helpers = method_bodies(file)
             summary = summarise(file, ctx, helpers, walked)
             if file.memo is not None:
-                file.memo.put(CODE, status.test, summary)
+                file.memo.put(SummaryKey(), status.test, summary)
         by_class.setdefault(status.test.class_name, []).append((status, summary))
     return by_class
 
@@ -484,6 +485,23 @@ def _test_name(ctx: TestContext, tested: Tested, precondition: Precondition) -> 
     return name
 
 
+@dataclass(frozen=True)
+class SummaryKey(MemoKey):
+    """A test's summary (what it calls, with what, and what it expects): its method alone."""
+
+
+@dataclass(frozen=True)
+class NewTestKey(MemoKey):
+    """A new test for an untested precondition, made from an exemplar test: the method whose
+    precondition it is, the precondition, and the names its own name must avoid."""
+
+    owner: str
+    method: str
+    line: int
+    precondition: Precondition
+    names: tuple[str, ...]
+
+
 def _kept_new_test(file: FileContext, tested: Tested, precondition: Precondition) -> Fix:
     """:func:`_new_test`, kept with its exemplar test across versions (it is the costly part of the
     check: a prefix analysis and a rendering per fix). Its name avoids every method name of the
@@ -492,9 +510,8 @@ def _kept_new_test(file: FileContext, tested: Tested, precondition: Precondition
     status = tested.exemplar[0]
     if file.memo is None:
         return _new_test(file, tested, precondition)
-    names = sorted({m.name for c in status.classes for m in c.methods})
-    method = f"{tested.cls.qualified_name}:{tested.method.name}:{tested.method.line}"
-    kind = f"{CODE}-fix:{method}:{precondition!r}:{names}"
+    names = tuple(sorted({m.name for c in status.classes for m in c.methods}))
+    kind = NewTestKey(tested.cls.qualified_name, tested.method.name, tested.method.line, precondition, names)
     reuse = file.memo.get(kind, status.test)
     if reuse is not None:
         fix: Fix = reuse.value

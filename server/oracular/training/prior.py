@@ -25,7 +25,7 @@ from tqdm import tqdm
 from oracular.cache import default_cache_dir
 from oracular.candidates.template_features import FEATURES, TemplateContext, named_failure
 from oracular.evaluation.ranking import assertion_metrics, assertion_outcome
-from oracular.java.targets import test_name_words
+from oracular.java.identifiers import test_name_words
 from oracular.models.inference import LoadedModel, load_model
 from oracular.models.layout import WEIGHTS_FILE
 from oracular.models.prior import TemplatePrior

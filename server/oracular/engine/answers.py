@@ -1,0 +1,72 @@
+"""Whether to answer: the top oracle is offered only when it can fail and the ranker is confident
+enough in it (:mod:`oracular.ranking.confidence` reads the answer's view)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from oracular.candidates.grammar import Candidate
+from oracular.engine.analysis import FileAnalysis
+from oracular.engine.reports import TestReport
+from oracular.java.neighbours import member_path
+from oracular.ranking.confidence import VIEW_SIZE, AnswerView, Offered
+from oracular.ranking.problem import Ranker
+
+if TYPE_CHECKING:
+    pass
+
+
+def answer_view(report: TestReport, analysis: FileAnalysis) -> AnswerView:
+    """What the answer confidence reads of a ranked test (:mod:`oracular.ranking.confidence`)."""
+    expected = {_simple(e) for e in analysis.expected_exceptions}
+
+    def habit(candidate: Candidate) -> bool:
+        """The file's other tests assert on its member path, or expect its exception type."""
+        if candidate.kind == "exception":
+            return _simple(candidate.exception) in expected
+        if candidate.kind == "helper":
+            return True  # offered only as the file's habit
+        target = candidate.target
+        return target is not None and member_path(target.expression) in analysis.asserted
+
+    offered = tuple(
+        Offered(
+            s.score,
+            s.kind,
+            s.candidate.assertion,
+            s.candidate.expected.source if s.candidate.expected is not None else None,
+            s.candidate.target.expression if s.candidate.target is not None else None,
+            s.verdict.status if s.verdict is not None else None,
+            habit(s.candidate),
+        )
+        for s in report.suggestions[:VIEW_SIZE]
+    )
+    return AnswerView(
+        report.observed, report.exception_probability, offered, analysis.own_helpers, analysis.with_oracle
+    )
+
+
+def _simple(exception: str | None) -> str:
+    return (exception or "Exception").rsplit(".", 1)[-1]
+
+
+def decide_abstention(
+    report: TestReport, analysis: FileAnalysis, ranker: Ranker, threshold: Callable[[AnswerView], float]
+) -> None:
+    """Offer the top oracle when it can fail and ``ranker`` is confident enough in it (at least
+    ``threshold`` of its view: the user's, else the ranker's for the view's mode)."""
+    top = report.suggestions[0] if report.suggestions else None
+    if top is None:
+        report.abstained = True
+        return
+    if top.vacuous:
+        report.abstained = True
+        report.reason = "no oracle that can fail (only vacuous ones hold)"
+        return
+    report.view = answer_view(report, analysis)
+    report.confidence = ranker.answer_confidence(report.view)
+    limit = threshold(report.view)
+    if report.confidence < limit:
+        report.abstained = True
+        report.reason = f"no confident oracle (confidence {report.confidence:.2f} < {limit:.2f})"

@@ -1,0 +1,30 @@
+"""The engine's settings: what a user (or an evaluation) may change of how oracles are chosen."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from oracular.ranking.weights import RankingWeights
+
+if TYPE_CHECKING:
+    pass
+
+
+@dataclass(frozen=True)
+class EngineSettings:
+    top_k: int = 5
+    abstain_below: float | None = None
+    """Below this answer confidence (:mod:`oracular.ranking.confidence`) the engine says "no
+    confident oracle" instead of guessing; ``None``: the ranker's own threshold (the neural
+    model's is chosen on dev projects for a stated top-1 precision, see ``models/MODEL_CARD.md``)."""
+    assertion_style: str = "auto"
+    """One of :data:`~oracular.candidates.style.ASSERTION_STYLES`: ``auto`` (from the file's imports),
+    ``junit4`` or ``junit5``."""
+    extra_assertion_methods: frozenset[str] = frozenset()
+    weights: RankingWeights | None = None
+    """The ranking pipeline's weights; ``None``: those saved with the ranker's model, else the
+    hand-set defaults (:class:`~oracular.ranking.weights.RankingWeights`)."""
+    ablate: frozenset[str] = frozenset()
+    """Ranking steps left out, by name (:data:`~oracular.ranking.pipeline.STEP_NAMES`), to measure
+    what each does (``oracular eval --realistic --ablate STEP``)."""
