@@ -156,9 +156,28 @@ def test_the_servers_start_up_imports_are_pinned() -> None:
     ours = {m for m in loaded if m.startswith("oracular.")}
     assert {_top(m) for m in ours} == {
         "cache", "candidates", "cli", "engine", "execution", "incremental", "java", "lsp", "models",
-        "quality", "ranking",
+        "options", "quality", "ranking", "training",
     }  # fmt: skip
     assert {m for m in ours if _top(m) == "models"} == {
-        "oracular.models", "oracular.models.devices", "oracular.models.layout", "oracular.models.ranker",
+        "oracular.models", "oracular.models.devices", "oracular.models.inputs", "oracular.models.layout",
+        "oracular.models.ranker",
     }  # fmt: skip
+    # the train command's options are read off its settings dataclass: that alone, no trainer
+    assert {m for m in ours if _top(m) == "training"} == {"oracular.training", "oracular.training.settings"}
     assert [m for m in HEAVY if m in loaded] == []
+
+
+EDITOR_LAYERS = (("java",), ("candidates",), ("incremental", "ranking"), ("models", "engine"),
+                 ("execution", "quality"), ("lsp",))  # fmt: skip
+"""The editor's packages, bottom up: each imports only from the layers below it (and the neutral
+``cache`` and ``options``). Java analysis knows no candidates; candidates know no ranking (a weight
+they need is handed to them); the ranking steps know no engine; the engine knows no JVM."""
+
+
+def test_the_editor_packages_are_layered() -> None:
+    graph = package_graph()
+    below: set[str] = {"cache", "options"}
+    for layer in EDITOR_LAYERS:
+        for package in layer:
+            assert graph.get(package, set()) <= below, (package, sorted(graph[package] - below))
+        below |= set(layer)

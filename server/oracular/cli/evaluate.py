@@ -15,6 +15,7 @@ from oracular.cli.common import emit, error
 from oracular.cli.mutants import add_mutant_arguments, run_mutants
 from oracular.cli.train import add_data_arguments, data_dir
 from oracular.models.layout import default_model_dir
+from oracular.ranking.pipeline import STEP_NAMES
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -81,6 +82,14 @@ def add_realistic_arguments(parser: argparse.ArgumentParser) -> None:
     )
     group.add_argument(
         "--check-timeout", type=float, default=5.0, metavar="S", help="time limit per run test (default 5)"
+    )
+    group.add_argument(
+        "--ablate",
+        action="append",
+        default=[],
+        choices=STEP_NAMES,
+        metavar="STEP",
+        help=f"leave this ranking step out, to measure what it does (repeatable; {', '.join(STEP_NAMES)})",
     )
     group.add_argument(
         "--fresh-runs",

@@ -46,7 +46,7 @@ def run_realistic(args: argparse.Namespace) -> int:
         error("--realistic evaluates one model at a time")
         return 2
     ranker = default_ranker(args.device, model_dirs[0])
-    settings = EngineSettings(top_k=TOP_K)
+    settings = EngineSettings(top_k=TOP_K, ablate=frozenset(args.ablate))
 
     def engine_for(index: WorkspaceIndex, root: Path) -> OracleEngine:
         return OracleEngine(index, ranker, settings, root)
@@ -60,6 +60,7 @@ def run_realistic(args: argparse.Namespace) -> int:
         "cut": "each test in a copy of its own file, the others as written"
         if args.one_cut
         else "a file's chosen tests together",
+        **({"ranking steps left out": ", ".join(args.ablate)} if args.ablate else {}),
     }
     emit(markdown(runs, header), args.output, "evaluation")
     if args.json is not None:

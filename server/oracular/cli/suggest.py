@@ -21,7 +21,10 @@ def register(commands: argparse._SubParsersAction) -> None:
     parser = commands.add_parser("suggest", help="ranked oracles for test files and folders")
     parser.add_argument("paths", nargs="+", type=Path, metavar="PATH", help="test files or folders")
     parser.add_argument("--line", type=int, help="only the test containing this 1-based line (one file)")
-    parser.add_argument("--top", type=int, default=5, metavar="K", help="suggestions per test (default 5)")
+    top_k = EngineSettings().top_k
+    parser.add_argument(
+        "--top", type=int, default=top_k, metavar="K", help=f"suggestions per test (default {top_k})"
+    )
     output = parser.add_mutually_exclusive_group()
     output.add_argument(
         "--json", action="store_true", help="machine-readable output (JSON Lines for several files)"

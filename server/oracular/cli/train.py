@@ -16,7 +16,9 @@ from pathlib import Path
 from oracular.cache import DATASETS_DIR, default_cache_dir
 from oracular.cli.common import error
 from oracular.models.devices import DEVICES
-from oracular.models.layout import ARCHITECTURES, DEFAULT_ARCHITECTURE, default_model_dir
+from oracular.models.layout import default_model_dir
+from oracular.options import add_options, values_of
+from oracular.training.settings import TrainSettings
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -40,100 +42,9 @@ def register(commands: argparse._SubParsersAction) -> None:
         metavar="DIR",
         help="model folder, continued if it holds one (default: the models folder's oracles/)",
     )
-    parser.add_argument("--limit", type=int, default=None, metavar="N", help="train samples per dataset")
-    parser.add_argument("--dev-limit", type=int, default=1000, metavar="N", help="dev samples per dataset")
-    parser.add_argument("--epochs", type=int, default=1)
-    parser.add_argument("--max-steps", type=int, default=None, metavar="N")
-    parser.add_argument("--batch-size", type=int, default=16, metavar="N")
-    parser.add_argument("--lr", type=float, default=5e-5, help="encoder learning rate (heads: --head-lr)")
-    parser.add_argument("--head-lr", type=float, default=1e-3)
-    parser.add_argument(
-        "--train-candidates",
-        type=int,
-        default=16,
-        metavar="N",
-        help="candidates per assertion sample in training: the correct ones plus sampled wrong ones",
-    )
-    parser.add_argument(
-        "--rehearse",
-        type=float,
-        default=0.3,
-        metavar="F",
-        help="fraction of an earlier-trained stage's data replayed (default 0.3)",
-    )
-    parser.add_argument(
-        "--target-precision",
-        type=float,
-        default=None,
-        metavar="P",
-        help="top-1 precision (over all dev assertion samples) the abstention threshold is chosen for "
-        "(default: oracular.training.trainer.TARGET_PRECISION)",
-    )
-    parser.add_argument("--no-split-identifiers", action="store_true", help="feed identifiers unsplit")
-    parser.add_argument(
-        "--templates",
-        action="store_true",
-        help="candidates are templates with a value slot (data from 'oracular corpus realistic'): models v2",
-    )
-    parser.add_argument(
-        "--test-name",
-        action="store_true",
-        help="the context starts with the test's name (models v4); a continued model takes it on",
-    )
-    parser.add_argument(
-        "--init",
-        type=Path,
-        default=None,
-        metavar="DIR",
-        help="start from the model in DIR (fine-tune it) when --out holds none, instead of pretrained MiniLM",
-    )
-    parser.add_argument("--max-context", type=int, default=256, metavar="N", help="context tokens")
-    parser.add_argument(
-        "--cross-layers",
-        type=int,
-        default=None,
-        metavar="K",
-        help="top encoder layers in which candidates attend to the context (default: all; fewer: faster)",
-    )
-    parser.add_argument(
-        "--architecture",
-        choices=ARCHITECTURES,
-        default=DEFAULT_ARCHITECTURE,
-        help="cross-encoder: one full pass per candidate, as TOGA (slow; for comparison)",
-    )
-    parser.add_argument(
-        "--precision",
-        choices=("auto", "bf16", "fp32"),
-        default="auto",
-        help="auto: bfloat16 autocast on a GPU that supports it, float32 on a CPU",
-    )
-    parser.add_argument("--train-embeddings", action="store_true", help="also fine-tune word embeddings")
-    parser.add_argument(
-        "--time-budget",
-        type=float,
-        default=None,
-        metavar="SECONDS",
-        help="train for at most this long (the learning rate decays to zero by then); for a lent GPU",
-    )
-    parser.add_argument(
-        "--checkpoint",
-        type=Path,
-        default=None,
-        metavar="FILE",
-        help="the run's checkpoint, resumed from when the same command runs again "
-        "(default: under the cache, named for --out and the stage)",
-    )
-    parser.add_argument(
-        "--checkpoint-every", type=int, default=200, metavar="N", help="steps between checkpoints (0: none)"
-    )
-    parser.add_argument(
-        "--workers",
-        type=int,
-        default=None,
-        metavar="N",
-        help="processes encoding batches ahead of the step (default: none on a CPU, up to 8 beside a GPU)",
-    )
-    parser.add_argument("--seed", type=int, default=13)
+    add_options(parser, TrainSettings)
+    # each stage's own default: the calibration's (TrainSettings'), the answer confidence's
+    parser.set_defaults(target_precision=None)
     parser.add_argument(
         "--l2", type=float, default=None, metavar="L", help="prior, confidence: L2 penalty on feature weights"
     )
@@ -192,9 +103,8 @@ def run(args: argparse.Namespace) -> int:
     if args.stage == "confidence":
         return fit_answer_confidence(args)
     from oracular.models.devices import DeviceUnavailable
-    from oracular.models.inputs import InputSettings
     from oracular.training.data import dataset_path
-    from oracular.training.trainer import TARGET_PRECISION, TrainSettings, train
+    from oracular.training.trainer import train
 
     data = data_dir(args)
     kinds = {"exception": ["exception"], "ranker": ["assertion"]}.get(args.stage, ["exception", "assertion"])
@@ -203,37 +113,13 @@ def run(args: argparse.Namespace) -> int:
     if missing:
         error(f"missing {', '.join(map(str, missing))}: run 'oracular corpus mine' first")
         return 2
-    settings = TrainSettings(
+    settings = values_of(
+        TrainSettings,
+        args,
         stage=args.stage,
         data=data,
         out=args.out or default_model_dir(),
         device=args.device,
-        limit=args.limit,
-        dev_limit=args.dev_limit,
-        epochs=args.epochs,
-        max_steps=args.max_steps,
-        batch_size=args.batch_size,
-        lr=args.lr,
-        head_lr=args.head_lr,
-        train_candidates=args.train_candidates,
-        rehearse=args.rehearse,
-        target_precision=TARGET_PRECISION if args.target_precision is None else args.target_precision,
-        seed=args.seed,
-        train_embeddings=args.train_embeddings,
-        cross_layers=args.cross_layers,
-        architecture=args.architecture,
-        precision=args.precision,
-        inputs=InputSettings(
-            split_identifiers=not args.no_split_identifiers,
-            max_context=args.max_context,
-            templates=args.templates,
-            test_name=args.test_name,
-        ),
-        init=args.init,
-        time_budget=args.time_budget,
-        checkpoint=args.checkpoint,
-        checkpoint_every=args.checkpoint_every,
-        workers=args.workers,
         progress=not args.quiet,
     )
     try:

@@ -24,12 +24,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from tokenizers import Tokenizer
+from oracular.options import option
 
 if TYPE_CHECKING:
+    from tokenizers import Tokenizer
+
     from oracular.java.guard_calls import GuardVerdict
     from oracular.java.prefix import FocalMethod
 
@@ -41,16 +43,26 @@ _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 class InputSettings:
     """How texts become token ids; saved with the weights because the model depends on it."""
 
-    split_identifiers: bool = True
-    max_context: int = 256
+    split_identifiers: bool = field(
+        default=True, metadata=option("feed identifiers unsplit", flag="--no-split-identifiers")
+    )
+    max_context: int = field(default=256, metadata=option("context tokens", metavar="N"))
     """Context tokens in all: ``[CLS] prefix [SEP] focal [SEP]``."""
     max_focal: int = 96
     max_candidate: int = 32
     """Candidate tokens including the closing ``[SEP]``."""
-    test_name: bool = False
+    test_name: bool = field(
+        default=False,
+        metadata=option("the context starts with the test's name (models v4); a continued model takes it on"),
+    )
     """The context starts with the test's name, split into words: ``[CLS] name [SEP] prefix ...``."""
     max_name: int = 16
-    templates: bool = False
+    templates: bool = field(
+        default=False,
+        metadata=option(
+            "candidates are templates with a value slot (data from 'oracular corpus realistic'): models v2"
+        ),
+    )
     """Candidates are read as templates, their expected value a slot (``assertEquals(?, s.size())``,
     :mod:`oracular.candidates.templates`): the model ranks what to assert, and each value's share of
     its template comes from the observation or the static value sources (models v2). ``False``:

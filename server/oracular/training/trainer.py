@@ -32,7 +32,7 @@ import random
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -40,7 +40,6 @@ import torch
 import torch.nn.functional as F
 from torch import Tensor
 from tqdm import tqdm
-from transformers import BertConfig
 
 from oracular.cache import default_cache_dir
 from oracular.candidates.template_features import TemplateContext
@@ -54,8 +53,8 @@ from oracular.models import store
 from oracular.models.backbone import load_tokenizer, pretrained_config, pretrained_state
 from oracular.models.calibration import Calibration, exception_probability, predict
 from oracular.models.devices import select_device
-from oracular.models.inputs import InputFormatter, InputSettings
-from oracular.models.layout import DEFAULT_ARCHITECTURE, weights_present
+from oracular.models.inputs import InputFormatter
+from oracular.models.layout import weights_present
 from oracular.models.network import OracleNetwork, build_network, collate
 from oracular.models.prior import TemplatePrior
 from oracular.training.calibration import (
@@ -74,73 +73,11 @@ from oracular.training.data import (
     read_samples,
     sample_statements,
 )
+from oracular.training.settings import STAGES, TrainSettings
 
 logger = logging.getLogger("oracular.train")
 
-STAGES = {
-    "exception": ("exception",),
-    "ranker": ("ranker",),
-    "all": ("exception", "ranker"),
-    "calibrate": (),
-}
-"""What each ``oracular train`` stage trains; ``calibrate`` trains nothing and only re-fits the
-calibration of a trained model on dev (another ``--target-precision``, another dev sample)."""
 MAX_POS_WEIGHT = 50.0
-TARGET_PRECISION = 0.25
-"""The default top-1 precision the abstention threshold is chosen for. It counts every dev
-assertion sample, two thirds of which the grammar cannot express, so the first models' top-1 is
-about 18% when always answering and about 26% on their most confident 40%: 0.8 was never
-reached, and a model that always abstains helps no one."""
-
-
-@dataclass
-class TrainSettings:
-    stage: str
-    """``exception``, ``ranker``, ``all`` or ``calibrate`` (see :data:`STAGES`)."""
-    data: Path
-    out: Path
-    device: str = "auto"
-    limit: int | None = None
-    """Training samples per dataset (a seeded random subset); ``None``: all."""
-    dev_limit: int | None = 1000
-    """Dev samples per dataset used for calibration and the dev figures."""
-    epochs: int = 1
-    max_steps: int | None = None
-    batch_size: int = 16
-    lr: float = 5e-5
-    head_lr: float = 1e-3
-    warmup: float = 0.06
-    train_candidates: int = 16
-    """Candidates per assertion sample in training: the correct ones plus sampled wrong ones."""
-    rehearse: float = 0.3
-    target_precision: float = TARGET_PRECISION
-    inputs: InputSettings = field(default_factory=InputSettings)
-    seed: int = 13
-    cross_layers: int | None = None
-    """Top encoder layers in which candidates attend to the context (``None``: all); fresh models only."""
-    architecture: str = DEFAULT_ARCHITECTURE
-    """``cross-encoder``: the plain cross-encoder the shipped design is compared with; fresh models only."""
-    train_embeddings: bool = False
-    """Also fine-tune the word embeddings (slower on CPU; rarely worth it)."""
-    precision: str = "auto"
-    """``auto`` (bfloat16 autocast on a GPU that has it, float32 on a CPU, where autocast measured
-    slower), ``bf16`` or ``fp32``."""
-    encoder_config: BertConfig | None = None
-    """A fresh, randomly initialised encoder of this shape instead of pretrained MiniLM (tests)."""
-    progress: bool = True
-    init: Path | None = None
-    """A trained model to start from when ``out`` holds none (fine-tuning), instead of MiniLM."""
-    time_budget: float | None = None
-    """Seconds of training at most (resumed runs count their earlier seconds): the learning rate
-    decays by steps or by time, whichever runs out first, so a run stopped by its budget ends
-    decayed, as a full one does. For a lent GPU whose minutes are counted."""
-    checkpoint: Path | None = None
-    """Where the run's checkpoint goes (default: under the cache, named for ``out`` and ``stage``)."""
-    checkpoint_every: int = 200
-    """Steps between checkpoints; 0: none."""
-    workers: int | None = None
-    """Processes encoding batches ahead of the training step (``None``: none on a CPU, where they
-    would compete with the step for cores, up to 8 beside a GPU)."""
 
 
 @dataclass
