@@ -33,7 +33,7 @@ from lsp_bench import CAPABILITIES, BenchClient, percentile
 from lsprotocol import types
 from scan_bench import machine
 
-from oracular.execution.jvm import DEBIAN_JAVA
+from oracular.execution.toolchain import DEBIAN_JAVA
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLE = REPO / "examples/stack"

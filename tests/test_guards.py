@@ -20,21 +20,8 @@ from oracular.java.guard_values import (
     evaluate,
     number,
 )
-from oracular.java.guards import (
-    Check,
-    Count,
-    Each,
-    Exit,
-    Guard,
-    GuardWalk,
-    Local,
-    Opening,
-    Tripped,
-    Unread,
-    Use,
-    bind,
-    opening_steps,
-)
+from oracular.java.guard_walk import GuardWalk, Opening, Tripped, bind
+from oracular.java.guards import Check, Count, Each, Exit, Guard, Local, Unread, Use, opening_steps
 from oracular.java.source import parse_text
 
 
@@ -618,7 +605,7 @@ def test_an_abstract_call_throws_what_all_its_implementations_throw(tmp_path: Pa
 def test_overloads_the_arguments_do_not_tell_apart_are_walked_each() -> None:
     """``FastMath.min(len, source.length)``: four overloads, none throwing; where they differ,
     nothing past the call is known."""
-    from oracular.java.guards import Alternatives
+    from oracular.java.guard_walk import Alternatives
 
     passes = Opening("A", (Exit(("bool", True)),), ["a", "b"])
     throws = Opening("A", (Guard(("bin", "<", ("name", "a"), ("num", 0.0)), "Negative"),), ["a", "b"])

@@ -19,7 +19,7 @@ from oracular.cli.common import engine_for
 from oracular.engine import EngineSettings, FileReport
 from oracular.execution.checks import CheckSettings, OracleChecker
 from oracular.execution.classpath import ClasspathSettings
-from oracular.execution.jvm import DEBIAN_JAVA, ToolchainMissing, find_toolchain
+from oracular.execution.toolchain import DEBIAN_JAVA, ToolchainMissing, find_toolchain
 from oracular.java.source import load_source
 
 from ..conftest import skip_or_fail

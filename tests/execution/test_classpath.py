@@ -12,17 +12,13 @@ from pathlib import Path
 import pytest
 
 from oracular.execution import classpath as cp
-from oracular.execution.classpath import (
-    ClasspathSettings,
+from oracular.execution.classpath import ClasspathSettings, discover, layout, missing_imports, workspace_jars
+from oracular.execution.poms import (
     Dependency,
     candidate_versions,
-    discover,
     find_in_repos,
-    layout,
-    missing_imports,
     read_pom,
     resolve_pom_dependencies,
-    workspace_jars,
 )
 from oracular.java.declarations import Import
 

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from oracular.execution.jvm import JvmWorker, TestRef, find_toolchain
+from oracular.execution.jvm import JvmWorker, TestRef
+from oracular.execution.toolchain import find_toolchain
 
 from .conftest import require_toolchain
 

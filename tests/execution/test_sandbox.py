@@ -19,8 +19,9 @@ from pathlib import Path
 import pytest
 
 from oracular.cli.main import main
-from oracular.execution.jvm import JvmWorker, RunResult, TestOutcome, TestRef, find_toolchain
+from oracular.execution.jvm import JvmWorker, RunResult, TestOutcome, TestRef
 from oracular.execution.sandbox import SandboxSettings, bwrap_problem
+from oracular.execution.toolchain import find_toolchain
 
 from ..conftest import skip_or_fail
 from .conftest import require_toolchain

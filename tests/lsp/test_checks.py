@@ -22,7 +22,7 @@ from oracular.candidates.observed import Verdict as Observed
 from oracular.engine import FileReport
 from oracular.engine import TestReport as Report
 from oracular.execution.checks import CheckResult, CheckStatus, FileCheck, Verdict
-from oracular.execution.jvm import DEBIAN_JAVA
+from oracular.execution.toolchain import DEBIAN_JAVA
 from oracular.lsp.checks import PENDING, CheckState, check_settings, note, ordered, top_edits
 from oracular.lsp.execution_policy import (
     ALLOW_FLAG,

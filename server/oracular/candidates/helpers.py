@@ -255,7 +255,6 @@ def helper_candidates(
     literals = [(v.text, v.type) for v in prefix_literals(prefix.statements)]
     made = _made(prefix)
     type_of = _types(prefix, constants, literals)
-    locals_ = prefix.env.locals
     found: list[HelperOffer] = []
     offered = 0
     texts = [t.expression for t in prefix.targets if t.kind in TEXT_TARGETS and t.type in STRINGS]
@@ -272,39 +271,55 @@ def helper_candidates(
         if named(habit.name):  # the test's name says which helper it needs
             share = max(share, named_share)
         if takes_lines:
-            found += [
-                HelperOffer(Candidate("helper", habit.name, lines_of=text), share * call_decay**n, share)
-                for n, text in enumerate(texts[:MAX_LINE_TEXTS])
-            ]
-        calls: list[tuple[str, ...]] = []
-        for method in overloads:
-            options = [
-                _likeliest(
-                    argument_options(t, prefix, constants, literals),
-                    i,
-                    habit.passed,
-                    locals_,
-                    literals,
-                    named,
-                )
-                for i, (t, _) in enumerate(method.params)
-            ]
-            alike = [
-                (i, j)
-                for i, (one, _) in enumerate(method.params)
-                for j, (other, _) in enumerate(method.params)
-                if i < j and one == other
-            ]
-            room = MAX_CALLS_PER_HELPER - len(calls)
-            found_calls = _calls(options, made, alike, type_of)
-            calls += [c for c in itertools.islice(found_calls, room) if c not in calls]
-            if len(calls) >= MAX_CALLS_PER_HELPER:
-                break
-        found += [
-            HelperOffer(Candidate("helper", habit.name, arguments=arguments), share * call_decay**n, share)
-            for n, arguments in enumerate(calls)
-        ]
+            lines = [Candidate("helper", habit.name, lines_of=text) for text in texts[:MAX_LINE_TEXTS]]
+            found += _offers(lines, share, call_decay)
+        calls = _argument_calls(overloads, habit.passed, prefix, constants, literals, named, made, type_of)
+        found += _offers([Candidate("helper", habit.name, arguments=a) for a in calls], share, call_decay)
     return found
+
+
+def _offers(candidates: Sequence[Candidate], share: float, call_decay: float) -> list[HelperOffer]:
+    """One helper's calls, in order, each further one keeping ``call_decay`` of the one before's score."""
+    return [HelperOffer(candidate, share * call_decay**n, share) for n, candidate in enumerate(candidates)]
+
+
+def _argument_calls(
+    overloads: Sequence[MethodInfo],
+    passed: frozenset[tuple[int, str]],
+    prefix: PrefixAnalysis,
+    constants: Sequence[tuple[str, str]],
+    literals: Sequence[tuple[str, str]],
+    named: Callable[[str], bool],
+    made: frozenset[str],
+    type_of: Mapping[str, str],
+) -> list[tuple[str, ...]]:
+    """Up to :data:`MAX_CALLS_PER_HELPER` argument tuples for one helper, its ``overloads`` in
+    order (the fewest parameters first), each one's likeliest first (:func:`_likeliest`, :func:`_calls`);
+    ``passed``: what the file's other tests pass it (:attr:`HelperHabit.passed`)."""
+    locals_ = prefix.env.locals
+    calls: list[tuple[str, ...]] = []
+    for method in overloads:
+        options = [
+            _likeliest(argument_options(t, prefix, constants, literals), i, passed, locals_, literals, named)
+            for i, (t, _) in enumerate(method.params)
+        ]
+        room = MAX_CALLS_PER_HELPER - len(calls)
+        found_calls = _calls(options, made, _alike(method), type_of)
+        calls += [c for c in itertools.islice(found_calls, room) if c not in calls]
+        if len(calls) >= MAX_CALLS_PER_HELPER:
+            break
+    return calls
+
+
+def _alike(method: MethodInfo) -> list[tuple[int, int]]:
+    """The pairs of positions of ``method``'s parameters declared alike (:func:`_calls` gives them
+    values of one type)."""
+    return [
+        (i, j)
+        for i, (one, _) in enumerate(method.params)
+        for j, (other, _) in enumerate(method.params)
+        if i < j and one == other
+    ]
 
 
 def _takes_lines(method: MethodInfo) -> bool:

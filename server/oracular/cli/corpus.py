@@ -1,4 +1,4 @@
-"""``oracular corpus fetch|mine|report``: build the training corpus from Debian source packages."""
+"""``oracular corpus fetch|mine|realistic|report``: build the training corpus from Debian source packages."""
 
 from __future__ import annotations
 
@@ -21,9 +21,17 @@ if TYPE_CHECKING:
 
 
 def register(commands: argparse._SubParsersAction) -> None:
+    """``oracular corpus`` and its steps, in the order they run; each step's options are its own
+    function's, so one step's many options never hide another's."""
     parser = commands.add_parser("corpus", help="fetch, mine and report on the training corpus")
     jobs = parser.add_subparsers(dest="corpus_command", required=True, metavar="STEP")
+    _register_fetch(jobs)
+    _register_mine(jobs)
+    _register_realistic(jobs)
+    _register_report(jobs)
 
+
+def _register_fetch(jobs: argparse._SubParsersAction) -> None:
     fetch = jobs.add_parser("fetch", help="download and unpack the listed Debian source packages")
     fetch.add_argument(
         "--list",
@@ -38,6 +46,8 @@ def register(commands: argparse._SubParsersAction) -> None:
     fetch.add_argument("--json", action="store_true", help="print the per-package report as JSON")
     fetch.set_defaults(run=run_fetch)
 
+
+def _register_mine(jobs: argparse._SubParsersAction) -> None:
     mine = jobs.add_parser("mine", help="mine the fetched packages into train/dev JSONL datasets")
     _common(mine)
     mine.add_argument(
@@ -61,6 +71,8 @@ def register(commands: argparse._SubParsersAction) -> None:
     )
     mine.set_defaults(run=run_mine)
 
+
+def _register_realistic(jobs: argparse._SubParsersAction) -> None:
     cut = jobs.add_parser(
         "realistic",
         help="cut the fetched packages' tests before their oracle into template samples (models v2)",
@@ -84,6 +96,8 @@ def register(commands: argparse._SubParsersAction) -> None:
     )
     cut.set_defaults(run=run_realistic)
 
+
+def _register_report(jobs: argparse._SubParsersAction) -> None:
     report = jobs.add_parser("report", help="write the corpus report (Markdown) from the mined statistics")
     _common(report)
     report.add_argument(

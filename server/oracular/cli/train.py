@@ -11,7 +11,9 @@ import argparse
 import dataclasses
 import json
 import logging
+from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from oracular.cache import DATASETS_DIR, default_cache_dir
 from oracular.cli.common import error
@@ -19,6 +21,10 @@ from oracular.models.devices import DEVICES
 from oracular.models.layout import default_model_dir
 from oracular.options import add_options, values_of
 from oracular.training.settings import TrainSettings
+
+if TYPE_CHECKING:
+    from oracular.ranking.confidence import AnswerConfidence
+    from oracular.training.confidence import Answers
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -145,17 +151,13 @@ def fit_answer_confidence(args: argparse.Namespace) -> int:
     """Fit the answer confidence on ``--eval`` (or keep the model's), choose its thresholds on
     ``--threshold-eval``, print its precision there and on ``--check``, save it in the model's
     config (the weights stay as they are)."""
-    from oracular.evaluation.realistic import percent
     from oracular.models.store import load_config, save_config
     from oracular.training.confidence import (
         L2,
         TARGET_PRECISION,
-        at_threshold,
         choose_thresholds,
         fit_confidence,
-        held_out_at_threshold,
         load_answers,
-        precision_table,
     )
 
     directory = args.out or default_model_dir()
@@ -182,9 +184,28 @@ def fit_answer_confidence(args: argparse.Namespace) -> int:
     except (OSError, ValueError) as exc:
         error(str(exc))
         return 2
+    measured = [*((("fitted on", answers),) if answers else ()), *(("checked on", c) for c in checks)]
+    _print_precision(model, measured, thresholds_on, precision)
+    config.answer = model
+    save_config(directory, config)
+    print(f"\nsaved in {directory / 'config.json'}")
+    return 0
+
+
+def _print_precision(
+    model: AnswerConfidence,
+    measured: Sequence[tuple[str, Answers]],
+    thresholds_on: Answers,
+    precision: float,
+) -> None:
+    """Each of ``measured``'s precision by share answered and at the chosen thresholds; a checked
+    project the thresholds were chosen on is also measured at thresholds chosen without it, since
+    its own figure flatters the confidence."""
+    from oracular.evaluation.realistic import percent
+    from oracular.training.confidence import at_threshold, held_out_at_threshold, precision_table
+
     static = model.threshold if model.static_threshold is None else model.static_threshold
     thresholds = f"{model.threshold:.3f} (values observed), {static:.3f} (not)"
-    measured = [*((("fitted on", answers),) if answers else ()), *(("checked on", c) for c in checks)]
     for title, on in measured:
         print(f"\n{title} {'; '.join(on.sources)} ({on.tests} tests)\n")
         print("| answered | precision, top-1 score | precision, confidence |\n|---:|---:|---:|")
@@ -198,7 +219,3 @@ def fit_answer_confidence(args: argparse.Namespace) -> int:
                 f"each project at thresholds chosen without it: {share:.1%} answered, "
                 f"precision {percent(right)}"
             )
-    config.answer = model
-    save_config(directory, config)
-    print(f"\nsaved in {directory / 'config.json'}")
-    return 0

@@ -69,6 +69,19 @@ def _has_parameters(test: TestMethod) -> bool:
     return params is not None and bool(params.named_children)
 
 
+def _cuttable(status: TestStatus) -> bool:
+    """Whether ``status``'s test may be cut at all, whatever its body: a test analysed only in part
+    or without evidence, a TestNG one, a parameterised one or a skipped one cannot be cut faithfully."""
+    test = status.test
+    return not (
+        status.incomplete
+        or status.evidence is None
+        or test.flavour is Flavour.TESTNG
+        or _has_parameters(test)
+        or SKIPPED_ANNOTATIONS & test.annotations.keys()
+    )
+
+
 def cut_test(
     engine: OracleEngine, analysis: FileAnalysis, status: TestStatus, append_call: bool = True
 ) -> DevTest | None:
@@ -79,14 +92,7 @@ def cut_test(
     (``DevTest.appended`` still says whether the corpus would have appended).
     """
     test = status.test
-    if (
-        status.incomplete
-        or status.evidence is None
-        or test.flavour is Flavour.TESTNG
-        or _has_parameters(test)
-        or SKIPPED_ANNOTATIONS & test.annotations.keys()
-        or test.body is None
-    ):
+    if not _cuttable(status) or test.body is None:
         return None
     statements = syntax.statements(test.body)
     # ``thrown.expect(...)`` (JUnit 4's ``ExpectedException``): a cut cannot keep its meaning.

@@ -277,6 +277,47 @@ def _sweep_scores(dev_samples: list[dict[str, Any]]) -> dict[str, dict[str, floa
     return scores
 
 
+def _package_tasks(
+    names: list[str],
+    split: Split,
+    sweep: dict[int, Dictionary] | None,
+    cache_dir: Path,
+    mined_dir: Path,
+    fingerprint: str,
+) -> list[PackageTask]:
+    """The fetched packages among ``names``, as mining tasks. Biggest first, so the longest package
+    does not start last."""
+    roots = [(n, cache_dir / "src" / n) for n in names]
+    available = [(n, r) for n, r in roots if (r / MARKER_NAME).is_file()]
+    available.sort(key=lambda nr: -int(json.loads((nr[1] / MARKER_NAME).read_text()).get("test_files", 0)))
+    return [PackageTask(n, split, r, mined_dir, fingerprint, sweep) for n, r in available]
+
+
+def _train_value_counts(
+    train_ok: list[PackageTask], dedup: Deduplicator, progress: bool
+) -> dict[str, Counter[str]]:
+    """The values of the deduplicated train assertions (:func:`count_values`), summed over the
+    packages: the global dictionary is learnt from train only."""
+    counts: dict[str, Counter[str]] = {}
+    for task in tqdm(train_ok, desc="count values", unit="pkg", disable=not progress):
+        assertions = (s for s in _iter_samples(task.samples_path) if s["type"] == "assertion")
+        for key, counter in count_values(dedup.unique(task.package, "train", assertions)).items():
+            counts.setdefault(key, Counter()).update(counter)
+    return counts
+
+
+def _dev_assertions(dev_tasks: list[PackageTask], dedup: Deduplicator) -> list[dict[str, Any]]:
+    """The mined dev assertion samples that ``dedup`` has not seen (in train, or earlier in dev)."""
+    return [
+        s
+        for task in dev_tasks
+        if task.samples_path.exists()
+        for s in dedup.unique(
+            task.package, "dev", (x for x in _iter_samples(task.samples_path) if x["type"] == "assertion")
+        )
+    ]
+
+
 def mine_corpus(
     lists: CorpusLists,
     cache_dir: Path,
@@ -298,40 +339,19 @@ def mine_corpus(
     mined_dir = cache_dir / MINED_DIR
     mined_dir.mkdir(parents=True, exist_ok=True)
     fingerprint = code_fingerprint()
-
-    def tasks_for(names: list[str], split: Split, sweep: dict[int, Dictionary] | None) -> list[PackageTask]:
-        roots = [(n, cache_dir / "src" / n) for n in names]
-        available = [(n, r) for n, r in roots if (r / MARKER_NAME).is_file()]
-        # Biggest first, so the longest package does not start last.
-        available.sort(
-            key=lambda nr: -int(json.loads((nr[1] / MARKER_NAME).read_text()).get("test_files", 0))
-        )
-        return [PackageTask(n, split, r, mined_dir, fingerprint, sweep) for n, r in available]
-
-    train_tasks = tasks_for(lists.train, "train", None)
+    train_tasks = _package_tasks(lists.train, "train", None, cache_dir, mined_dir, fingerprint)
     metas = _run_tasks(train_tasks, jobs, progress, "mine train", ray)
 
     dedup = Deduplicator()
-    counts: dict[str, Counter[str]] = {}
     train_ok = [t for t in train_tasks if t.samples_path.exists()]
-    for task in tqdm(train_ok, desc="count values", unit="pkg", disable=not progress):
-        assertions = (s for s in _iter_samples(task.samples_path) if s["type"] == "assertion")
-        for key, counter in count_values(dedup.unique(task.package, "train", assertions)).items():
-            counts.setdefault(key, Counter()).update(counter)
+    counts = _train_value_counts(train_ok, dedup, progress)
     sweep = {k: top_values(counts, k) for k in SWEEP_KS}
 
-    dev_tasks = tasks_for(lists.dev, "dev", sweep)
+    dev_tasks = _package_tasks(lists.dev, "dev", sweep, cache_dir, mined_dir, fingerprint)
     metas += _run_tasks(dev_tasks, jobs, progress, "mine dev", ray)
 
     # Choose K on the deduplicated dev samples (dedup state continues from train).
-    dev_samples = [
-        s
-        for task in dev_tasks
-        if task.samples_path.exists()
-        for s in dedup.unique(
-            task.package, "dev", (x for x in _iter_samples(task.samples_path) if x["type"] == "assertion")
-        )
-    ]
+    dev_samples = _dev_assertions(dev_tasks, dedup)
     sweep_scores = _sweep_scores(dev_samples)
     k = choose_k(sweep_scores)
     dictionary = sweep[k]
@@ -350,17 +370,25 @@ def mine_corpus(
         totals = stats["splits"][meta["split"]]
         totals["tests"] = totals.get("tests", 0) + meta.get("counts", {}).get("tests", 0)
     stats["listed"] = {"train": len(lists.train), "dev": len(lists.dev)}
-    stats["dictionary"] = {
-        "k": k,
-        "sweep": sweep_scores,
-        "values": {t: list(v) for t, v in top_values(counts, 10).items()},
-        "counts": {t: dict(c.most_common(10)) for t, c in counts.items()},
-    }
+    stats["dictionary"] = _dictionary_stats(k, sweep_scores, counts)
     stats["elapsed_s"] = round(time.monotonic() - start, 1)
     stats["jobs"] = jobs
     stats["fingerprint"] = fingerprint
     (out_dir / "stats.json").write_text(json.dumps(stats, indent=1) + "\n", encoding="utf-8")
     return MineReport(out_dir, stats)
+
+
+def _dictionary_stats(
+    k: int, sweep_scores: dict[str, dict[str, float]], counts: dict[str, Counter[str]]
+) -> dict[str, Any]:
+    """The global dictionary in ``stats.json``: the K chosen, the dev sweep it was chosen on, and
+    each target type's ten most frequent train values with their counts, for the corpus report."""
+    return {
+        "k": k,
+        "sweep": sweep_scores,
+        "values": {t: list(v) for t, v in top_values(counts, 10).items()},
+        "counts": {t: dict(c.most_common(10)) for t, c in counts.items()},
+    }
 
 
 def _assemble(

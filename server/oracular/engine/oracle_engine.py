@@ -333,30 +333,16 @@ class OracleEngine:
                 test, None, 0.0, "Exception", True, [], reason="the test body is empty"
             ), renderer
         candidates = self.candidates_for(prefix, status)
-        observed = observation is not None and observation.ran
-        if observed:
-            assert observation is not None
-            found = self.observed_candidates(analysis, prefix, observation)
-            candidates = merge_observed(found, candidates, observation)
+        ran = observation if observation is not None and observation.ran else None
+        if ran is not None:
+            found = self.observed_candidates(analysis, prefix, ran)
+            candidates = merge_observed(found, candidates, ran)
         ranking = self.ranker.rank(OracleProblem(test.name, prefix, candidates, analysis.asserted))
-        helpers = self.helpers_for(analysis, status, prefix)
-        if any(h.candidate.lines_of is not None for h in helpers):  # the constants only then
-            names = named_literals(prefix.env, status.classes)
-            helpers = resolve_lines(helpers, observation if observed else None, names)
-        context = RankingContext(
-            prefix,
-            self.weights,
-            analysis.asserted,
-            analysis.first_habit,
-            analysis.expected_exceptions,
-            observation if observed else None,
-            tuple(helpers),
-            ranking.habits,
-        )
+        context = self._ranking_context(analysis, status, prefix, ran, ranking.habits)
         ranked = self.pipeline(Ranked.of(candidates, ranking.scores, ranking.exception_probability), context)
         report = TestReport(
             test, prefix.focal, ranked.exception_probability, ranking.exception_type, False, [],
-            observed=observed,
+            observed=ran is not None,
         )  # fmt: skip
         for rank, scored in enumerate(offer(ranked, context, self.settings.top_k), start=1):
             rendered = renderer.render(scored.candidate, prefix, test.node)
@@ -371,6 +357,30 @@ class OracleEngine:
                 "statements, so no oracle at its end can hold"
             )
         return report, renderer
+
+    def _ranking_context(
+        self,
+        analysis: FileAnalysis,
+        status: TestStatus,
+        prefix: PrefixAnalysis,
+        ran: TestObservation | None,
+        ranker_weighed_habits: bool,
+    ) -> RankingContext:
+        """What the ranking steps read of one test: the file's habits, the run, the suite's helpers."""
+        helpers = self.helpers_for(analysis, status, prefix)
+        if any(h.candidate.lines_of is not None for h in helpers):  # the constants only then
+            names = named_literals(prefix.env, status.classes)
+            helpers = resolve_lines(helpers, ran, names)
+        return RankingContext(
+            prefix,
+            self.weights,
+            analysis.asserted,
+            analysis.first_habit,
+            analysis.expected_exceptions,
+            ran,
+            tuple(helpers),
+            ranker_weighed_habits,
+        )
 
     def suggest(
         self,

@@ -4,8 +4,12 @@ Modules, one job each:
 
 - ``classpath``: what a workspace's tests need to compile and run (setting, Maven, Gradle,
   fallback), and what is missing;
-- ``jvm``: the JDK/JUnit toolchain and the warm helper JVM (``java/oracular/exec``) that compiles
-  with javac's API and runs tests through the JUnit Platform launcher;
+- ``poms``: reading ``pom.xml`` files without Maven and resolving their dependencies to jars in
+  local repositories (the fallback's POM dependencies, and POM-declared resource folders);
+- ``toolchain``: the JDK and JUnit Platform jars, the helper JVM's classes compiled once into the
+  cache, the cache root and a cross-process file lock;
+- ``jvm``: the warm helper JVM (``java/oracular/exec``) that compiles with javac's API and runs
+  tests through the JUnit Platform launcher, and the values of its line protocol;
 - ``scratch``: scratch copies of a test class with one generated method per candidate;
 - ``runner``: one javac + one JVM run per scratch class, leaving out what does not compile,
   cached by content hash;

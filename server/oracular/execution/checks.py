@@ -39,15 +39,7 @@ from pathlib import Path
 from oracular.candidates.strength import expectations_failing, is_possible_bug
 from oracular.engine import FileReport, Suggestion, TestReport
 from oracular.execution.classpath import Classpath, ClasspathSettings, discover, missing_imports
-from oracular.execution.jvm import (
-    CheckCancelled,
-    HelperFailed,
-    JvmWorker,
-    TestOutcome,
-    ToolchainMissing,
-    cache_root,
-    find_toolchain,
-)
+from oracular.execution.jvm import CheckCancelled, HelperFailed, JvmWorker, TestOutcome
 from oracular.execution.runner import (
     LINKAGE_ERRORS,
     CompileContext,
@@ -57,6 +49,7 @@ from oracular.execution.runner import (
 )
 from oracular.execution.sandbox import SandboxRefused, SandboxSettings
 from oracular.execution.scratch import ScratchBuilder, Variant, byte_edit
+from oracular.execution.toolchain import ToolchainMissing, cache_root, find_toolchain
 from oracular.java.assertions import ASSERT_FALSE, ASSERT_NOT_NULL, ASSERT_TRUE
 from oracular.java.junit import Flavour
 from oracular.java.source import SourceText
@@ -316,6 +309,32 @@ def module_root(path: Path) -> Path:
     return project_root(path)
 
 
+def _scratch_for(
+    report: FileReport, tests: Sequence[TestReport]
+) -> tuple[ScratchBuilder, dict[int, list[str]]]:
+    """The scratch copy of ``report``'s file: per test (TestNG's left out: not run), the bare test
+    as the control (``t<i>:bare``) and one method per suggestion (``t<i>:<rank>``); the keys by
+    test index."""
+    source = report.analysis.source
+    builder = ScratchBuilder(source)
+    keys: dict[int, list[str]] = {}
+    imports: list[str] = []
+    for index, test in enumerate(tests):
+        if test.test.flavour is Flavour.TESTNG:
+            continue
+        variants = [Variant(f"t{index}:bare")]
+        keys[index] = []
+        for suggestion in test.suggestions:
+            key = f"t{index}:{suggestion.rank}"
+            keys[index].append(key)
+            variants.append(Variant(key, (byte_edit(source, suggestion.rendered.statement_edit),)))
+            imports += [line.text() for line in sorted(suggestion.rendered.imports, key=lambda i: i.name)]
+        builder.replace(test.test, variants)
+    builder.drop_other_tests(s.test for s in report.analysis.statuses)
+    builder.add_imports(imports)
+    return builder, keys
+
+
 class OracleChecker:
     """Runs the checks; owns one warm helper JVM per module (tests' working directory)."""
 
@@ -410,22 +429,7 @@ class OracleChecker:
         toolchain_worker, context = bench.worker, bench.context
         check.missing_imports = missing_imports(report.analysis.decls.imports, classpath)
 
-        builder = ScratchBuilder(source)
-        keys: dict[int, list[str]] = {}
-        imports: list[str] = []
-        for index, test in enumerate(tests):
-            if test.test.flavour is Flavour.TESTNG:
-                continue
-            variants = [Variant(f"t{index}:bare")]
-            keys[index] = []
-            for suggestion in test.suggestions:
-                key = f"t{index}:{suggestion.rank}"
-                keys[index].append(key)
-                variants.append(Variant(key, (byte_edit(source, suggestion.rendered.statement_edit),)))
-                imports += [line.text() for line in sorted(suggestion.rendered.imports, key=lambda i: i.name)]
-            builder.replace(test.test, variants)
-        builder.drop_other_tests(s.test for s in report.analysis.statuses)
-        builder.add_imports(imports)
+        builder, keys = _scratch_for(report, tests)
         runner = ScratchRunner(toolchain_worker, self.cache_dir, self.settings.use_cache)
         try:
             outcome = runner.run(builder.build, context, self.settings.timeout_s, cancelled=cancelled)

@@ -5,9 +5,10 @@ plus compiled output folders); then the build tool, when it can answer offline (
 dependency:build-classpath``; Gradle's test runtime classpath when ``gradle`` is installed);
 then a fallback that works on a bare machine: jars found in the workspace, the ``pom.xml``
 dependencies that a local repository already holds (Debian's ``/usr/share/maven-repo`` and
-``~/.m2``), and Debian's test jars (JUnit 4/5, Hamcrest, AssertJ, Mockito). The answer always
-says which strategy was used, why the ones before it were not, and what is still missing, so a
-candidate that "does not compile" for want of a jar is not blamed on the oracle.
+``~/.m2``; read by :mod:`oracular.execution.poms`), and Debian's test jars (JUnit 4/5, Hamcrest,
+AssertJ, Mockito). The answer always says which strategy was used, why the ones before it were
+not, and what is still missing, so a candidate that "does not compile" for want of a jar is not
+blamed on the oracle.
 
 Build-tool answers are cached per build-file fingerprint (running Maven takes seconds).
 """
@@ -23,13 +24,13 @@ import subprocess
 import tempfile
 import threading
 import time
-import xml.etree.ElementTree as ET
 import zipfile
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from oracular.execution.jvm import DEBIAN_JAVA, cache_root
+from oracular.execution.poms import Resolution, pom_resource_dirs, resolve_pom_dependencies
+from oracular.execution.toolchain import DEBIAN_JAVA, cache_root
 from oracular.java.declarations import Import
 from oracular.java.workspace import PRUNED_DIRS, is_test_path, package_root
 
@@ -63,7 +64,6 @@ JDK_PACKAGES = (
     "org.ietf.",
     "org.omg.",
 )
-_PROPERTY = re.compile(r"\$\{([^}]+)\}")
 MAVEN_TIMEOUT_S = 180.0
 GRADLE_TIMEOUT_S = 300.0
 GRADLE_INIT = """
@@ -326,193 +326,6 @@ def gradle_classpath(root: Path, timeout_s: float = GRADLE_TIMEOUT_S) -> tuple[l
 
 
 # -- fallback: local repositories, workspace jars, Debian's test jars --------------------------
-@dataclass(frozen=True)
-class Dependency:
-    group: str
-    artifact: str
-    version: str | None
-    scope: str = "compile"
-
-    @property
-    def coordinate(self) -> str:
-        return f"{self.group}:{self.artifact}"
-
-
-def _xml_children(element: ET.Element, name: str) -> list[ET.Element]:
-    return [c for c in element if c.tag.rsplit("}", 1)[-1] == name]
-
-
-def _xml_text(element: ET.Element, name: str) -> str | None:
-    found = _xml_children(element, name)
-    return found[0].text.strip() if found and found[0].text else None
-
-
-def read_pom(path: Path) -> tuple[dict[str, str], list[Dependency], tuple[str, str] | None]:
-    """Properties, declared dependencies and own ``groupId:artifactId`` of one POM."""
-    try:
-        tree = ET.parse(path)
-    except (OSError, ET.ParseError):
-        return {}, [], None
-    project = tree.getroot()
-    properties: dict[str, str] = {}
-    parent = next(iter(_xml_children(project, "parent")), None)
-    group = _xml_text(project, "groupId") or (_xml_text(parent, "groupId") if parent is not None else None)
-    version = _xml_text(project, "version") or (_xml_text(parent, "version") if parent is not None else None)
-    if version:
-        properties["project.version"] = properties["version"] = version
-    if group:
-        properties["project.groupId"] = properties["groupId"] = group
-    if parent is not None and (v := _xml_text(parent, "version")):
-        properties["project.parent.version"] = v
-    for block in _xml_children(project, "properties"):
-        for prop in block:
-            properties[prop.tag.rsplit("}", 1)[-1]] = (prop.text or "").strip()
-    artifact = _xml_text(project, "artifactId")
-    deps = []
-    for block in _xml_children(project, "dependencies"):
-        for dep in _xml_children(block, "dependency"):
-            g, a = _xml_text(dep, "groupId"), _xml_text(dep, "artifactId")
-            if not g or not a or _xml_text(dep, "optional") == "true":
-                continue
-            deps.append(Dependency(g, a, _xml_text(dep, "version"), _xml_text(dep, "scope") or "compile"))
-    own = (group, artifact) if group and artifact else None
-    return properties, deps, own
-
-
-def pom_resource_dirs(path: Path) -> list[Path]:
-    """The existing folders a POM declares as (test) resources, beside ``src/*/resources``.
-
-    Why: a project may keep its resources next to its sources (args4j's ``Messages.properties``
-    under ``src``, declared ``<resource><directory>src</directory>``); run without them, its
-    code throws ``MissingResourceException`` where it means ``CmdLineException``, and an
-    observed oracle would expect the wrong exception. Includes and excludes are not read: a
-    folder's other files on the classpath are harmless to tests.
-    """
-    try:
-        project = ET.parse(path).getroot()
-    except (OSError, ET.ParseError):
-        return []
-    found = []
-    for build in _xml_children(project, "build"):
-        for block, item in (("resources", "resource"), ("testResources", "testResource")):
-            for resources in _xml_children(build, block):
-                for resource in _xml_children(resources, item):
-                    directory = _xml_text(resource, "directory")
-                    if directory and "${" not in directory and (path.parent / directory).is_dir():
-                        found.append((path.parent / directory).resolve())
-    return found
-
-
-def _interpolate(value: str | None, properties: dict[str, str]) -> str | None:
-    if value is None:
-        return None
-    for _ in range(5):
-        new = _PROPERTY.sub(lambda m: properties.get(m.group(1), m.group(0)), value)
-        if new == value:
-            break
-        value = new
-    return None if "${" in value else value
-
-
-def _version_key(version: str) -> tuple:
-    return tuple((0, int(p)) if p.isdigit() else (1, p) for p in re.split(r"[.\-]", version))
-
-
-def candidate_versions(wanted: str | None, available: Iterable[str]) -> list[str]:
-    """The versions to try for a dependency, best first.
-
-    The exact version; then the same major version (Debian's ``1.x`` alias for it, then the
-    nearest newer release, then the nearest older one), since a POM's ``1.9.2`` runs on ``1.x``
-    but rarely on ``2.2.2``; then Debian's ``debian`` (its packaged version, often the newest
-    major); then the newest there.
-    """
-    versions = sorted(set(available), key=_version_key, reverse=True)
-    ordered = [wanted] if wanted else []
-    major = wanted.split(".", 1)[0] if wanted else None
-    if major is not None and major.isdigit():
-        same = [v for v in versions if v.split(".", 1)[0] == major and v not in (wanted, f"{major}.x")]
-        newer = sorted((v for v in same if _version_key(v) > _version_key(wanted)), key=_version_key)
-        older = [v for v in same if _version_key(v) < _version_key(wanted)]
-        ordered += [f"{major}.x", *newer, *older]
-    ordered += ["debian", *versions]
-    return list(dict.fromkeys(ordered))
-
-
-@dataclass(frozen=True)
-class Located:
-    path: Path
-    """The jar, or a POM only (Debian's relocations, such as ``hamcrest-all``)."""
-    version: str
-
-
-def find_in_repos(dep: Dependency, repos: Sequence[Path]) -> Located | None:
-    """Where a local repository holds ``dep``, at the best version :func:`candidate_versions` finds.
-
-    A version holding only a POM (a relocation) answers with that POM, whose own dependencies
-    stand in for the artifact.
-    """
-    pom_only = None
-    for repo in repos:
-        base = repo / dep.group.replace(".", "/") / dep.artifact
-        if not base.is_dir():
-            continue
-        available = [d.name for d in base.iterdir() if d.is_dir()]
-        for version in candidate_versions(dep.version, available):
-            jar = base / version / f"{dep.artifact}-{version}.jar"
-            if jar.exists():
-                return Located(jar, version)
-            pom = jar.with_suffix(".pom")
-            if pom_only is None and pom.exists():
-                pom_only = Located(pom, version)
-    return pom_only
-
-
-@dataclass
-class Resolution:
-    jars: list[Path] = field(default_factory=list)
-    missing: list[str] = field(default_factory=list)
-    """Dependencies no local repository holds, at any version."""
-    substituted: list[str] = field(default_factory=list)
-    """``group:artifact 1.9.2 -> 1.x``: held only at another version, which stands in."""
-
-
-def resolve_pom_dependencies(poms: Sequence[Path], repos: Sequence[Path], depth: int = 4) -> Resolution:
-    """Jars for the POMs' dependencies (test scope included) and their compile/runtime closure."""
-    own: set[tuple[str, str]] = set()
-    queue: list[tuple[Dependency, int]] = []
-    for pom in poms:
-        properties, deps, coordinate = read_pom(pom)
-        if coordinate:
-            own.add(coordinate)
-        for dep in deps:
-            group = _interpolate(dep.group, properties) or dep.group
-            version = _interpolate(dep.version, properties)
-            queue.append((Dependency(group, dep.artifact, version, dep.scope), 0))
-    result = Resolution()
-    seen: set[str] = set()
-    while queue:
-        dep, level = queue.pop(0)
-        if (dep.group, dep.artifact) in own or dep.coordinate in seen or dep.scope in ("system", "import"):
-            continue
-        seen.add(dep.coordinate)
-        found = find_in_repos(dep, repos)
-        if found is None:
-            result.missing.append(f"{dep.coordinate}{':' + dep.version if dep.version else ''} ({dep.scope})")
-            continue
-        if dep.version and found.version != dep.version and level == 0:
-            result.substituted.append(f"{dep.coordinate} {dep.version} -> {found.version}")
-        if found.path.suffix == ".jar":
-            result.jars.append(found.path)
-        if level >= depth:
-            continue
-        properties, deps, _ = read_pom(found.path.with_suffix(".pom"))
-        for child in deps:
-            if child.scope in ("compile", "runtime"):
-                version = _interpolate(child.version, properties)
-                queue.append((Dependency(child.group, child.artifact, version, child.scope), level + 1))
-    return result
-
-
 def workspace_jars(root: Path) -> list[Path]:
     """Jars the workspace ships as libraries: not test data under a resources folder (a broken
     ``.jar`` there, kept on purpose for a test, would stop javac), and only real zip files."""

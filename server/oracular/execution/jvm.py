@@ -1,11 +1,12 @@
-"""The JVM toolchain and the warm helper JVMs that compile and run scratch tests.
+"""The warm helper JVMs that compile and run scratch tests, and the line protocol they speak.
 
 Why a helper JVM instead of ``javac`` + ``java`` per check: a cold ``javac`` alone takes longer
 than the whole check budget of an editor, while javac's API in a JVM that already compiled
 something is several times faster. So a :class:`JvmWorker` owns one long-lived helper
-(``java/oracular/exec/Runner.java``, compiled once into the cache) and sends it COMPILE and RUN
-requests over a line protocol. Tests run through the JUnit Platform launcher (Jupiter and
-Vintage engines), so JUnit 5, 4 and 3 classes all run in the same helper.
+(``java/oracular/exec/Runner.java``, compiled once into the cache by
+:mod:`oracular.execution.toolchain`) and sends it COMPILE and RUN requests over a line protocol.
+Tests run through the JUnit Platform launcher (Jupiter and Vintage engines), so JUnit 5, 4 and 3
+classes all run in the same helper.
 
 Every request is bounded: a deadline, a ``cancelled`` callable polled while waiting, and a
 per-test time limit the helper enforces itself. A request that overruns, is cancelled or finds
@@ -15,12 +16,8 @@ the helper dead kills it; the next request starts a fresh one.
 from __future__ import annotations
 
 import contextlib
-import fcntl
-import hashlib
-import itertools
 import os
 import queue
-import shutil
 import subprocess
 import tempfile
 import threading
@@ -31,33 +28,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
-from oracular.cache import default_cache_dir
 from oracular.execution.sandbox import Confinement, SandboxSettings, confine, will_sandbox
-
-HELPER_SOURCES = Path(__file__).resolve().parent / "java"
-DEBIAN_JAVA = Path("/usr/share/java")
-STANDALONE = "junit-platform-console-standalone.jar"
-PLATFORM_PARTS = (
-    "junit-platform-launcher.jar",
-    "junit-platform-engine.jar",
-    "junit-platform-commons.jar",
-    "junit-jupiter-engine.jar",
-    "junit-jupiter-api.jar",
-    "junit-jupiter-params.jar",
-    "junit-vintage-engine.jar",
-    "junit4.jar",
-    "hamcrest-core.jar",
-    "opentest4j.jar",
-    "apiguardian-api.jar",
-)
-"""What the launcher needs when Debian's console-standalone jar is absent."""
-INSTALL_HINT = "apt-get install default-jdk-headless junit4 junit5"
+from oracular.execution.toolchain import Toolchain
 
 Cancelled = Callable[[], bool]
-
-
-class ToolchainMissing(RuntimeError):
-    """No JDK, or no JUnit Platform jars: checks cannot run on this machine."""
 
 
 class CheckCancelled(Exception):
@@ -66,134 +40,6 @@ class CheckCancelled(Exception):
 
 class HelperFailed(RuntimeError):
     """The helper JVM died or broke the protocol outside any test."""
-
-
-def cache_root() -> Path:
-    """``<oracular cache>/exec``: helper classes, scratch builds, results."""
-    return default_cache_dir() / "exec"
-
-
-@dataclass(frozen=True)
-class Toolchain:
-    java: Path
-    javac: Path
-    platform: tuple[Path, ...]
-    """JUnit Platform launcher with Jupiter + Vintage (and JUnit 4): the helper's own classpath."""
-    helper: Path
-    """The compiled helper classes."""
-    java_version: str
-
-    @property
-    def launcher_classpath(self) -> str:
-        return os.pathsep.join(str(p) for p in (self.helper, *self.platform))
-
-    @property
-    def major(self) -> int:
-        """The JDK's feature release (``javac 17.0.15`` -> 17; 0 when unreadable)."""
-        digits = "".join(itertools.takewhile(str.isdigit, self.java_version.removeprefix("javac").strip()))
-        return int(digits) if digits else 0
-
-    @property
-    def security_manager_options(self) -> tuple[str, ...]:
-        """JDK 18 to 23 install a security manager (the helper's ``System.exit`` guard) only when
-        allowed on the command line; 17 allows it by default, 24 refuses the option."""
-        return ("-Djava.security.manager=allow",) if 18 <= self.major <= 23 else ()
-
-
-_toolchain_lock = threading.Lock()
-_toolchains: dict[Path, Toolchain] = {}
-
-
-def _platform_jars(java_dir: Path) -> tuple[Path, ...]:
-    explicit = os.environ.get("ORACULAR_JUNIT_PLATFORM")
-    if explicit:
-        jars = tuple(Path(p) for p in explicit.split(os.pathsep) if p)
-        missing = [str(j) for j in jars if not j.exists()]
-        if missing:
-            raise ToolchainMissing(f"ORACULAR_JUNIT_PLATFORM names missing files: {', '.join(missing)}")
-        return jars
-    standalone = java_dir / STANDALONE
-    if standalone.exists():
-        return (standalone,)
-    parts = tuple(java_dir / name for name in PLATFORM_PARTS)
-    missing = [p.name for p in parts if not p.exists()]
-    if missing:
-        raise ToolchainMissing(
-            f"JUnit Platform jars missing in {java_dir}: {', '.join(missing)} ({INSTALL_HINT})"
-        )
-    return parts
-
-
-def find_toolchain(cache_dir: Path | None = None, java_dir: Path = DEBIAN_JAVA) -> Toolchain:
-    """The JDK and JUnit jars, with the helper compiled (once per helper source and JDK)."""
-    cache = (cache_dir or cache_root()).resolve()
-    with _toolchain_lock:
-        if cache in _toolchains:
-            return _toolchains[cache]
-        java, javac = shutil.which("java"), shutil.which("javac")
-        if java is None or javac is None:
-            raise ToolchainMissing(f"no JDK on PATH (java/javac not found; {INSTALL_HINT})")
-        platform = _platform_jars(java_dir)
-        version = (
-            subprocess.run([javac, "-version"], capture_output=True, text=True, timeout=60).stdout.strip()
-            or "javac"
-        )
-        helper = _compile_helper(cache, Path(javac), platform, version)
-        toolchain = Toolchain(Path(java), Path(javac), platform, helper, version)
-        _toolchains[cache] = toolchain
-        return toolchain
-
-
-def helper_fingerprint() -> str:
-    digest = hashlib.sha256()
-    for path in sorted(HELPER_SOURCES.rglob("*.java")):
-        digest.update(path.name.encode())
-        digest.update(path.read_bytes())
-    return digest.hexdigest()[:16]
-
-
-def _compile_helper(cache: Path, javac: Path, platform: tuple[Path, ...], version: str) -> Path:
-    key = hashlib.sha256(f"{helper_fingerprint()}\0{version}\0{platform}".encode()).hexdigest()[:16]
-    target = cache / "helper" / key
-    if (target / "oracular" / "exec" / "Runner.class").exists():
-        return target
-    target.parent.mkdir(parents=True, exist_ok=True)
-    with file_lock(target.parent / f"{key}.lock"):
-        if (target / "oracular" / "exec" / "Runner.class").exists():
-            return target
-        tmp = target.with_name(f"{key}.tmp{os.getpid()}")
-        shutil.rmtree(tmp, ignore_errors=True)
-        sources = [str(p) for p in sorted(HELPER_SOURCES.rglob("*.java"))]
-        result = subprocess.run(
-            [str(javac), "-nowarn", "-Xlint:none", "-encoding", "UTF-8", "-d", str(tmp),
-             "-cp", os.pathsep.join(map(str, platform)), *sources],
-            capture_output=True, text=True, timeout=300,
-        )  # fmt: skip
-        if result.returncode != 0:
-            shutil.rmtree(tmp, ignore_errors=True)
-            raise ToolchainMissing(f"cannot compile Oracular's JVM helper: {result.stderr.strip()[:500]}")
-        os.replace(tmp, target)
-    return target
-
-
-class file_lock:
-    """An exclusive ``flock`` on ``path``: one process at a time builds a shared cache entry."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self._fd: int | None = None
-
-    def __enter__(self) -> file_lock:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
-        fcntl.flock(self._fd, fcntl.LOCK_EX)
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        if self._fd is not None:
-            fcntl.flock(self._fd, fcntl.LOCK_UN)
-            os.close(self._fd)
-            self._fd = None
 
 
 # -- protocol values --------------------------------------------------------------------------
@@ -317,6 +163,17 @@ def _bounded_lines(stream: IO[str], limit: int) -> Iterator[str]:
             return
         while (rest := stream.readline(limit)) and not rest.endswith("\n"):
             pass
+
+
+def _run_request(classpath: Sequence[Path], tests: Sequence[TestRef], default_timeout_s: float) -> list[str]:
+    """A RUN request's lines: each test with its own limit (ms) and the subclass to run it on."""
+    request = ["RUN", f"TIMEOUT {int(default_timeout_s * 1000)}"]
+    request += [f"CP {p}" for p in classpath]
+    for t in tests:
+        limit = f"\t{int((t.timeout_s or default_timeout_s) * 1000)}"
+        on = f"\t{t.run_on}" if t.run_on else ""
+        request.append(f"TEST {t.class_name}\t{t.method}{limit}{on}")
+    return [*request, "END"]
 
 
 PROTOCOL_TAGS = frozenset(
@@ -608,48 +465,11 @@ class JvmWorker:
                 self.close()  # JDK state; threads a test left running; CPU time near its cap
                 self.start()
             self._runs += 1
-            request = ["RUN", f"TIMEOUT {int(default_timeout_s * 1000)}"]
-            request += [f"CP {p}" for p in classpath]
-            for t in tests:
-                limit = f"\t{int((t.timeout_s or default_timeout_s) * 1000)}"
-                on = f"\t{t.run_on}" if t.run_on else ""
-                request.append(f"TEST {t.class_name}\t{t.method}{limit}{on}")
-            self._send([*request, "END"])
+            self._send(_run_request(classpath, tests, default_timeout_s))
             done = False
             try:
                 for line in self._until("DONE", start + budget, cancelled):
-                    parts = line.split("\t")
-                    tag = parts[0]
-                    if tag == "RESULT" and len(parts) >= 9:
-                        key = (parts[1], parts[2])
-                        outcome = TestOutcome(
-                            status=parts[3].lower(),
-                            elapsed_ms=float(parts[4]),
-                            exception=unescape(parts[5]),
-                            message=unescape(parts[6]),
-                            actual=unescape(parts[7])[1:] if parts[7].startswith("=") else None,
-                            trace=unescape(parts[8]),
-                        )
-                        result.outcomes[key] = _worse(result.outcomes.get(key), outcome)
-                    elif tag == "OBS" and len(parts) >= 5:
-                        result.observations[unescape(parts[1])] = Observation(
-                            parts[2], unescape(parts[3]), unescape(parts[4])
-                        )
-                    elif tag == "ANC" and len(parts) >= 3:
-                        names = unescape(parts[2])
-                        result.ancestors[unescape(parts[1])] = tuple(names.split(",")) if names else ()
-                    elif tag == "ERROR":
-                        result.errors.append(unescape("\t".join(parts[1:])))
-                    elif tag == "CRASH":
-                        result.crashed = unescape("\t".join(parts[1:]))
-                    elif tag == "DIRTY":
-                        self._recycle = True
-                        result.errors.append(unescape("\t".join(parts[1:])))
-                    elif tag == "CPU" and len(parts) >= 2:
-                        limits = self.sandbox.limits
-                        self._recycle = self._recycle or float(parts[1]) / 1000 > limits.cpu_budget_s
-                    elif tag == "DONE":
-                        done = True
+                    done = self._take(line.split("\t"), result) or done
             except TimeoutError:
                 result.crashed = "the run overran its time budget"
             if not done:
@@ -662,3 +482,39 @@ class JvmWorker:
                     result.outcomes[key] = TestOutcome(status, message=result.crashed or "not run")
             result.elapsed_s = time.monotonic() - start
             return result
+
+    def _take(self, parts: list[str], result: RunResult) -> bool:
+        """One line of a run's answer into ``result``; true for DONE. A DIRTY line (threads a test
+        left running) or CPU time past the sandbox's budget marks the helper for a restart."""
+        tag = parts[0]
+        if tag == "RESULT" and len(parts) >= 9:
+            key = (parts[1], parts[2])
+            outcome = TestOutcome(
+                status=parts[3].lower(),
+                elapsed_ms=float(parts[4]),
+                exception=unescape(parts[5]),
+                message=unescape(parts[6]),
+                actual=unescape(parts[7])[1:] if parts[7].startswith("=") else None,
+                trace=unescape(parts[8]),
+            )
+            result.outcomes[key] = _worse(result.outcomes.get(key), outcome)
+        elif tag == "OBS" and len(parts) >= 5:
+            result.observations[unescape(parts[1])] = Observation(
+                parts[2], unescape(parts[3]), unescape(parts[4])
+            )
+        elif tag == "ANC" and len(parts) >= 3:
+            names = unescape(parts[2])
+            result.ancestors[unescape(parts[1])] = tuple(names.split(",")) if names else ()
+        elif tag == "ERROR":
+            result.errors.append(unescape("\t".join(parts[1:])))
+        elif tag == "CRASH":
+            result.crashed = unescape("\t".join(parts[1:]))
+        elif tag == "DIRTY":
+            self._recycle = True
+            result.errors.append(unescape("\t".join(parts[1:])))
+        elif tag == "CPU" and len(parts) >= 2:
+            limits = self.sandbox.limits
+            self._recycle = self._recycle or float(parts[1]) / 1000 > limits.cpu_budget_s
+        elif tag == "DONE":
+            return True
+        return False

@@ -31,9 +31,9 @@ from oracular.execution.jvm import (
     Observation,
     TestOutcome,
     TestRef,
-    file_lock,
 )
 from oracular.execution.scratch import ScratchClass
+from oracular.execution.toolchain import file_lock
 
 MAX_COMPILE_ROUNDS = 4
 Locate = Callable[[ScratchClass, int], str | None]

@@ -35,6 +35,13 @@ TOP_LEVEL_TYPES = frozenset(
 )  # fmt: skip
 
 
+Piece = tuple[str | None, str]
+"""A tag and a text of the scratch copy: a generated method's key, name, class and subclass to run
+on, joined by NULs, or ``None`` for other text."""
+Segment = tuple[int, int, list[Piece]]
+"""The pieces that replace the source's bytes ``[start, end)``."""
+
+
 @dataclass(frozen=True)
 class ByteEdit:
     """Replace ``source.data[start:end]`` with ``text`` (offsets in the source's bytes)."""
@@ -217,7 +224,7 @@ class ScratchBuilder:
         """The scratch copy, leaving out the variants in ``exclude`` (those that did not compile)."""
         excluded = set(exclude)
         source = self.source
-        segments: list[tuple[int, int, list[tuple[str | None, str]]]] = []
+        segments: list[Segment] = []
         number = 0
         companions: dict[str, ConcreteSubclass] = {}
         for test, variants in self._plans:
@@ -225,7 +232,7 @@ class ScratchBuilder:
             if on is not None:
                 companions[on.binary_name] = on
             indent = source.line_indent(test.node.start_byte)
-            pieces: list[tuple[str | None, str]] = []
+            pieces: list[Piece] = []
             if test.body is not None:
                 # The test itself stays, emptied: it may implement an abstract test of its
                 # superclass (commons-math3's testMinStep) or be called by another method.
@@ -249,8 +256,15 @@ class ScratchBuilder:
             at = _package_end(source)
             text = "".join(f"\n{line}" for line in self._imports)
             segments.append((at, at, [(None, text if at else text.lstrip("\n") + "\n")]))
+        text, methods = self._splice(segments)
+        companion_list = tuple(companions.values())
+        return ScratchClass(text, self._relative_path(), self._top_level(), methods, companion_list)
+
+    def _splice(self, segments: list[Segment]) -> tuple[str, dict[str, ScratchMethod]]:
+        """The source with ``segments`` in place of the bytes they cover, and the lines each generated
+        method landed on (javac reports errors by line; :meth:`ScratchClass.method_at` maps them back)."""
         segments.sort(key=lambda s: (s[0], s[1]))
-        kept: list[tuple[int, int, list[tuple[str | None, str]]]] = []
+        kept: list[Segment] = []
         for segment in segments:  # a local class's tests sit inside another test: outer wins
             if kept and segment[0] < kept[-1][1] and segment[0] != segment[1]:
                 continue
@@ -267,7 +281,7 @@ class ScratchBuilder:
             line += chunk.count(b"\n")
 
         for start, end, pieces in kept:
-            emit(source.data[cursor:start])
+            emit(self.source.data[cursor:start])
             for tag, text in pieces:
                 first = line
                 emit(text.encode("utf-8"))
@@ -277,10 +291,8 @@ class ScratchBuilder:
                         key, binary_class_name(self.package, class_name), name, first, line, run_on or None
                     )
             cursor = end
-        emit(source.data[cursor:])
-        text = b"".join(out).decode("utf-8")
-        companion_list = tuple(companions.values())
-        return ScratchClass(text, self._relative_path(), self._top_level(), methods, companion_list)
+        emit(self.source.data[cursor:])
+        return b"".join(out).decode("utf-8"), methods
 
     def _relative_path(self) -> Path:
         directory = Path(*self.package.split(".")) if self.package else Path()

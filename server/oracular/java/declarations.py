@@ -296,11 +296,6 @@ def _fields(node: Node) -> list[FieldInfo]:
 def class_info(node: Node, package: str, outer: str | None, path: str, openings: bool = True) -> ClassInfo:
     name = syntax.text(node.child_by_field_name("name"))
     dotted = f"{outer}.{name}" if outer else name
-    superclass = node.child_by_field_name("superclass")
-    # a class's `implements` list, or the interfaces an interface `extends`
-    interfaces = node.child_by_field_name("interfaces") or next(
-        (c for c in node.named_children if c.type == "extends_interfaces"), None
-    )
     kind = node.type.removesuffix("_declaration")
     info = ClassInfo(
         name=name,
@@ -308,17 +303,8 @@ def class_info(node: Node, package: str, outer: str | None, path: str, openings:
         package=package,
         kind=kind,
         type_params=_type_params(node),
-        superclass=syntax.text(superclass.named_children[0])
-        if superclass and superclass.named_children
-        else None,
-        interfaces=tuple(
-            syntax.text(t)
-            for t in (
-                interfaces.named_children[0].named_children
-                if interfaces and interfaces.named_children
-                else []
-            )
-        ),
+        superclass=_superclass(node),
+        interfaces=_interfaces(node),
         path=path,
         line=node.start_point[0],
     )
@@ -329,33 +315,9 @@ def class_info(node: Node, package: str, outer: str | None, path: str, openings:
     if kind == "enum":
         decls = next((c for c in members if c.type == "enum_body_declarations"), None)
         members = list(decls.named_children) if decls else []
-        for constant in body.named_children:
-            if constant.type == "enum_constant":
-                cname = syntax.text(constant.child_by_field_name("name"))
-                info.fields[cname] = FieldInfo(
-                    cname, name, frozenset({"public", "static", "final"}), f"{name}.{cname}"
-                )
+        info.fields.update(_enum_constants(body, name))
     if kind == "record":
-        params = node.child_by_field_name("parameters")
-        for p in params.named_children if params else []:
-            if p.type == "formal_parameter":
-                ptype = syntax.text(p.child_by_field_name("type"))
-                pname = syntax.text(p.child_by_field_name("name"))
-                info.methods.append(
-                    MethodInfo(
-                        pname,
-                        (),
-                        ptype,
-                        frozenset({"public"}),
-                        (),
-                        (),
-                        None,
-                        (),
-                        p.start_point[0],
-                        frozenset(),
-                        False,
-                    )
-                )
+        info.methods += _record_accessors(node)
     for member in members:
         if member.type in (
             "method_declaration",
@@ -368,6 +330,61 @@ def class_info(node: Node, package: str, outer: str | None, path: str, openings:
                 mods = f.modifiers | ({"public", "static", "final"} if kind == "interface" else set())
                 info.fields[f.name] = FieldInfo(f.name, f.type, frozenset(mods), f.initializer)
     return info
+
+
+def _superclass(node: Node) -> str | None:
+    """The class it ``extends`` as written; an interface's ``extends`` are :func:`_interfaces`."""
+    superclass = node.child_by_field_name("superclass")
+    return syntax.text(superclass.named_children[0]) if superclass and superclass.named_children else None
+
+
+def _interfaces(node: Node) -> tuple[str, ...]:
+    """A class's ``implements`` list, or the interfaces an interface ``extends``."""
+    interfaces = node.child_by_field_name("interfaces") or next(
+        (c for c in node.named_children if c.type == "extends_interfaces"), None
+    )
+    return tuple(
+        syntax.text(t)
+        for t in (
+            interfaces.named_children[0].named_children if interfaces and interfaces.named_children else []
+        )
+    )
+
+
+def _enum_constants(body: Node, enum: str) -> dict[str, FieldInfo]:
+    """An enum's constants, as the public static final fields they are (``Color.RED``)."""
+    found: dict[str, FieldInfo] = {}
+    for constant in body.named_children:
+        if constant.type == "enum_constant":
+            cname = syntax.text(constant.child_by_field_name("name"))
+            found[cname] = FieldInfo(cname, enum, frozenset({"public", "static", "final"}), f"{enum}.{cname}")
+    return found
+
+
+def _record_accessors(node: Node) -> list[MethodInfo]:
+    """A record's component accessors, which its body does not declare: ``point.x()``."""
+    found: list[MethodInfo] = []
+    params = node.child_by_field_name("parameters")
+    for p in params.named_children if params else []:
+        if p.type == "formal_parameter":
+            ptype = syntax.text(p.child_by_field_name("type"))
+            pname = syntax.text(p.child_by_field_name("name"))
+            found.append(
+                MethodInfo(
+                    pname,
+                    (),
+                    ptype,
+                    frozenset({"public"}),
+                    (),
+                    (),
+                    None,
+                    (),
+                    p.start_point[0],
+                    frozenset(),
+                    False,
+                )
+            )
+    return found
 
 
 def _imports(root: Node) -> list[Import]:

@@ -30,17 +30,8 @@ from oracular.java.guard_values import (
     evaluate,
     typed,
 )
-from oracular.java.guards import (
-    Alternatives,
-    Check,
-    Guard,
-    GuardWalk,
-    Opening,
-    Tripped,
-    Unread,
-    opaque,
-    opening_steps,
-)
+from oracular.java.guard_walk import Alternatives, GuardWalk, Opening, Tripped
+from oracular.java.guards import Check, Guard, Unread, opaque, opening_steps
 from oracular.java.source import parse_text
 from oracular.java.types import PRIMITIVE_BOX, TypeEnv, is_primitive, takes
 
@@ -142,7 +133,7 @@ class WorkspaceGuards:
         """What an abstract method's implementations throw for ``values``, where all of them
         surely throw the same type (commons-math3's ``BinomialConfidenceInterval.createInterval``:
         each of its four opens with ``IntervalUtils.checkParameters(...)``): the implementations
-        are the call's :class:`~oracular.java.guards.Alternatives`."""
+        are the call's :class:`~oracular.java.guard_walk.Alternatives`."""
         chosen: list[Opening | Alternatives] = []
         for sub in self.index.subtypes(cls):
             bodies = [m for m in sub.methods_named(method.name) if not _abstract(sub, m)]

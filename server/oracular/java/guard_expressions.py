@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from tree_sitter import Node
 
@@ -41,77 +41,85 @@ def expression(node: Node | None) -> Expr:
     """The evaluable part of an expression; anything else is :data:`UNKNOWN`."""
     if node is None:
         return UNKNOWN
-    kind = node.type
+    read = _READERS.get(node.type)
+    return read(node) if read is not None else UNKNOWN
+
+
+def _integer(node: Node) -> Expr:
+    digits = syntax.text(node).rstrip("lL").replace("_", "")
+    try:
+        return ("num", float(int(digits, 8 if node.type == "octal_integer_literal" else 0)))
+    except ValueError:
+        return UNKNOWN
+
+
+def _floating(node: Node) -> Expr:
+    try:
+        return ("num", float(syntax.text(node).rstrip("dDfF").replace("_", "")))
+    except ValueError:
+        return UNKNOWN
+
+
+def _character(node: Node) -> Expr:
+    decoded = _unescape(syntax.text(node)[1:-1])
+    return ("typed", "char", ("num", float(ord(decoded)))) if len(decoded) == 1 else UNKNOWN
+
+
+def _string(node: Node) -> Expr:
     text = syntax.text(node)
-    if kind in _INTEGERS:
-        digits = text.rstrip("lL").replace("_", "")
-        try:
-            return ("num", float(int(digits, 8 if kind == "octal_integer_literal" else 0)))
-        except ValueError:
-            return UNKNOWN
-    if kind == "decimal_floating_point_literal":
-        try:
-            return ("num", float(text.rstrip("dDfF").replace("_", "")))
-        except ValueError:
-            return UNKNOWN
-    if kind == "null_literal":
-        return ("null",)
-    if kind in ("true", "false"):
-        return ("bool", kind == "true")
-    if kind == "character_literal":
-        decoded = _unescape(text[1:-1])
-        return ("typed", "char", ("num", float(ord(decoded)))) if len(decoded) == 1 else UNKNOWN
-    if kind == "string_literal":
-        if text.startswith('"""'):
-            return ("typed", "String", ("sized", None))
-        decoded = _unescape(text[1:-1])
-        return ("str", decoded) if len(decoded) <= MAX_TEXT else ("typed", "String", ("sized", len(decoded)))
-    if kind == "identifier":
-        return ("name", text)
-    if kind in ("parenthesized_expression", "cast_expression"):
-        inner = node.child_by_field_name("value") if kind == "cast_expression" else None
-        return expression(inner or (node.named_children[-1] if node.named_children else None))
-    if kind == "unary_expression":
-        op, operand = syntax.text(node.child_by_field_name("operator")), node.child_by_field_name("operand")
-        return {
-            "!": ("not", expression(operand)),
-            "-": ("neg", expression(operand)),
-            "+": expression(operand),
-        }.get(op, UNKNOWN)
-    if kind == "binary_expression":
-        return (
-            "bin",
-            syntax.text(node.child_by_field_name("operator")),
-            expression(node.child_by_field_name("left")),
-            expression(node.child_by_field_name("right")),
-        )
-    if kind == "field_access":
-        return _field_access(node)
-    if kind == "method_invocation":
-        return _invocation(node)
-    if kind == "object_creation_expression":
-        created = syntax.text(node.child_by_field_name("type")).split("<", 1)[0]
-        args = node.child_by_field_name("arguments")
-        empty = created in _EMPTY_COLLECTIONS and (args is None or not args.named_children)
-        return ("sized", 0 if empty else None)
-    if kind == "array_creation_expression":
-        return _new_array(node)
-    if kind == "array_initializer":
-        return _elements(node)
-    if kind == "ternary_expression":
-        return (
-            "if",
-            expression(node.child_by_field_name("condition")),
-            expression(node.child_by_field_name("consequence")),
-            expression(node.child_by_field_name("alternative")),
-        )
-    if kind == "array_access":
-        return (
-            "index",
-            expression(node.child_by_field_name("array")),
-            expression(node.child_by_field_name("index")),
-        )
-    return UNKNOWN
+    if text.startswith('"""'):
+        return ("typed", "String", ("sized", None))
+    decoded = _unescape(text[1:-1])
+    return ("str", decoded) if len(decoded) <= MAX_TEXT else ("typed", "String", ("sized", len(decoded)))
+
+
+def _inner(node: Node) -> Expr:
+    """A parenthesised expression's, or a cast's value."""
+    inner = node.child_by_field_name("value") if node.type == "cast_expression" else None
+    return expression(inner or (node.named_children[-1] if node.named_children else None))
+
+
+def _unary(node: Node) -> Expr:
+    op, operand = syntax.text(node.child_by_field_name("operator")), node.child_by_field_name("operand")
+    return {
+        "!": ("not", expression(operand)),
+        "-": ("neg", expression(operand)),
+        "+": expression(operand),
+    }.get(op, UNKNOWN)
+
+
+def _binary(node: Node) -> Expr:
+    return (
+        "bin",
+        syntax.text(node.child_by_field_name("operator")),
+        expression(node.child_by_field_name("left")),
+        expression(node.child_by_field_name("right")),
+    )
+
+
+def _created(node: Node) -> Expr:
+    """``new T(...)``: an empty collection's size, or some object's."""
+    created = syntax.text(node.child_by_field_name("type")).split("<", 1)[0]
+    args = node.child_by_field_name("arguments")
+    empty = created in _EMPTY_COLLECTIONS and (args is None or not args.named_children)
+    return ("sized", 0 if empty else None)
+
+
+def _ternary(node: Node) -> Expr:
+    return (
+        "if",
+        expression(node.child_by_field_name("condition")),
+        expression(node.child_by_field_name("consequence")),
+        expression(node.child_by_field_name("alternative")),
+    )
+
+
+def _array_access(node: Node) -> Expr:
+    return (
+        "index",
+        expression(node.child_by_field_name("array")),
+        expression(node.child_by_field_name("index")),
+    )
 
 
 MAX_TEXT = 256
@@ -216,6 +224,30 @@ def _array_type(node: Node) -> str:
     depth = sum(1 for c in node.named_children if c.type == "dimensions_expr")
     depth += sum(syntax.text(c).count("[") for c in node.named_children if c.type == "dimensions")
     return syntax.text(node.child_by_field_name("type")) + "[]" * depth
+
+
+_READERS: dict[str, Callable[[Node], Expr]] = {
+    **dict.fromkeys(_INTEGERS, _integer),
+    "decimal_floating_point_literal": _floating,
+    "null_literal": lambda node: ("null",),
+    "true": lambda node: ("bool", True),
+    "false": lambda node: ("bool", False),
+    "character_literal": _character,
+    "string_literal": _string,
+    "identifier": lambda node: ("name", syntax.text(node)),
+    "parenthesized_expression": _inner,
+    "cast_expression": _inner,
+    "unary_expression": _unary,
+    "binary_expression": _binary,
+    "field_access": _field_access,
+    "method_invocation": _invocation,
+    "object_creation_expression": _created,
+    "array_creation_expression": _new_array,
+    "array_initializer": _elements,
+    "ternary_expression": _ternary,
+    "array_access": _array_access,
+}
+"""How each kind of node is read; any other kind is :data:`UNKNOWN`."""
 
 
 def parts(expr: Expr) -> Iterator[Expr]:

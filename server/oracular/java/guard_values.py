@@ -3,7 +3,7 @@
 Why: a guard trips only where its condition surely holds, so evaluation is three-valued: a
 :class:`Value` knows a number, whether it is null, a length, a truth value, a string's text, an
 array's elements, its type, or nothing of these, and every operation on the unknown stays unknown
-(:mod:`oracular.java.guards` walks the conditions; :mod:`oracular.java.guard_expressions` reads
+(:mod:`oracular.java.guard_walk` walks the conditions; :mod:`oracular.java.guard_expressions` reads
 them from the code).
 """
 
@@ -87,83 +87,125 @@ def _divided(left: Value, right: Value) -> float | None:
     return a / b if a % b == 0 else None
 
 
-def evaluate(expr: Expr, names: Callable[[str], Value], fields: Callable[[str], Value]) -> Value:
+Lookup = Callable[[str], Value]
+"""A name's value: a parameter's or local's (``names``), a field's (``fields``)."""
+_Rule = Callable[[Expr, Lookup, Lookup], Value]
+"""How one kind of :data:`Expr` evaluates (:data:`_RULES`)."""
+
+
+def evaluate(expr: Expr, names: Lookup, fields: Lookup) -> Value:
     """Three-valued evaluation: ``names`` gives a parameter's or local's value, ``fields`` a
     field's (a constant's, or nothing known). Raises :class:`NullDereference` where the
     expression surely dereferences ``null`` (``&&`` and ``||`` short-circuit as Java does)."""
+    rule = _RULES.get(expr[0])
+    return rule(expr, names, fields) if rule is not None else NOTHING
 
-    def value(e: Expr) -> Value:
-        return evaluate(e, names, fields)
 
-    def dereferenced(e: Expr) -> Value:
-        found = value(e)
-        if found.null:
-            raise NullDereference
-        return found
+def _dereferenced(expr: Expr, names: Lookup, fields: Lookup) -> Value:
+    found = evaluate(expr, names, fields)
+    if found.null:
+        raise NullDereference
+    return found
 
-    kind = expr[0]
-    if kind == "num":
-        return number(expr[1])
-    if kind == "null":
-        return Value(null=True, primitive=False)
-    if kind == "bool":
-        return Value(truth=expr[1], null=False, primitive=True)
-    if kind == "sized":
-        return Value(null=False, size=expr[1], primitive=False)
-    if kind == "str":
-        return Value(null=False, size=len(expr[1]), primitive=False, text=expr[1], type="String")
-    if kind == "typed":
-        return typed(value(expr[2]), expr[1])
-    if kind == "array":
-        items = tuple(value(e) for e in expr[1])
-        return Value(null=False, size=len(items), primitive=False, elements=items)
-    if kind == "aslist":  # Arrays.asList(x): x's elements if x is an array, else a list of x
-        given = value(expr[1])
-        if given.primitive is False and given.size is not None and given.text is None:
-            return Value(null=False, size=given.size, primitive=False, elements=given.elements)
-        one = given.primitive or given.text is not None
-        return Value(null=False, size=1, primitive=False, elements=(given,)) if one else NOTHING
-    if kind == "index":
-        items, at = dereferenced(expr[1]).elements, value(expr[2]).number
-        if items is None or at is None or not at.is_integer() or not 0 <= at < len(items):
-            return NOTHING
-        return items[int(at)]
-    if kind == "name":
-        return names(expr[1])
-    if kind == "field":
-        return fields(expr[1])
-    if kind == "size":
-        size = dereferenced(expr[1]).size
-        return number(None if size is None else float(size))
-    if kind == "call":
-        dereferenced(expr[1])
+
+def _array(expr: Expr, names: Lookup, fields: Lookup) -> Value:
+    items = tuple(evaluate(e, names, fields) for e in expr[1])
+    return Value(null=False, size=len(items), primitive=False, elements=items)
+
+
+def _as_list(expr: Expr, names: Lookup, fields: Lookup) -> Value:
+    """``Arrays.asList(x)``: x's elements if x is an array, else a list of x."""
+    given = evaluate(expr[1], names, fields)
+    if given.primitive is False and given.size is not None and given.text is None:
+        return Value(null=False, size=given.size, primitive=False, elements=given.elements)
+    one = given.primitive or given.text is not None
+    return Value(null=False, size=1, primitive=False, elements=(given,)) if one else NOTHING
+
+
+def _index(expr: Expr, names: Lookup, fields: Lookup) -> Value:
+    items, at = _dereferenced(expr[1], names, fields).elements, evaluate(expr[2], names, fields).number
+    if items is None or at is None or not at.is_integer() or not 0 <= at < len(items):
         return NOTHING
-    if kind == "text":
-        return _text_call(expr[1], dereferenced(expr[2]), [value(e) for e in expr[3:]])
-    if kind == "valueof":
-        return _text_of(value(expr[1]))
-    if kind == "not":
-        truth = value(expr[1]).truth
-        return truth_value(None if truth is None else not truth)
-    if kind == "neg":
-        x = value(expr[1]).number
-        return number(None if x is None else -x)
-    if kind == "abs":
-        x = value(expr[1]).number
-        return number(None if x is None else abs(x))
-    if kind == "test":
-        x = value(expr[2]).number
-        return truth_value(None if x is None else FLOAT_TESTS[expr[1]](x))
-    if kind == "if":  # c ? a : b evaluates one side only
-        truth = value(expr[1]).truth
-        if truth is None:
-            return NOTHING
-        return value(expr[2] if truth else expr[3])
-    if kind == "bin" and expr[1] in ("&&", "||"):
-        return _logic(expr[1], value(expr[2]).truth, lambda: value(expr[3]).truth)
-    if kind == "bin":
-        return _binary(expr[1], value(expr[2]), value(expr[3]))
+    return items[int(at)]
+
+
+def _size(expr: Expr, names: Lookup, fields: Lookup) -> Value:
+    size = _dereferenced(expr[1], names, fields).size
+    return number(None if size is None else float(size))
+
+
+def _call(expr: Expr, names: Lookup, fields: Lookup) -> Value:
+    """A method called on a value: nothing known comes of it, but a ``null`` there throws."""
+    _dereferenced(expr[1], names, fields)
     return NOTHING
+
+
+def _text(expr: Expr, names: Lookup, fields: Lookup) -> Value:
+    owner = _dereferenced(expr[2], names, fields)
+    return _text_call(expr[1], owner, [evaluate(e, names, fields) for e in expr[3:]])
+
+
+def _not(expr: Expr, names: Lookup, fields: Lookup) -> Value:
+    truth = evaluate(expr[1], names, fields).truth
+    return truth_value(None if truth is None else not truth)
+
+
+def _numeric(apply: Callable[[float], float]) -> _Rule:
+    """The rule of a one-operand arithmetic (``-x``, ``Math.abs(x)``)."""
+
+    def rule(expr: Expr, names: Lookup, fields: Lookup) -> Value:
+        x = evaluate(expr[1], names, fields).number
+        return number(None if x is None else apply(x))
+
+    return rule
+
+
+def _test(expr: Expr, names: Lookup, fields: Lookup) -> Value:
+    x = evaluate(expr[2], names, fields).number
+    return truth_value(None if x is None else FLOAT_TESTS[expr[1]](x))
+
+
+def _conditional(expr: Expr, names: Lookup, fields: Lookup) -> Value:
+    """``c ? a : b`` evaluates one side only."""
+    truth = evaluate(expr[1], names, fields).truth
+    if truth is None:
+        return NOTHING
+    return evaluate(expr[2] if truth else expr[3], names, fields)
+
+
+def _operation(expr: Expr, names: Lookup, fields: Lookup) -> Value:
+    if expr[1] in ("&&", "||"):
+        left = evaluate(expr[2], names, fields).truth
+        return _logic(expr[1], left, lambda: evaluate(expr[3], names, fields).truth)
+    return _binary(expr[1], evaluate(expr[2], names, fields), evaluate(expr[3], names, fields))
+
+
+_RULES: dict[str, _Rule] = {
+    "num": lambda expr, names, fields: number(expr[1]),
+    "null": lambda expr, names, fields: Value(null=True, primitive=False),
+    "bool": lambda expr, names, fields: Value(truth=expr[1], null=False, primitive=True),
+    "sized": lambda expr, names, fields: Value(null=False, size=expr[1], primitive=False),
+    "str": lambda expr, names, fields: Value(
+        null=False, size=len(expr[1]), primitive=False, text=expr[1], type="String"
+    ),
+    "typed": lambda expr, names, fields: typed(evaluate(expr[2], names, fields), expr[1]),
+    "array": _array,
+    "aslist": _as_list,
+    "index": _index,
+    "name": lambda expr, names, fields: names(expr[1]),
+    "field": lambda expr, names, fields: fields(expr[1]),
+    "size": _size,
+    "call": _call,
+    "text": _text,
+    "valueof": lambda expr, names, fields: _text_of(evaluate(expr[1], names, fields)),
+    "not": _not,
+    "neg": _numeric(operator.neg),
+    "abs": _numeric(abs),
+    "test": _test,
+    "if": _conditional,
+    "bin": _operation,
+}
+"""How each kind of :data:`Expr` evaluates; any other kind is :data:`NOTHING`."""
 
 
 _PRIMITIVES = frozenset(("int", "long", "short", "byte", "char", "float", "double", "boolean"))

@@ -455,22 +455,7 @@ class TargetEnumerator:
             queries = [*self.queries(base.name, base.type), *self.predicates(base.name, base.type)]
             for target in [*observers, *fields, *actions, *queries]:
                 add(target)
-            # a workspace object a query hands back is read like an observer's: rows.get(0).getOldLine()
-            elements = [q for q in queries if q.type and self.env.resolve_class(q.type) is not None]
-            # and a field like an observer (args4j's holder.things.size(), bean.foo.value)
-            for observer in [*observers, *elements, *fields]:
-                if observer.method == "toString" and (
-                    observer.kind == "text" or any(o.method == "length" for o in observers)
-                ):
-                    continue  # sb.toString().length() is sb.length(); a list's is its size's echo
-                if observer.type and not is_primitive(observer.type) and not is_boolean(observer.type):
-                    further = self.observers(observer.expression, observer.type)[:MAX_CHAINS_PER_BASE]
-                    if observer.kind == "field":
-                        further += self.fields(observer.expression, observer.type)
-                    for chained in further:
-                        chains.append(
-                            Target(chained.expression, chained.type, "chain", base.name, chained.method)
-                        )
+            chains += self._chains(base.name, observers, queries, fields)
         for base in self.variables[MAX_BASES:]:
             add(Target(base.name, base.type, "variable"))
         for target in chains:
@@ -484,13 +469,29 @@ class TargetEnumerator:
             # set-up builds the qualifier: elementNameQualifier.qualifyForComparison(control, test))
             observers = self.by_relevance(self.observers(fixture.name, fixture.type), fixture.name)
             fields = self.fields(fixture.name, fixture.type)
-            for target in [
-                *self.predicates(fixture.name, fixture.type),
-                *observers[:MAX_OBSERVERS_PER_BASE],
-                *fields,
-            ]:
+            predicates = self.predicates(fixture.name, fixture.type)
+            for target in [*predicates, *observers[:MAX_OBSERVERS_PER_BASE], *fields]:
                 add(target)
         return list(ordered.values())[:MAX_TARGETS]
+
+    def _chains(
+        self, base: str, observers: list[Target], queries: list[Target], fields: list[Target]
+    ) -> Iterator[Target]:
+        """The chains off ``base``: what its observers, its fields and its queries' objects are read for."""
+        # a workspace object a query hands back is read like an observer's: rows.get(0).getOldLine()
+        elements = [q for q in queries if q.type and self.env.resolve_class(q.type) is not None]
+        # and a field like an observer (args4j's holder.things.size(), bean.foo.value)
+        for observer in [*observers, *elements, *fields]:
+            if observer.method == "toString" and (
+                observer.kind == "text" or any(o.method == "length" for o in observers)
+            ):
+                continue  # sb.toString().length() is sb.length(); a list's is its size's echo
+            if observer.type and not is_primitive(observer.type) and not is_boolean(observer.type):
+                further = self.observers(observer.expression, observer.type)[:MAX_CHAINS_PER_BASE]
+                if observer.kind == "field":
+                    further += self.fields(observer.expression, observer.type)
+                for chained in further:
+                    yield Target(chained.expression, chained.type, "chain", base, chained.method)
 
 
 def _topics(statements: list[Node]) -> dict[str, set[str]]:

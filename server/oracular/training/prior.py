@@ -307,6 +307,29 @@ def write_prior(directory: Path, prior: TemplatePrior, metadata: dict[str, Any])
     save_config(directory, config)
 
 
+def _exception_types(
+    model: LoadedModel,
+    data: Path,
+    limit: int | None,
+    dev_limit: int | None,
+    seed: int,
+    progress: bool,
+    cache: LogitCache,
+) -> tuple[list[TemplateSample], list[TemplateSample]]:
+    """The exception types of train's and dev's throwing samples, scored (:func:`exception_type_samples`).
+    On train, only the samples that document several types: there the bonuses have a choice to make."""
+    several = read_samples(
+        dataset_path(data, "train", "exception"),
+        limit,
+        seed,
+        keep=lambda s: bool(s["label"]) and len(s.get("exceptions") or []) > 1,
+    )
+    types_train = exception_type_samples(model, several, progress, "score train types", cache)
+    dev_exceptions = read_samples(dataset_path(data, "dev", "exception"), dev_limit, seed)
+    types_dev = exception_type_samples(model, dev_exceptions, progress, "score dev types", cache)
+    return types_train, types_dev
+
+
 def train_prior(
     directory: Path,
     data: Path,
@@ -344,15 +367,7 @@ def train_prior(
         "score dev",
         cache,
     )
-    several = read_samples(
-        dataset_path(data, "train", "exception"),
-        limit,
-        seed,
-        keep=lambda s: bool(s["label"]) and len(s.get("exceptions") or []) > 1,
-    )
-    types_train = exception_type_samples(model, several, progress, "score train types", cache)
-    dev_exceptions = read_samples(dataset_path(data, "dev", "exception"), dev_limit, seed)
-    types_dev = exception_type_samples(model, dev_exceptions, progress, "score dev types", cache)
+    types_train, types_dev = _exception_types(model, data, limit, dev_limit, seed, progress, cache)
     prior = fit_prior(train, l2)
     bonuses = fit_exception_bonuses(types_train)
     prior.exception_first, prior.exception_named = bonuses.first, bonuses.named

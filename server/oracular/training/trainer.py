@@ -11,12 +11,14 @@ so moving the shared encoder for one stage does not silently break the other.
 
 After training, everything that turns raw outputs into decisions is fitted on dev (Platt scaling,
 the exception threshold, the assertion temperature, the abstention threshold for a stated
-precision) and saved with the weights, with the dev figures for the model card.
+precision: :mod:`oracular.training.scoring`) and saved with the weights, with the dev figures
+for the model card.
 
 Reproducible: data subsets, shuffling, candidate sampling and initialisation all follow ``seed``;
 each epoch's batch order and each batch's sampled candidates are seeded by (seed, epoch, batch),
 so a run cut short resumes from its last checkpoint exactly where it stopped (:class:`Checkpoint`).
-A GPU waits on the tokenizer unless batches are encoded ahead, in worker processes (``workers``).
+A GPU waits on the tokenizer unless batches are encoded ahead, in worker processes (``workers``;
+the batches: :mod:`oracular.training.batches`).
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ import os
 import platform
 import random
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -42,37 +44,30 @@ from torch import Tensor
 from tqdm import tqdm
 
 from oracular.cache import default_cache_dir
-from oracular.candidates.template_features import TemplateContext
-from oracular.evaluation.ranking import (
-    ExceptionOutcome,
-    assertion_metrics,
-    assertion_outcome,
-    exception_metrics,
-)
 from oracular.models import store
 from oracular.models.backbone import load_tokenizer, pretrained_config, pretrained_state
-from oracular.models.calibration import Calibration, exception_probability, predict
+from oracular.models.calibration import Calibration
 from oracular.models.devices import select_device
 from oracular.models.inputs import InputFormatter
 from oracular.models.layout import weights_present
 from oracular.models.network import OracleNetwork, build_network, collate
 from oracular.models.prior import TemplatePrior
-from oracular.training.calibration import (
-    abstention_threshold,
-    best_f1_threshold,
-    fit_platt,
-    fit_temperature,
-    listwise_nll,
+from oracular.training.batches import (
+    encoded,
+    encoding_workers,
+    epoch_batches,
+    exception_flags,
+    label_mask,
 )
+from oracular.training.calibration import listwise_nll
 from oracular.training.data import (
     Example,
     assertion_example,
     dataset_path,
     exception_example,
-    exception_texts,
     read_samples,
-    sample_statements,
 )
+from oracular.training.scoring import calibrate, score, with_prior
 from oracular.training.settings import STAGES, TrainSettings
 
 logger = logging.getLogger("oracular.train")
@@ -87,23 +82,6 @@ class TrainResult:
     seconds: float
     calibration: Calibration
     dev: dict[str, Any]
-
-
-@dataclass
-class Scored:
-    example: Example
-    exception_logit: float
-    logits: Tensor
-
-
-def with_prior(scored: Scored, prior: TemplatePrior) -> Scored:
-    """An evaluation example's logits (every candidate of its sample) with the template prior added:
-    an assertion sample's templates, or an exception sample's types (the first one's bonus)."""
-    sample = scored.example.sample
-    context = TemplateContext.of_sample(sample, sample_statements(sample))
-    texts = exception_texts(sample) if scored.example.throws is not None else sample["candidates"]
-    logits = prior.adjust(scored.logits, texts, scored.example.is_exception, context)
-    return Scored(scored.example, scored.exception_logit, logits)
 
 
 def _autocast_dtype(precision: str, device: str) -> torch.dtype | None:
@@ -195,98 +173,6 @@ def _dev_examples(settings: TrainSettings, kind: str, formatter: InputFormatter)
     return [make(s, formatter) for s in samples]
 
 
-def _train_examples(
-    kind: str,
-    samples: Sequence[dict[str, Any]],
-    formatter: InputFormatter,
-    settings: TrainSettings,
-    rng: random.Random,
-) -> list[Example]:
-    """Encoded per batch, so each epoch samples fresh wrong candidates and memory holds only JSON."""
-    if kind == "exception":
-        return [exception_example(s, formatter) for s in samples]
-    return [assertion_example(s, formatter, settings.train_candidates, rng) for s in samples]
-
-
-def _batch_rng(seed: int, epoch: int, index: int) -> random.Random:
-    """The randomness of one batch (its sampled wrong candidates): the same in a resumed run."""
-    return random.Random(f"{seed}:{epoch}:{index}")
-
-
-class _EncodedBatches(torch.utils.data.Dataset):
-    """An epoch's batches from ``start`` on, encoded on demand (in a worker process, if any)."""
-
-    def __init__(
-        self,
-        batches: list[tuple[str, list[dict[str, Any]]]],
-        start: int,
-        epoch: int,
-        formatter: InputFormatter,
-        settings: TrainSettings,
-    ) -> None:
-        self.batches, self.start, self.epoch = batches, start, epoch
-        self.formatter, self.settings = formatter, settings
-
-    def __len__(self) -> int:
-        return len(self.batches) - self.start
-
-    def __getitem__(self, offset: int) -> tuple[int, str, list[Example]]:
-        index = self.start + offset
-        kind, chunk = self.batches[index]
-        rng = _batch_rng(self.settings.seed, self.epoch, index)
-        return index, kind, _train_examples(kind, chunk, self.formatter, self.settings, rng)
-
-
-def _as_is(item: Any) -> Any:
-    """The loader's collate function: batches are already made (a module function: picklable)."""
-    return item
-
-
-def encoding_workers(settings: TrainSettings, device: str) -> int:
-    if settings.workers is not None:
-        return settings.workers
-    return 0 if device == "cpu" else max(0, min(8, (os.cpu_count() or 1) - 2))
-
-
-def _encoded(
-    batches: list[tuple[str, list[dict[str, Any]]]],
-    start: int,
-    epoch: int,
-    formatter: InputFormatter,
-    settings: TrainSettings,
-    workers: int,
-) -> Iterator[tuple[int, str, list[Example]]]:
-    """An epoch's encoded batches in order, ``workers`` processes encoding ahead of the step."""
-    dataset = _EncodedBatches(batches, start, epoch, formatter, settings)
-    if workers:
-        os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")  # the workers are the parallelism
-    yield from torch.utils.data.DataLoader(
-        dataset,
-        batch_size=None,
-        shuffle=False,
-        num_workers=workers,
-        collate_fn=_as_is,
-        prefetch_factor=4 if workers else None,
-        generator=torch.Generator().manual_seed(epoch),  # leaves the global RNG (dropout) alone
-    )
-
-
-def _exception_flags(examples: Sequence[Example], count: int) -> Tensor:
-    """(B, count) bool: which candidate slots hold an exception candidate."""
-    out = torch.zeros((len(examples), count), dtype=torch.bool)
-    for b, e in enumerate(examples):
-        out[b, : len(e.is_exception)] = torch.tensor(e.is_exception, dtype=torch.bool)
-    return out
-
-
-def _label_mask(examples: Sequence[Example], count: int) -> Tensor:
-    """(B, count) bool: which candidate slots hold a correct candidate."""
-    out = torch.zeros((len(examples), count), dtype=torch.bool)
-    for b, e in enumerate(examples):
-        out[b, e.labels] = True
-    return out
-
-
 def batch_loss(
     network: OracleNetwork, examples: Sequence[Example], pad_id: int, pos_weight: float, device: str
 ) -> Tensor:
@@ -295,8 +181,8 @@ def batch_loss(
     exception_logits, logits = network(batch)
     count = logits.shape[1]
     present = batch.candidate_present
-    is_exception = _exception_flags(examples, count).to(device)
-    labels = _label_mask(examples, count).to(device)
+    is_exception = exception_flags(examples, count).to(device)
+    labels = label_mask(examples, count).to(device)
     logits = logits.float()
     if examples[0].throws is None:
         return listwise_nll(logits, present & ~is_exception, labels).mean()
@@ -308,109 +194,6 @@ def batch_loss(
     if typed.any():
         loss = loss + listwise_nll(logits, present & is_exception, labels)[typed].mean()
     return loss
-
-
-def score(
-    network: OracleNetwork,
-    examples: Sequence[Example],
-    pad_id: int,
-    device: str,
-    batch_size: int,
-    dtype: torch.dtype | None = None,
-    progress: bool = False,
-    desc: str = "score",
-) -> list[Scored]:
-    """Raw outputs for every example, all candidates, in eval mode (``dtype``: autocast)."""
-    network.eval()
-    scored = []
-    with (
-        torch.inference_mode(),
-        torch.autocast(device, dtype=dtype or torch.bfloat16, enabled=dtype is not None),
-    ):
-        batches = _bucketed(list(examples), batch_size, random.Random(0), _example_cost, shuffle=False)
-        for chunk in tqdm(batches, desc=desc, unit="batch", disable=not progress):
-            batch = collate([e.encoded for e in chunk], pad_id).to(device)
-            exception_logits, logits = network(batch)
-            for b, e in enumerate(chunk):
-                count = len(e.encoded.candidates)
-                scored.append(Scored(e, float(exception_logits[b]), logits[b, :count].float().cpu()))
-    return scored
-
-
-def _example_cost(example: Example) -> tuple[int, int]:
-    candidates = example.encoded.candidates
-    return max((len(c) for c in candidates), default=0), len(example.encoded.context)
-
-
-def _sample_cost(sample: dict[str, Any]) -> tuple[int, int]:
-    """A proxy for an unencoded sample's padded size: its longest candidate, then its prefix."""
-    return max((len(c) for c in sample.get("candidates", [])), default=0), len(sample["prefix"])
-
-
-def _bucketed(
-    items: list[Any], size: int, rng: random.Random, cost: Callable[[Any], Any], shuffle: bool = True
-) -> list[list[Any]]:
-    """Batches of items of similar size, so padding wastes little (on a CPU, most of a step).
-
-    Shuffled, then sorted by ``cost`` within pools of 50 batches: the batches stay a random mix
-    of the data while each one holds neighbours in size.
-    """
-    order = rng.sample(items, len(items)) if shuffle else items
-    pool = size * 50
-    batches = []
-    for start in range(0, len(order), pool):
-        chunk = sorted(order[start : start + pool], key=cost)
-        batches += [chunk[i : i + size] for i in range(0, len(chunk), size)]
-    return batches
-
-
-def calibrate(
-    exceptions: Sequence[Scored], assertions: Sequence[Scored], target_precision: float
-) -> tuple[Calibration, dict[str, Any]]:
-    """Fit the calibration on dev outputs and measure the calibrated model there."""
-    logits = torch.tensor([s.exception_logit for s in exceptions])
-    throws = [bool(s.example.throws) for s in exceptions]
-    scale, bias = fit_platt(logits, torch.tensor(throws))
-    calibration = Calibration(exception_scale=scale, exception_bias=bias, target_precision=target_precision)
-    probabilities = exception_probability(logits, calibration).tolist() if exceptions else []
-    calibration.exception_threshold = best_f1_threshold(probabilities, throws)
-
-    width = max((len(s.logits) for s in assertions), default=1)
-    padded = torch.zeros((len(assertions), width))
-    present = torch.zeros((len(assertions), width), dtype=torch.bool)
-    for i, s in enumerate(assertions):
-        padded[i, : len(s.logits)] = s.logits
-        present[i, : len(s.logits)] = True
-    examples = [s.example for s in assertions]
-    group = present & ~_exception_flags(examples, width)
-    calibration.temperature = fit_temperature(padded, group, _label_mask(examples, width))
-
-    outcomes = [
-        assertion_outcome(
-            predict(s.exception_logit, s.logits, torch.tensor(s.example.is_exception), calibration).scores,
-            s.example.labels,
-        )
-        for s in assertions
-    ]
-    calibration.abstain_below = abstention_threshold(
-        [o.top_score for o in outcomes], [o.rank == 1 for o in outcomes], target_precision
-    )
-    exception_outcomes = []
-    for s, p in zip(exceptions, probabilities, strict=True):
-        index = predict(
-            s.exception_logit, s.logits, torch.tensor(s.example.is_exception), calibration
-        ).exception_index
-        type_correct = (
-            (index in s.example.labels) if s.example.throws and s.example.sample.get("exception") else None
-        )
-        exception_outcomes.append(ExceptionOutcome(bool(s.example.throws), p, type_correct))
-    dev = {
-        "exception": exception_metrics(exception_outcomes, calibration.exception_threshold),
-        "assertion": assertion_metrics(outcomes, calibration.abstain_below),
-        "exception_samples": len(exceptions),
-        "exception_positive": sum(throws),
-    }
-    return calibration, dev
 
 
 @dataclass
@@ -590,36 +373,43 @@ class Checkpoint:
         self.path.unlink(missing_ok=True)
 
 
-def _epoch_batches(
-    data: dict[str, list[dict[str, Any]]], settings: TrainSettings, epoch: int
-) -> list[tuple[str, list[dict[str, Any]]]]:
-    """One epoch's homogeneous batches of each kind, shuffled together, seeded by the epoch."""
-    rng = random.Random(f"{settings.seed}:epoch:{epoch}")
-    batches = [
-        (kind, chunk)
-        for kind, samples in data.items()
-        for chunk in _bucketed(samples, settings.batch_size, rng, _sample_cost)
-    ]
-    rng.shuffle(batches)
-    return batches
+def _pos_weight(exceptions: Sequence[dict[str, Any]]) -> float:
+    """The weight of a throwing sample in the exception loss, against the class imbalance: few
+    samples throw, and unweighted the head would learn that nothing does (capped: a rare throwing
+    sample must not outweigh everything else)."""
+    positives = sum(bool(s["label"]) for s in exceptions)
+    pos_weight = min(MAX_POS_WEIGHT, (len(exceptions) - positives) / positives) if positives else 1.0
+    logger.info("exception pos_weight %.2f (%d of %d throwing)", pos_weight, positives, len(exceptions))
+    return pos_weight
+
+
+def _step(
+    session: _Session, optimiser: torch.optim.Optimizer, examples: Sequence[Example], pos_weight: float
+) -> Tensor:
+    """One optimiser step on a homogeneous batch (under autocast, gradient norm clipped to 1);
+    returns its loss, for the progress bar and the log."""
+    network, device, dtype = session.network, session.device, session.dtype
+    with torch.autocast(device, dtype=dtype or torch.bfloat16, enabled=dtype is not None):
+        loss = batch_loss(network, examples, session.formatter.pad_id, pos_weight, device)
+    optimiser.zero_grad(set_to_none=True)
+    loss.backward()
+    torch.nn.utils.clip_grad_norm_(network.parameters(), 1.0)
+    optimiser.step()
+    return loss
 
 
 def _fit(session: _Session, data: dict[str, list[dict[str, Any]]], checkpoint: Checkpoint) -> int:
     """The training loop; returns the steps. Ends at the last step, or when the time budget is
     spent; checkpoints on the way."""
     network, formatter, settings = session.network, session.formatter, session.settings
-    device, dtype = session.device, session.dtype
-    exceptions = data.get("exception", [])
-    positives = sum(bool(s["label"]) for s in exceptions)
-    pos_weight = min(MAX_POS_WEIGHT, (len(exceptions) - positives) / positives) if positives else 1.0
-    logger.info("exception pos_weight %.2f (%d of %d throwing)", pos_weight, positives, len(exceptions))
+    pos_weight = _pos_weight(data.get("exception", []))
     per_epoch = sum(math.ceil(len(v) / settings.batch_size) for v in data.values())
     total = per_epoch * settings.epochs
     if settings.max_steps is not None:
         total = min(total, settings.max_steps)
     optimiser = _optimiser(network, settings)
     position = checkpoint.restore(network, optimiser)
-    workers = encoding_workers(settings, device)
+    workers = encoding_workers(settings, session.device)
     network.train()
     started = time.monotonic() - position.seconds
 
@@ -637,16 +427,11 @@ def _fit(session: _Session, data: dict[str, list[dict[str, Any]]], checkpoint: C
         for epoch in range(position.epoch, settings.epochs + 1):
             if position.step >= total or out_of_time():
                 break
-            batches = _epoch_batches(data, settings, epoch)
+            batches = epoch_batches(data, settings, epoch)
             start = position.index if epoch == position.epoch else 0
-            for index, _kind, examples in _encoded(batches, start, epoch, formatter, settings, workers):
+            for index, _kind, examples in encoded(batches, start, epoch, formatter, settings, workers):
                 _set_rates(optimiser, rate_factor(settings, position.step, total, position.seconds))
-                with torch.autocast(device, dtype=dtype or torch.bfloat16, enabled=dtype is not None):
-                    loss = batch_loss(network, examples, formatter.pad_id, pos_weight, device)
-                optimiser.zero_grad(set_to_none=True)
-                loss.backward()
-                torch.nn.utils.clip_grad_norm_(network.parameters(), 1.0)
-                optimiser.step()
+                loss = _step(session, optimiser, examples, pos_weight)
                 position = Position(position.step + 1, epoch, index + 1, time.monotonic() - started)
                 bar.update()
                 bar.set_postfix(loss=f"{loss.item():.3f}", epoch=epoch)

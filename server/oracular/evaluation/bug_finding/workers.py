@@ -18,8 +18,9 @@ from tqdm import tqdm
 
 from oracular.evaluation.build import Build
 from oracular.execution.classpath import Classpath
-from oracular.execution.jvm import JvmWorker, find_toolchain
+from oracular.execution.jvm import JvmWorker
 from oracular.execution.runner import CompileContext
+from oracular.execution.toolchain import find_toolchain
 
 
 class WorkerPool:
