@@ -1,6 +1,6 @@
 """Shared set-up for the execution tests: the JDK + Debian JUnit toolchain, and scratch projects.
 
-Tests that compile and run Java follow ``tests/test_compile.py``: without a JDK or Debian's
+Tests that compile and run Java follow ``tests/candidates/test_compile.py``: without a JDK or Debian's
 JUnit jars they are skipped on a developer machine, but fail in CI (``$CI`` set), where a skip
 would hide a broken set-up. The helper JVM is shared by the whole session (one warm JVM), and
 every project the tests touch is a copy under ``tmp_path``: the repository's example is never

@@ -12,7 +12,7 @@ from oracular.java.targets import Target
 from oracular.ranking.steps.file_habits import raise_asserted_alike, raise_first_check
 from oracular.ranking.weights import RankingWeights
 
-from ..test_targets import analysed
+from ..java.test_targets import analysed
 
 WEIGHTS = RankingWeights()
 

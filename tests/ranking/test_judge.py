@@ -10,7 +10,7 @@ from oracular.ranking.scored import Ranked, RankingContext
 from oracular.ranking.steps.judge import Judge
 
 from ..conftest import target
-from ..test_targets import analysed
+from ..java.test_targets import analysed
 
 
 def test_each_candidate_is_judged_by_the_run_and_none_without_one(engine: OracleEngine) -> None:

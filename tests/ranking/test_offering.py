@@ -11,7 +11,7 @@ from oracular.ranking.offering import offer
 from oracular.ranking.scored import Ranked, RankingContext, Scored
 
 from ..conftest import target
-from ..test_targets import analysed
+from ..java.test_targets import analysed
 
 
 def test_the_offered_candidates_are_flagged_and_ordered_by_tier(engine: OracleEngine) -> None:

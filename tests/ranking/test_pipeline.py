@@ -14,7 +14,7 @@ from oracular.ranking.pipeline import STEP_NAMES, RankingPipeline
 from oracular.ranking.weights import RankingWeights
 
 from ..conftest import java
-from ..test_neighbours import HABITS_TEST
+from ..java.test_neighbours import HABITS_TEST
 
 
 def test_the_steps_run_in_the_documented_order() -> None:

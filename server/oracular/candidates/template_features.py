@@ -9,7 +9,7 @@ than the network sees, add that knowledge to the network's template logits.
 Everything is read from texts (the template, the prefix's statements, the test's name), so the
 training samples (JSON) and a live engine problem give the same numbers. The shipped prior's
 weights were fitted on exactly these numbers: a change to any feature needs the prior re-fitted
-(``oracular train prior``), and ``tests/test_template_features.py`` pins them.
+(``oracular train prior``), and ``tests/candidates/test_template_features.py`` pins them.
 """
 
 from __future__ import annotations

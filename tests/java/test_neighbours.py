@@ -15,7 +15,7 @@ from oracular.java.source import parse_text
 from oracular.ranking.baseline import BaselineRanker
 from oracular.ranking.problem import OracleProblem, Ranking
 
-from .conftest import java
+from ..conftest import java
 
 
 @pytest.mark.parametrize(

@@ -13,7 +13,7 @@ import pytest
 
 from oracular.cli.main import main
 
-from .conftest import javac, require_junit5_javac
+from ..conftest import javac, require_junit5_javac
 
 CONSOLE = Path("/usr/share/java/junit-platform-console-standalone.jar")
 

@@ -1,7 +1,7 @@
 """The CLI as users and editors call it: scan, suggest (--json shape, --diff, --write), bad input.
 
 These run ``suggest --no-check`` (static ranking, no JVM); the default, which runs the code, is
-tested in ``tests/execution/test_cli_check.py`` and ``tests/test_compile.py``.
+tested in ``tests/execution/test_cli_check.py`` and ``tests/candidates/test_compile.py``.
 """
 
 import json
@@ -12,7 +12,7 @@ import pytest
 from oracular.cli.main import main
 from oracular.java.source import write_if_unchanged
 
-from .conftest import FIXTURES
+from ..conftest import FIXTURES
 
 STACK_TEST_REL = Path("src/test/java/org/example/stack/StackTest.java")
 

@@ -8,7 +8,7 @@ from oracular.engine import OracleEngine
 from oracular.java.file_reads import file_read_targets, tidy
 from oracular.java.source import new_parser
 
-from .conftest import java
+from ..conftest import java
 from .test_targets import analysed
 
 READS_TEST = """

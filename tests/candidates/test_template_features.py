@@ -16,8 +16,8 @@ from oracular.candidates.templates import group_by_template, target_templates
 from oracular.engine import OracleEngine
 from oracular.java import syntax
 
-from .conftest import EXAMPLE_TESTS
-from .models.conftest import engine_problems
+from ..conftest import EXAMPLE_TESTS
+from ..models.conftest import engine_problems
 
 STATEMENTS = ["Stack<Integer> s = new Stack<>();", "s.push(1);", 'int n = other.count(s, "a,b");']
 TEMPLATES = [

@@ -18,8 +18,8 @@ from oracular.java.targets import Target
 from oracular.ranking.baseline import OBSERVED_WEIGHT, value_weights
 from oracular.ranking.problem import OracleProblem
 
-from .conftest import indexed
-from .test_targets import analysed
+from ..conftest import indexed
+from ..java.test_targets import analysed
 
 if TYPE_CHECKING:
     from oracular.engine import TestStatus

@@ -19,7 +19,7 @@ from oracular.java.prefix import (
 )
 from oracular.java.types import TypeEnv, split_generic, substitute
 
-from .conftest import fixture_source, java
+from ..conftest import fixture_source, java
 
 
 def prefix_of(engine: OracleEngine, source, name: str):

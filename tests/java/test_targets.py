@@ -15,7 +15,7 @@ from oracular.java.targets import MAX_TARGETS
 from oracular.java.types import TypeEnv
 from oracular.java.write_history import write_history
 
-from .conftest import indexed, java
+from ..conftest import indexed, java
 
 
 def analysed(engine: OracleEngine, body: str, imports: str = "", members: str = "") -> PrefixAnalysis:

@@ -19,7 +19,7 @@ from oracular.models.inputs import InputSettings
 from oracular.training import trainer
 from oracular.training.trainer import TrainSettings, rate_factor, seed_everything, train
 
-from .conftest import MinedCorpus, tiny_config
+from ..models.conftest import MinedCorpus, tiny_config
 
 
 def settings(mined: MinedCorpus, out: Path, stage: str = "all", **overrides) -> TrainSettings:

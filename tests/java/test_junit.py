@@ -5,7 +5,7 @@ import pytest
 from oracular.java.declarations import extract
 from oracular.java.junit import Flavour, file_flavour, find_test_methods
 
-from .conftest import fixture_source, java
+from ..conftest import fixture_source, java
 
 
 def discover(source, bases=frozenset()):

@@ -13,7 +13,7 @@ from oracular.corpus.samples import exception_oracle, is_not_throw_oracle
 from oracular.java import syntax
 from oracular.java.oracle_statements import contains_fail, ends_with_fail, is_fail
 
-from .conftest import java
+from ..conftest import java
 
 FAIL_LINES = [
     'fail("expected");',

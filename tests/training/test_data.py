@@ -21,7 +21,7 @@ from oracular.training.data import (
     sample_statements,
 )
 
-from .conftest import MinedCorpus
+from ..models.conftest import MinedCorpus
 
 
 def test_training_and_inference_inputs_agree(mined: MinedCorpus) -> None:

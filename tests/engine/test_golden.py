@@ -1,6 +1,6 @@
 """Candidate sets and rankings per fixture, against golden files.
 
-Regenerate after an intended change with ``ORACULAR_UPDATE_GOLDEN=1 pytest tests/test_candidates.py``
+Regenerate after an intended change with ``ORACULAR_UPDATE_GOLDEN=1 pytest tests/engine/test_golden.py``
 and review the diff: every line is an oracle a user would be offered.
 """
 
@@ -12,7 +12,7 @@ import pytest
 from oracular.engine import OracleEngine
 from oracular.java.source import load_source
 
-from .conftest import EXAMPLE_TESTS, FIXTURES, REPO, fixture_source
+from ..conftest import EXAMPLE_TESTS, FIXTURES, REPO, fixture_source
 
 GOLDEN = REPO / "tests" / "golden"
 CASES = [

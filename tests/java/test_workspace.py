@@ -6,7 +6,7 @@ from pathlib import Path
 from oracular.java.declarations import Import
 from oracular.java.workspace import WorkspaceIndex, is_test_path, project_root
 
-from .conftest import EXAMPLE, indexed
+from ..conftest import EXAMPLE, indexed
 
 
 def test_index_records_javadoc_throws_and_constants(index: WorkspaceIndex) -> None:

@@ -6,7 +6,7 @@ from oracular.engine import EngineSettings, OracleEngine
 from oracular.java.oracles import is_oracle_call
 from oracular.java.source import SourceText, load_source
 
-from .conftest import fixture_source, indexed, java, oracle_free_names
+from ..conftest import fixture_source, indexed, java, oracle_free_names
 
 
 def one_test(body: str) -> SourceText:

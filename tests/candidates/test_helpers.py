@@ -34,7 +34,7 @@ from oracular.java.targets import Target
 from oracular.java.types import is_subtype
 from oracular.ranking.weights import RankingWeights
 
-from .conftest import fixture_source, indexed, java
+from ..conftest import fixture_source, indexed, java
 
 FIXTURE = "SuiteHelperTest.java"
 

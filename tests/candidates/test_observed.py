@@ -36,8 +36,8 @@ from oracular.engine import EngineSettings, OracleEngine
 from oracular.java.targets import Target
 from oracular.ranking.weights import RankingWeights
 
-from .conftest import java, target
-from .test_targets import analysed
+from ..conftest import java, target
+from ..java.test_targets import analysed
 
 BUG = RankingWeights().possible_bug
 NAMER = TypeNamer("org.example", ["org.other.Imported"], lambda simple: simple == "Local")

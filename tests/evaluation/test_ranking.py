@@ -22,7 +22,7 @@ from oracular.evaluation.ranking import (
     never_throws_metrics,
 )
 
-from .conftest import MinedCorpus
+from ..models.conftest import MinedCorpus
 
 
 def corpus_args(mined: MinedCorpus) -> list[str]:

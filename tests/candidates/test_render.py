@@ -10,7 +10,7 @@ from oracular.candidates.style import Flavour, junit4_supports_assert_throws, st
 from oracular.engine import EngineSettings, OracleEngine
 from oracular.lsp.text import TextDocument
 
-from .conftest import EXAMPLE, java, javac, require_junit5_javac
+from ..conftest import EXAMPLE, java, javac, require_junit5_javac
 
 
 def top_oracles(engine: OracleEngine, source) -> dict[str, list[str]]:
