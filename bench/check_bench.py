@@ -40,8 +40,8 @@ from pathlib import Path
 
 from oracular.cli.common import engine_for
 from oracular.engine import EngineSettings, FileReport, OracleEngine
-from oracular.execution.checks import CheckSettings, OracleChecker, format_check
 from oracular.execution.classpath import discover
+from oracular.execution.oracle_checks import CheckSettings, OracleChecker, format_check
 from oracular.execution.toolchain import find_toolchain
 from oracular.java.source import load_source, parse_text
 from oracular.java.workspace import project_root

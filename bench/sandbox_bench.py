@@ -29,9 +29,9 @@ from pathlib import Path
 
 from oracular.cli.common import engine_for
 from oracular.engine import EngineSettings
-from oracular.execution.checks import CheckSettings, OracleChecker
 from oracular.execution.jvm import JvmWorker
 from oracular.execution.observe import ValueObserver
+from oracular.execution.oracle_checks import CheckSettings, OracleChecker
 from oracular.execution.sandbox import SandboxMode, SandboxSettings, bwrap_problem
 from oracular.execution.toolchain import find_toolchain
 from oracular.java.source import load_source, parse_text

@@ -17,8 +17,8 @@ import pytest
 
 from oracular.cli.common import engine_for
 from oracular.engine import EngineSettings, FileReport
-from oracular.execution.checks import CheckSettings, OracleChecker
 from oracular.execution.classpath import ClasspathSettings
+from oracular.execution.oracle_checks import CheckSettings, OracleChecker
 from oracular.execution.toolchain import DEBIAN_JAVA, ToolchainMissing, find_toolchain
 from oracular.java.source import load_source
 

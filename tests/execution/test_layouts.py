@@ -11,8 +11,8 @@ import pytest
 
 from oracular.cli.common import engine_for
 from oracular.engine import EngineSettings
-from oracular.execution.checks import OracleChecker
 from oracular.execution.observe import ValueObserver
+from oracular.execution.oracle_checks import OracleChecker
 from oracular.java.source import load_source
 from oracular.java.workspace import project_root
 

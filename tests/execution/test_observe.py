@@ -11,9 +11,9 @@ import pytest
 from oracular.candidates.observed import FileObservation, ObservedValue
 from oracular.cli.common import engine_for
 from oracular.engine import EngineSettings, OracleEngine
-from oracular.execution.checks import CheckSettings, CheckStatus, OracleChecker
 from oracular.execution.classpath import ClasspathSettings
 from oracular.execution.observe import Harness, ValueObserver
+from oracular.execution.oracle_checks import CheckSettings, CheckStatus, OracleChecker
 from oracular.java.source import load_source
 
 from .conftest import require_toolchain

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from oracular.java.source import SourceError, check_text, load_source, parse_text
+from oracular.java.source import SourceError, load_source, parse_text, validate_text
 
 
 def write(tmp_path: Path, name: str, data: bytes) -> Path:
@@ -89,5 +89,5 @@ def test_a_lone_surrogate_is_refused_with_its_line() -> None:
     with pytest.raises(
         SourceError, match=r"Snippet.java: not valid Unicode: a lone surrogate \(U\+D800\) on line 3"
     ):
-        check_text('class A {\r\n  // x\n  String s = "\ud800";\n}\n', "Snippet.java")
-    check_text('class A { String s = "😀"; }\n')  # a pair is one code point: fine
+        validate_text('class A {\r\n  // x\n  String s = "\ud800";\n}\n', "Snippet.java")
+    validate_text('class A { String s = "😀"; }\n')  # a pair is one code point: fine

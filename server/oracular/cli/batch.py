@@ -32,7 +32,7 @@ from oracular.parallel import RayUnavailable, ray_address, run_all
 
 if TYPE_CHECKING:
     from oracular.candidates.observed import Observer
-    from oracular.execution.checks import OracleChecker
+    from oracular.execution.oracle_checks import OracleChecker
     from oracular.execution.sandbox import SandboxMode
     from oracular.ranking.problem import Ranker
 
@@ -122,7 +122,7 @@ class SuggestWorker:
     def _observer(self) -> Observer | None:
         if not self.options.observe:
             return None
-        from oracular.cli.checking import checker_for
+        from oracular.cli.running import checker_for
         from oracular.execution.observe import ValueObserver
 
         if self._checker is None:
@@ -147,7 +147,7 @@ class SuggestWorker:
         return self._result(path, source, report, observer is not None)
 
     def _result(self, path: Path, source: SourceText, report: FileReport, observing: bool) -> FileResult:
-        from oracular.cli.checking import mode_line
+        from oracular.cli.running import mode_line
 
         tops = [t.suggestions[0] for t in report.tests if t.confident]
         counts = Counts(

@@ -1,6 +1,6 @@
 """The human listing of a file's ranked oracles, shared by ``oracular suggest`` and ``--check``.
 
-Why a module of its own: ``--check`` (in :mod:`oracular.cli.checking`) prints the same listing
+Why a module of its own: ``--check`` (in :mod:`oracular.cli.running`) prints the same listing
 with its verdicts added; here, neither command module has to import the other.
 """
 

@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING
 from oracular.cache import default_cache_dir
 from oracular.cli.common import emit, error, package_roots
 from oracular.engine import EngineSettings, FileReport, OracleEngine
-from oracular.execution.checks import CheckSettings, OracleChecker
 from oracular.execution.observe import ValueObserver
+from oracular.execution.oracle_checks import CheckSettings, OracleChecker
 from oracular.java.source import SourceText
 from oracular.java.workspace import WorkspaceIndex
 

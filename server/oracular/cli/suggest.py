@@ -10,8 +10,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from oracular.cli.checking import add_check_arguments
 from oracular.cli.common import engine_for, error
+from oracular.cli.running import add_check_arguments
 from oracular.engine import EngineSettings
 from oracular.java.source import SourceError, load_source
 from oracular.java.workspace import test_sources
@@ -75,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _checked(args: argparse.Namespace, path: Path) -> int:
     """One file's listing or JSON with each oracle compiled and run as inserted."""
-    from oracular.cli.checking import checker_for, print_checked
+    from oracular.cli.running import checker_for, print_checked
     from oracular.execution.observe import ValueObserver
 
     try:

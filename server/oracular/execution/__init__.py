@@ -14,8 +14,8 @@ Modules, one job each:
 - ``runner``: one javac + one JVM run per scratch class, leaving out what does not compile,
   cached by content hash;
 - ``observe``: running oracle-free prefixes to read their targets' values;
-- ``checks``: classifying candidates (holds, fails, does not compile, unchecked),
-  :func:`~oracular.execution.checks.format_check`, and the background :class:`OracleChecker`.
+- ``oracle_checks``: classifying candidates (holds, fails, does not compile, unchecked),
+  :func:`~oracular.execution.oracle_checks.format_check`, and the background :class:`OracleChecker`.
 
 What measures these offline (mutants, the bug-finding evaluation, the regression baseline) lives
 in :mod:`oracular.evaluation`. Nothing here modifies a user's files: every compiled test is a

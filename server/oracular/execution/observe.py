@@ -31,8 +31,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from oracular.candidates.observed import FileObservation, ObservationPlan, ObservedValue, TestObservation
-from oracular.execution.checks import Bench, OracleChecker
 from oracular.execution.jvm import HelperFailed, Observation
+from oracular.execution.oracle_checks import Bench, OracleChecker
 from oracular.execution.runner import LINKAGE_ERRORS, ScratchOutcome, ScratchRunner
 from oracular.execution.scratch import ByteEdit, ScratchBuilder, ScratchClass, Variant
 from oracular.java.junit import Flavour

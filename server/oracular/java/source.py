@@ -134,7 +134,7 @@ def decode_java(data: bytes, *, lenient: bool = False, name: str = "input") -> s
         raise SourceError(f"{name}: not valid UTF-8 (byte {exc.start}); re-save the file as UTF-8") from exc
 
 
-def check_text(text: str, name: str = "input", max_lines: int = MAX_LINES) -> None:
+def validate_text(text: str, name: str = "input", max_lines: int = MAX_LINES) -> None:
     """Reject input no analysis can help with, before parsing it."""
     if not text.strip():
         raise SourceError(f"{name}: file is empty")
@@ -165,7 +165,7 @@ def load_source(
     except OSError as exc:
         raise SourceError(f"{path}: cannot read file ({exc.strerror or exc})") from exc
     text = decode_java(data, lenient=lenient, name=str(path))
-    check_text(text, str(path), max_lines)
+    validate_text(text, str(path), max_lines)
     if parsed is not None and parsed.text == text:
         source = SourceText(text, parsed.data, parsed.tree, path)
     else:

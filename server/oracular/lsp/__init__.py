@@ -10,10 +10,12 @@ One module per concern, so each feature reads on its own:
   workspace trust, the transport);
 - ``settings``: editor settings, validated into :class:`~oracular.engine.EngineSettings`;
 - ``settings_schema``: the settings as a JSON schema, which editors' clients are checked against;
-- ``ranker``: the compute device and the ranker the engines share;
+- ``ranker``: the ranker the engines share, its device, and what stands in while it loads;
 - ``worker``: the analysis thread, with per-(uri, version) debouncing and cancellation;
-- ``documents``: one engine per build root and the cache of analyses per document version;
-- ``checks``: execution checks of each analysis (``checkOracles``), in the background;
+- ``engines``: one engine per build root, sharing the ranker;
+- ``documents``: the cache of analyses per document version;
+- ``code_runs``: the runs of the user's code for each analysis (observation, re-ranking, the oracle
+  checks of ``checkOracles``), in the background;
 - ``convert``: engine positions and edits as LSP types;
 - ``diagnostics``, ``code_actions``, ``inlay_hints``, ``hover``, ``commands``: the features.
 

@@ -7,7 +7,7 @@ one ``quickfix`` per fix the check offers, its first preferred. When the engine 
 disabled action says why, for clients that can show one. With ``checkOracles`` on, each title
 ends with what running the oracle on the current code showed (`` · holds now``, `` · fails now:
 was 1 — possible bug``, `` · checking…`` until the check arrives), and candidates that do not
-compile come last (:mod:`oracular.lsp.checks`). Where the client supports
+compile come last (:mod:`oracular.lsp.code_runs`). Where the client supports
 ``codeAction/resolve``, actions carry only a reference and their edit is built when one is
 chosen; the reference names the document version, and resolving against any other version
 fails with ``ContentModified``.
@@ -23,7 +23,7 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcContentModified, JsonRpcInvalidParams
 
 from oracular.candidates.render import TextEdit
-from oracular.lsp.checks import CheckState, ordered, shown, top_edits
+from oracular.lsp.code_runs import RunState, ordered, shown, top_edits
 from oracular.lsp.convert import one_line, workspace_edit
 from oracular.lsp.diagnostics import diagnostic, finding_diagnostic
 from oracular.lsp.documents import Analysis
@@ -63,7 +63,7 @@ class ActionRef:
             raise JsonRpcInvalidParams("Oracular code action data needs method, line and oracle")
         return cls(data["uri"], data["version"], method, line, oracle)
 
-    def edits(self, analysis: Analysis, state: CheckState | None = None) -> list[TextEdit] | None:
+    def edits(self, analysis: Analysis, state: RunState | None = None) -> list[TextEdit] | None:
         """The edits this action stands for in ``analysis`` (checked as ``state`` says), if it still
         offers them."""
         if analysis.report is None:
@@ -101,7 +101,7 @@ class FixRef:
             raise JsonRpcInvalidParams("Oracular fix data needs code, line, character and title")
         return cls(data["uri"], data["version"], fix["code"], (fix["line"], fix["character"]), fix["title"])
 
-    def edits(self, analysis: Analysis, state: CheckState | None = None) -> list[TextEdit] | None:
+    def edits(self, analysis: Analysis, state: RunState | None = None) -> list[TextEdit] | None:
         """The fix's edits in ``analysis``, if it still offers them (execution checks do not matter)."""
         finding = next((f for f in analysis.findings if (f.code, f.start) == (self.code, self.start)), None)
         fix = next((x for x in finding.fixes if x.title == self.title), None) if finding else None
@@ -126,7 +126,7 @@ def actions(
     server: OracularServer, analysis: Analysis, selection: types.Range, only: Sequence[str] | None
 ) -> list[types.CodeAction]:
     client = server.client
-    state = server.checks.state(analysis)
+    state = server.code_runs.state(analysis)
     result: list[types.CodeAction] = []
     if wanted(types.CodeActionKind.QuickFix, only):
         for report in analysis.tests_in(selection):
@@ -206,7 +206,7 @@ async def resolve(server: OracularServer, action: types.CodeAction) -> types.Cod
     analysis = await server.documents.current(ref.uri)
     if analysis is None or analysis.version != ref.version:
         raise stale
-    edits = ref.edits(analysis, server.checks.state(analysis))
+    edits = ref.edits(analysis, server.code_runs.state(analysis))
     if edits is None:
         raise JsonRpcContentModified("this fix is no longer offered; ask for actions again")
     action.edit = workspace_edit(ref.uri, ref.version, edits, server.client.document_changes)

@@ -14,7 +14,7 @@ from pygls.exceptions import JsonRpcInvalidParams
 from pygls.uris import to_fs_path
 
 from oracular.engine import FileReport
-from oracular.java.source import SourceError, SourceText, check_text, load_source, parse_text
+from oracular.java.source import SourceError, SourceText, load_source, parse_text, validate_text
 
 if TYPE_CHECKING:
     from oracular.lsp.server import OracularServer
@@ -35,7 +35,7 @@ def _source(text: str | None, path: Path) -> SourceText:
     """The buffer's text if the document is open, else the file (worker thread: reads and parses)."""
     if text is None:
         return load_source(path)
-    check_text(text, str(path))
+    validate_text(text, str(path))
     return parse_text(text, path)
 
 
@@ -58,7 +58,7 @@ async def suggest(server: OracularServer, arguments: list[Any]) -> dict[str, Any
         # Files the server is silent on (not tests, bad input) are ranked (or refused) below.
         analysis = await server.documents.current(uri)
         if analysis is not None and analysis.report is not None:
-            state = server.checks.state(analysis)  # ranked with observed values, once they arrived
+            state = server.code_runs.state(analysis)  # ranked with observed values, once they arrived
             report = state.report if state is not None and state.report is not None else analysis.report
             return _at_line(report, line).to_json()
     engine = await server.engines.for_path(path)

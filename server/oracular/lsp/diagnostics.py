@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 
 from oracular.engine import TestReport
-from oracular.lsp.checks import CheckState, shown
+from oracular.lsp.code_runs import RunState, shown
 from oracular.lsp.convert import lsp_range, one_line
 from oracular.lsp.documents import Analysis
 from oracular.quality.finding import Finding
@@ -39,7 +39,7 @@ def diagnostic(
     analysis: Analysis,
     report: TestReport,
     severity: types.DiagnosticSeverity,
-    state: CheckState | None = None,
+    state: RunState | None = None,
 ) -> types.Diagnostic:
     """The test's diagnostic; its message follows the ranking the editor shows (``state``'s
     observed one once there), its range the analysed test."""
@@ -73,7 +73,7 @@ class Publisher:
         self._server = server
         self._published: dict[str, tuple[int, list[types.Diagnostic]]] = {}
 
-    def publish(self, analysis: Analysis, state: CheckState | None = None) -> None:
+    def publish(self, analysis: Analysis, state: RunState | None = None) -> None:
         """Publish ``analysis``'s diagnostics; with ``state``, again for the same version when the
         ranking with observed values changed what they suggest (nothing is sent otherwise)."""
         if analysis.report is None:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 
 from oracular.engine import TestReport
-from oracular.lsp.checks import CheckState, note, ordered, shown
+from oracular.lsp.code_runs import RunState, note, ordered, shown
 from oracular.lsp.convert import one_line
 
 if TYPE_CHECKING:
@@ -27,7 +27,7 @@ def code(text: str) -> str:
     return f"`` {text} ``" if "`" in text else f"`{text}`"
 
 
-def markdown(report: TestReport, state: CheckState | None = None) -> str:
+def markdown(report: TestReport, state: RunState | None = None) -> str:
     report = shown(state, report)
     lines = [f"**{code(report.test.name)} has no oracle** (Oracular)", ""]
     if report.focal is not None:
@@ -69,6 +69,6 @@ def register(server: OracularServer) -> None:
             return None
         kind = types.MarkupKind.Markdown if server.client.markdown_hover else types.MarkupKind.PlainText
         return types.Hover(
-            contents=types.MarkupContent(kind=kind, value=markdown(report, server.checks.state(analysis))),
+            contents=types.MarkupContent(kind=kind, value=markdown(report, server.code_runs.state(analysis))),
             range=analysis.name_range(report),
         )

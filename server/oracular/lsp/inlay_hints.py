@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from oracular.lsp.checks import CheckState, ordered, shown
+from oracular.lsp.code_runs import RunState, ordered, shown
 from oracular.lsp.convert import contains, point, position, shorten
 from oracular.lsp.documents import Analysis
 
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 LABEL_WIDTH = 60
 
 
-def hints(analysis: Analysis, visible: types.Range, state: CheckState | None = None) -> list[types.InlayHint]:
+def hints(analysis: Analysis, visible: types.Range, state: RunState | None = None) -> list[types.InlayHint]:
     visible_span = (point(visible.start), point(visible.end))
     result = []
     for spans in analysis.spans:
@@ -57,4 +57,4 @@ def register(server: OracularServer) -> None:
         analysis = server.documents.cached(params.text_document.uri)
         if analysis is None:
             return None
-        return hints(analysis, params.range, server.checks.state(analysis))
+        return hints(analysis, params.range, server.code_runs.state(analysis))

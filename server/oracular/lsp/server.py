@@ -26,9 +26,10 @@ from pygls.uris import to_fs_path
 from oracular import __version__
 from oracular.engine import OracleEngine
 from oracular.lsp import code_actions, commands, hover, inlay_hints
-from oracular.lsp.checks import Checks
+from oracular.lsp.code_runs import CodeRuns
 from oracular.lsp.diagnostics import Publisher
-from oracular.lsp.documents import Analysis, Documents, Engines, OpenDocument, ProgressReport, internal_error
+from oracular.lsp.documents import Analysis, Documents, OpenDocument, internal_error
+from oracular.lsp.engines import Engines, ProgressReport
 from oracular.lsp.execution_policy import (
     TRUST_NOTIFICATION,
     Launch,
@@ -37,8 +38,8 @@ from oracular.lsp.execution_policy import (
     trust_params,
     trusted_option,
 )
-from oracular.lsp.loading import when_loaded
 from oracular.lsp.protocol import OracularProtocol, serve_stdio, serve_tcp
+from oracular.lsp.ranker import when_loaded
 from oracular.lsp.settings import SECTION, ServerSettings, parse_settings, pushed_section, section_of
 from oracular.lsp.worker import Worker
 
@@ -100,7 +101,7 @@ class OracularServer(LanguageServer):
             self.worker, self.engines, self.open_document, self._analysed, lambda: self.settings.quality
         )
         self.publisher = Publisher(self)
-        self.checks = Checks(
+        self.code_runs = CodeRuns(
             self.documents.cached, self._checked, self.log, self._engine_of, lambda fn: self.worker.run(fn)
         )
         self._initialization_options: Any = None
@@ -133,7 +134,7 @@ class OracularServer(LanguageServer):
                 self.log(analysis.problem, types.MessageType.Warning)
         self.publisher.publish(analysis)
         if not analysis.provisional:  # observing re-ranks: with the model, once it is there
-            self.checks.analysed(analysis)
+            self.code_runs.analysed(analysis)
         if analysis.report is not None and self.settings.inlay_hints:
             self.refresh_inlay_hints()
 
@@ -144,7 +145,7 @@ class OracularServer(LanguageServer):
     def _checked(self, analysis: Analysis) -> None:
         """Observed values or a check of the current version arrived: diagnostics and hints show
         it (titles and hovers are pulled)."""
-        self.publisher.publish(analysis, self.checks.state(analysis))
+        self.publisher.publish(analysis, self.code_runs.state(analysis))
         if self.settings.inlay_hints:
             self.refresh_inlay_hints()
 
@@ -170,7 +171,7 @@ class OracularServer(LanguageServer):
 
     def closed(self, uri: str) -> None:
         self.documents.close(uri)
-        self.checks.discard(uri)
+        self.code_runs.discard(uri)
         self.publisher.clear(uri)
         self._last_problem.pop(uri, None)
 
@@ -202,7 +203,7 @@ class OracularServer(LanguageServer):
         for analysis in self.documents.all_cached():
             self.publisher.publish(analysis)
             if checks_changed:
-                self.checks.analysed(analysis)
+                self.code_runs.analysed(analysis)
         self.refresh_inlay_hints()
 
     def trust_changed(self, trusted: bool) -> None:
@@ -210,7 +211,7 @@ class OracularServer(LanguageServer):
         self.workspace_trusted = trusted
         if self._configure_checks():
             for analysis in self.documents.all_cached():
-                self.checks.analysed(analysis)
+                self.code_runs.analysed(analysis)
             self.refresh_inlay_hints()
 
     def _configure_checks(self) -> bool:
@@ -226,7 +227,7 @@ class OracularServer(LanguageServer):
                         type=types.MessageType.Warning, message=f"Oracular: {verdict.reason}"
                     )
                 )
-        return self.checks.configure(self.settings, self._workspace_root(), verdict.allowed)
+        return self.code_runs.configure(self.settings, self._workspace_root(), verdict.allowed)
 
     def _workspace_root(self) -> Path | None:
         """Where relative paths in the settings start: the (first) workspace folder."""
@@ -342,7 +343,7 @@ def _register_lifecycle(server: OracularServer) -> None:
     def did_open(params: types.DidOpenTextDocumentParams) -> None:
         server.documents.schedule(params.text_document.uri, 0.0)
         if (document := server.open_document(params.text_document.uri)) is not None:
-            server.checks.warm(document.path)
+            server.code_runs.warm(document.path)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
     def did_change(params: types.DidChangeTextDocumentParams) -> None:
@@ -375,7 +376,7 @@ def _register_lifecycle(server: OracularServer) -> None:
     async def shutdown(params: None) -> None:
         server.worker.shutdown()
         server.engines.close()
-        await server.checks.close()
+        await server.code_runs.close()
 
 
 def create_server(launch: Launch | None = None) -> OracularServer:

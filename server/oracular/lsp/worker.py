@@ -4,7 +4,7 @@ Engine work (parsing, ranking, refreshing an index) runs on one dedicated thread
 event loop, so the editor's requests are answered while a large file is ranked. One thread, because
 tree-sitter parsers and the workspace index are not thread-safe and ranking is CPU-bound Python
 that a second thread would not speed up on two cores. Only a new index, which no analysis reads
-until it is built, is built elsewhere (:class:`~oracular.lsp.documents.Engines`): indexing one
+until it is built, is built elsewhere (:class:`~oracular.lsp.engines.Engines`): indexing one
 build root must not hold up the diagnostics of another's documents.
 
 Jobs are keyed by document and version. A new version supersedes the previous job: its debounce

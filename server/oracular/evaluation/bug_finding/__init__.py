@@ -44,9 +44,9 @@ from oracular.evaluation.bug_finding.selection import select_tests
 from oracular.evaluation.bug_finding.workers import Harness, WorkerPool
 from oracular.evaluation.build import build_project
 from oracular.evaluation.mutants import OPERATORS
-from oracular.execution.checks import CheckSettings, OracleChecker, module_root
 from oracular.execution.classpath import Classpath, ClasspathSettings, discover
 from oracular.execution.observe import ValueObserver
+from oracular.execution.oracle_checks import CheckSettings, OracleChecker, module_root
 from oracular.execution.toolchain import cache_root
 from oracular.ranking.baseline import BaselineRanker
 from oracular.ranking.problem import Ranker

@@ -41,9 +41,9 @@ from oracular.evaluation.bug_finding.records import (
 )
 from oracular.evaluation.bug_finding.workers import Harness
 from oracular.evaluation.regression import regression_body
-from oracular.execution.checks import BUG_SCORE
 from oracular.execution.jvm import JvmWorker
 from oracular.execution.observe import observe_statement
+from oracular.execution.oracle_checks import BUG_SCORE
 from oracular.execution.runner import ScratchOutcome, ScratchRunner
 from oracular.execution.scratch import ByteEdit, ScratchBuilder, ScratchClass, Variant, body_edit, byte_edit
 from oracular.java.junit import TestMethod

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from oracular.evaluation.bug_finding.records import BARE, RANKED, ProjectResult
 from oracular.evaluation.mutants import OPERATORS
-from oracular.execution.checks import BUG_SCORE
+from oracular.execution.oracle_checks import BUG_SCORE
 
 
 def _pct(part: float, whole: float) -> str:

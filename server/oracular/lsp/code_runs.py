@@ -7,7 +7,7 @@ oracle-free tests exist goes through three steps in the background: its tests' p
 and their targets read (:class:`~oracular.execution.observe.ValueObserver`, on the check thread),
 the engine ranks again with those values (:meth:`~oracular.engine.OracleEngine.rerank`, on the
 analysis thread, which owns the engines), and the oracles now offered are checked as inserted
-(:class:`~oracular.execution.checks.OracleChecker`, one javac and one JUnit run, on the check
+(:class:`~oracular.execution.oracle_checks.OracleChecker`, one javac and one JUnit run, on the check
 thread). Neither the event loop nor the analysis thread ever waits for a JVM. The result belongs
 to that analysis, that is, to one document version. Features read it from here and never wait for
 it: until it arrives they show the static ranking with ``checking…``. A newer analysis of the
@@ -37,7 +37,9 @@ from lsprotocol import types
 
 from oracular.candidates.render import TextEdit
 from oracular.engine import FileReport, OracleEngine, RankingCancelled, Suggestion, TestReport
-from oracular.execution.checks import (
+from oracular.execution.classpath import ClasspathSettings
+from oracular.execution.observe import ValueObserver
+from oracular.execution.oracle_checks import (
     CheckCancelled,
     CheckResult,
     CheckSettings,
@@ -47,8 +49,6 @@ from oracular.execution.checks import (
     demote_uncompilable,
     format_check,
 )
-from oracular.execution.classpath import ClasspathSettings
-from oracular.execution.observe import ValueObserver
 from oracular.execution.sandbox import SandboxSettings, availability, sandboxed
 from oracular.java.workspace import is_test_path
 from oracular.lsp.documents import Analysis, internal_error
@@ -71,7 +71,7 @@ class Checked:
 
 
 @dataclass(frozen=True)
-class CheckState:
+class RunState:
     """One analysis's run as the features see it: pending until ``check`` arrives."""
 
     check: FileCheck | None = None
@@ -85,7 +85,7 @@ class CheckState:
         return next((t for t in self.report.tests if t.test.node.id == test.test.node.id), test)
 
 
-def shown(state: CheckState | None, test: TestReport) -> TestReport:
+def shown(state: RunState | None, test: TestReport) -> TestReport:
     """The test as the features show it: ranked with the observed values once they arrived (which
     may answer a test the static ranking abstained on)."""
     return state.test(test) if state is not None else test
@@ -102,7 +102,7 @@ def summary(suggestion: Suggestion, result: CheckResult | None) -> str | None:
     return text
 
 
-def ordered(state: CheckState | None, test: TestReport) -> list[Checked]:
+def ordered(state: RunState | None, test: TestReport) -> list[Checked]:
     """``test``'s suggestions as shown: with what running showed, uncompilable ones last.
 
     ``state`` is ``None`` when checks are off or this analysis is not checked.
@@ -120,7 +120,7 @@ def ordered(state: CheckState | None, test: TestReport) -> list[Checked]:
     return [Checked(s, summary(s, r)) for s, r in demote_uncompilable(test.suggestions, results)]
 
 
-def top_edits(report: FileReport, state: CheckState | None) -> list[TextEdit]:
+def top_edits(report: FileReport, state: RunState | None) -> list[TextEdit]:
     """:meth:`FileReport.top_edits`, taking each test's first candidate as :func:`ordered` lists them."""
     if state is None or (state.check is None and state.report is None):
         return report.top_edits()
@@ -131,7 +131,7 @@ def top_edits(report: FileReport, state: CheckState | None) -> list[TextEdit]:
     return dataclasses.replace(report, tests=tests).top_edits()
 
 
-def note(state: CheckState | None) -> str | None:
+def note(state: RunState | None) -> str | None:
     """One short line for the hover: pending, why nothing was checked, or the classpath used."""
     if state is None:
         return None
@@ -173,7 +173,7 @@ class _Entry:
     def __init__(self, analysis: Analysis) -> None:
         self.analysis = analysis
         self.cancelled = threading.Event()
-        self.state: CheckState | None = None
+        self.state: RunState | None = None
         self.task: asyncio.Task[None] | None = None
 
 
@@ -181,7 +181,7 @@ OnAnalysisThread = Callable[[Callable[[], T]], Awaitable[T]]
 """Runs a function on the analysis thread (the one that owns the engines), awaiting its result."""
 
 
-class Checks:
+class CodeRuns:
     """The runs of the open documents: one checker (its helper JVMs) and one thread per server."""
 
     def __init__(
@@ -223,12 +223,12 @@ class Checks:
         self._logged_errors.clear()
         return True
 
-    def state(self, analysis: Analysis) -> CheckState | None:
+    def state(self, analysis: Analysis) -> RunState | None:
         """The check of exactly this analysis; ``None`` if it is not checked. Never waits."""
         entry = self._entries.get(analysis.uri)
         if entry is None or entry.analysis is not analysis:
             return None
-        return entry.state or CheckState()
+        return entry.state or RunState()
 
     def warm(self, path: Path | None) -> None:
         """Start the helper JVM of a test file's module while the file is being analysed."""
@@ -256,12 +256,12 @@ class Checks:
             self._log(f"Oracular: the check of {name} was cancelled", types.MessageType.Log)
             return
         except Exception as exc:  # a checker bug must cost one check, not the server
-            state = CheckState(FileCheck(error=internal_error(exc)))
+            state = RunState(FileCheck(error=internal_error(exc)))
         if self._deliver(entry, state, name):
             assert state.check is not None
             self._report(state.check, name, state.report)
 
-    def _deliver(self, entry: _Entry, state: CheckState, name: str) -> bool:
+    def _deliver(self, entry: _Entry, state: RunState, name: str) -> bool:
         """Show ``state`` if its analysis is still the document's current one; else drop it."""
         analysis = entry.analysis
         if self._entries.get(analysis.uri) is not entry or self._current(analysis.uri) is not analysis:
@@ -271,7 +271,7 @@ class Checks:
         self._on_checked(analysis)
         return True
 
-    async def _observe_and_check(self, entry: _Entry, checker: OracleChecker, name: str) -> CheckState:
+    async def _observe_and_check(self, entry: _Entry, checker: OracleChecker, name: str) -> RunState:
         """Observe (check thread), rank again (analysis thread), check as inserted (check thread).
 
         The ranking with the observed values is shown as soon as it is there; the check, which
@@ -292,12 +292,12 @@ class Checks:
             if cancelled():
                 raise CheckCancelled
             observed = await self._on_analysis_thread(lambda: engine.rerank(report, observation, cancelled))
-            if not self._deliver(entry, CheckState(None, observed), name):
+            if not self._deliver(entry, RunState(None, observed), name):
                 raise CheckCancelled
         if not any(t.suggestions for t in observed.tests):
-            return CheckState(FileCheck(), observed)
+            return RunState(FileCheck(), observed)
         check = await loop.run_in_executor(self._executor, checker.check, observed, cancelled)
-        return CheckState(check, observed)
+        return RunState(check, observed)
 
     def _report(self, check: FileCheck, name: str, observed: FileReport | None) -> None:
         """A line per check; the classpath once per build root (again if it changes); errors and

@@ -9,7 +9,7 @@ import pytest
 
 from oracular.engine import OracleEngine
 from oracular.lsp.documents import OpenDocument, analyse
-from oracular.lsp.loading import WAITING, when_loaded
+from oracular.lsp.ranker import WAITING, when_loaded
 from oracular.quality import QualitySettings
 from oracular.ranking.baseline import BaselineRanker
 from oracular.ranking.problem import OracleProblem, Ranker, Ranking

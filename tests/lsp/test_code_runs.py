@@ -21,9 +21,9 @@ from oracular.candidates.observed import HOLDS as HOLDS_NOW
 from oracular.candidates.observed import Verdict as Observed
 from oracular.engine import FileReport
 from oracular.engine import TestReport as Report
-from oracular.execution.checks import CheckResult, CheckStatus, FileCheck, Verdict
+from oracular.execution.oracle_checks import CheckResult, CheckStatus, FileCheck, Verdict
 from oracular.execution.toolchain import DEBIAN_JAVA
-from oracular.lsp.checks import PENDING, CheckState, check_settings, note, ordered, top_edits
+from oracular.lsp.code_runs import PENDING, RunState, check_settings, note, ordered, top_edits
 from oracular.lsp.execution_policy import (
     ALLOW_FLAG,
     TRUST_NOTIFICATION,
@@ -80,13 +80,13 @@ def test_ordered_shows_nothing_pending_or_each_result(counter_report: FileReport
     test = value_test(counter_report)
     oracles = [s.oracle for s in test.suggestions]
     assert [(c.suggestion.oracle, c.summary) for c in ordered(None, test)] == [(o, None) for o in oracles]
-    assert [c.summary for c in ordered(CheckState(), test)] == [PENDING] * len(oracles)
-    failed = CheckState(FileCheck(error="no JDK"))
+    assert [c.summary for c in ordered(RunState(), test)] == [PENDING] * len(oracles)
+    failed = RunState(FileCheck(error="no JDK"))
     assert [c.summary for c in ordered(failed, test)] == [None] * len(oracles)
 
     fails = CheckResult(CheckStatus.FAILS, observed="was 1", verdict=Verdict.POSSIBLE_BUG)
     results = [fails] + [CheckResult(CheckStatus.HOLDS)] * (len(oracles) - 1)
-    shown = ordered(CheckState(check_of(test, results)), test)
+    shown = ordered(RunState(check_of(test, results)), test)
     assert [c.suggestion.oracle for c in shown] == oracles  # failing candidates are never moved
     assert shown[0].summary == "fails now: was 1 — possible bug"
     assert {c.summary for c in shown[1:]} == {"holds now"}
@@ -96,7 +96,7 @@ def test_uncompilable_candidates_come_last_and_stay_listed(counter_report: FileR
     test = value_test(counter_report)
     first, *rest = test.suggestions
     broken = CheckResult(CheckStatus.NO_COMPILE, detail="cannot find symbol: method itemCount()")
-    state = CheckState(check_of(test, [broken] + [CheckResult(CheckStatus.HOLDS)] * len(rest)))
+    state = RunState(check_of(test, [broken] + [CheckResult(CheckStatus.HOLDS)] * len(rest)))
     shown = ordered(state, test)
     assert [c.suggestion.oracle for c in shown] == [s.oracle for s in rest] + [first.oracle]
     assert [c.suggestion.rank for c in shown] == list(range(1, len(shown) + 1))
@@ -104,7 +104,7 @@ def test_uncompilable_candidates_come_last_and_stay_listed(counter_report: FileR
     # "Add top oracles" and the inlay hint take the first candidate that compiles.
     edits = top_edits(counter_report, state)
     assert rest[0].rendered.statement_edit in edits and first.rendered.statement_edit not in edits
-    assert top_edits(counter_report, CheckState()) == counter_report.top_edits()
+    assert top_edits(counter_report, RunState()) == counter_report.top_edits()
     # The hover lists all of them, with their status.
     text = markdown(test, state)
     assert f"{len(shown)}. `{first.score:.3f}` `{first.oracle}` · does not compile: cannot find" in text
@@ -122,7 +122,7 @@ def test_the_observed_ranking_shows_before_its_check(counter_report: FileReport)
             for t in counter_report.tests
         ],
     )
-    state = CheckState(None, observed)  # observed and ranked again; the check as inserted still runs
+    state = RunState(None, observed)  # observed and ranked again; the check as inserted still runs
     shown = ordered(state, test)
     assert shown[0].suggestion is seen and shown[0].summary == "holds now (observed)"
     assert {c.summary for c in shown[1:]} == {PENDING}
@@ -132,10 +132,10 @@ def test_the_observed_ranking_shows_before_its_check(counter_report: FileReport)
 
 def test_note_says_once_what_was_used_or_why_nothing_was_checked() -> None:
     assert note(None) is None
-    assert note(CheckState()) == "Checking these oracles on the current code…"
-    assert note(CheckState(FileCheck(error="no JDK found"))) == "Not checked: no JDK found"
+    assert note(RunState()) == "Checking these oracles on the current code…"
+    assert note(RunState(FileCheck(error="no JDK found"))) == "Not checked: no JDK found"
     missing = [f"org.lib{i}.*" for i in range(7)]
-    assert note(CheckState(FileCheck(missing_imports=missing))) == (
+    assert note(RunState(FileCheck(missing_imports=missing))) == (
         "Checked on the current code; imports nothing on it provides: "
         "org.lib0.*, org.lib1.*, org.lib2.*, org.lib3.*, org.lib4.* and 2 more."
     )

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from oracular.engine import FileReport, Suggestion, TestReport
 
 if TYPE_CHECKING:
-    from oracular.execution.checks import OracleChecker
+    from oracular.execution.oracle_checks import OracleChecker
     from oracular.execution.sandbox import SandboxMode
 
 
@@ -62,8 +62,8 @@ def add_check_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def checker_for(args: argparse.Namespace) -> OracleChecker:
-    from oracular.execution.checks import CheckSettings, OracleChecker
     from oracular.execution.classpath import ClasspathSettings
+    from oracular.execution.oracle_checks import CheckSettings, OracleChecker
     from oracular.execution.sandbox import SandboxSettings, availability, sandboxed
 
     if args.sandbox != "off" and not sandboxed(args.sandbox):
@@ -98,7 +98,7 @@ def mode_line(report: FileReport, observing: bool, sandbox: SandboxMode = "prefe
 def print_checked(args: argparse.Namespace, report: FileReport, checker: OracleChecker) -> int:
     """Run each suggested oracle as it would be inserted, then print it (listing or ``--json``)."""
     from oracular.cli.listing import print_human
-    from oracular.execution.checks import format_check
+    from oracular.execution.oracle_checks import format_check
 
     check = checker.check(report)
     if args.json:

@@ -10,7 +10,8 @@ import pytest
 
 from oracular.candidates.render import TextEdit
 from oracular.engine import FileReport, Suggestion
-from oracular.execution.checks import (
+from oracular.execution.jvm import TestOutcome
+from oracular.execution.oracle_checks import (
     CheckCancelled,
     CheckResult,
     CheckStatus,
@@ -20,7 +21,6 @@ from oracular.execution.checks import (
     demote_uncompilable,
     format_check,
 )
-from oracular.execution.jvm import TestOutcome
 from oracular.execution.runner import ScratchOutcome
 
 from ..conftest import EXAMPLE
