@@ -11,6 +11,7 @@ from oracular.candidates.observed import (
     FAILS,
     HOLDS,
     MAX_VALUE_READS,
+    FileObservation,
     ObservedValue,
     TestObservation,
     TypeNamer,
@@ -658,3 +659,17 @@ def test_two_local_objects_compare_through_a_read_of_their_equality() -> None:
     assert verdict(same, seen).status == HOLDS
     seen.values["java.util.Objects.equals(expectedPath, path)"] = ObservedValue("boolean", "boolean", "false")
     assert verdict(same, seen).status == FAILS
+
+
+def test_why_a_test_was_not_observed() -> None:
+    ran = TestObservation(completed=True)
+    failed = TestObservation(error="a time limit (5 s) was reached")
+    tried = FileObservation({3: ran, 9: failed}, ["classpath from fallback: 3 jars"])
+    assert [tried.unobserved(line) for line in (3, 9, 12)] == [
+        None,
+        "a time limit (5 s) was reached",
+        "not run",
+    ]
+    broken = FileObservation({}, ["values not observed: the test class does not compile here: line 2: x"])
+    assert broken.unobserved(3) == "the test class does not compile here: line 2: x"
+    assert FileObservation().unobserved(3) is None  # nothing was tried: static ranking

@@ -107,3 +107,19 @@ def test_the_project_root_holds_the_code_under_test(layout: str, root: str, tmp_
     ``'/x/src/test/java' is not in the subpath of '/x/src/test/java/p'``)."""
     test = write_layout(tmp_path, layout)
     assert project_root(test) == (tmp_path / root).resolve()
+
+
+def test_where_the_classpath_lacks_a_dependency_each_test_says_why_it_was_not_observed(
+    tmp_path: Path, checker: OracleChecker
+) -> None:
+    test = write_layout(tmp_path, "no build file")
+    text = test.read_text(encoding="utf-8").replace(
+        "import org.junit.Test;", "import org.junit.Test;\nimport com.absent.Lib;"
+    )
+    test.write_text(text, encoding="utf-8")
+    engine = engine_for([test], EngineSettings(top_k=3))
+    report = engine.suggest(load_source(test), observer=ValueObserver(checker))
+    (only,) = report.tests
+    assert not only.observed
+    assert only.unobserved is not None and "com.absent" in only.unobserved
+    assert report.to_json()["tests"][0]["unobserved"] == only.unobserved

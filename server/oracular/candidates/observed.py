@@ -450,6 +450,10 @@ class ObservationPlan:
     targets: tuple[Target, ...]
 
 
+NOT_OBSERVED = "values not observed: "
+"""How a file's note says why none of its tests was observed."""
+
+
 @dataclass
 class FileObservation:
     tests: dict[int, TestObservation] = field(default_factory=dict)
@@ -457,6 +461,18 @@ class FileObservation:
     notes: list[str] = field(default_factory=list)
     """What the user should know: the classpath used, why nothing could be observed."""
     elapsed_s: float = 0.0
+
+    def unobserved(self, line: int) -> str | None:
+        """Why the test at 1-based ``line`` was not observed, when running was tried and it was not:
+        its own error (it does not compile here, a time limit), else the file's (no JDK, the class
+        does not compile, no classpath), else ``not run`` (nothing was planned for it)."""
+        test = self.tests.get(line)
+        if test is not None:
+            return test.error
+        if not self.notes:
+            return None  # nothing was tried: static ranking
+        why = next((n for n in self.notes if n.startswith(NOT_OBSERVED)), None)
+        return why.removeprefix(NOT_OBSERVED) if why is not None else "not run"
 
 
 class Observer(Protocol):

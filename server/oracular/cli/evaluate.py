@@ -84,6 +84,27 @@ def add_realistic_arguments(parser: argparse.ArgumentParser) -> None:
         "--check-timeout", type=float, default=5.0, metavar="S", help="time limit per run test (default 5)"
     )
     group.add_argument(
+        "--headline",
+        action="store_true",
+        help="the headline table: tune and report splits, one-cut and all-cut, static and observed "
+        "(eight realistic evaluations, kept in --runs; see docs/eval.md)",
+    )
+    group.add_argument(
+        "--runs",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="--headline: where its evaluations go (default: CACHE/eval-headline)",
+    )
+    group.add_argument(
+        "--from",
+        dest="source",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="--headline: tabulate the evaluations already in DIR, run nothing",
+    )
+    group.add_argument(
         "--ablate",
         action="append",
         default=[],
@@ -105,6 +126,10 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if args.mutants is not None:
         return run_mutants(args)
+    if args.headline:
+        from oracular.cli.headline import run_headline
+
+        return run_headline(args)
     if args.realistic is not None:
         from oracular.cli.realistic import run_realistic
 

@@ -12,6 +12,7 @@ import os
 import sys
 from typing import TYPE_CHECKING
 
+from oracular.candidates.observed import NOT_OBSERVED
 from oracular.engine import FileReport, Suggestion, TestReport
 
 if TYPE_CHECKING:
@@ -89,7 +90,7 @@ def mode_line(report: FileReport, observing: bool, sandbox: SandboxMode = "prefe
 
         where = "in a sandbox" if sandboxed(sandbox) else "without a sandbox"
         return f"values observed by running each test's prefix in a scratch copy, {where}"
-    why = next((n for n in report.notes if n.startswith("values not observed")), None)
+    why = next((n for n in report.notes if n.startswith(NOT_OBSERVED)), None)
     if why is not None:
         return f"static ranking only: {why}"
     return "static ranking only: no test could be run here"

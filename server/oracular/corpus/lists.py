@@ -17,6 +17,7 @@ from typing import Literal
 
 __all__ = [
     "LISTS_ENV_VAR",
+    "TUNE",
     "CorpusLists",
     "Split",
     "default_lists_dir",
@@ -29,6 +30,12 @@ TRAIN_FILE = "train-packages.txt"
 DEV_FILE = "dev-packages.txt"
 
 Split = Literal["train", "dev"]
+
+TUNE = ("commons-csv", "commons-math3", "args4j", "joptsimple", "javatuples", "java-diff-utils", "xmlunit",
+        "opencsv")  # fmt: skip
+"""The dev projects whose failures may be read to build rules (``DEVELOPERS.md``): the *tune* split.
+The other dev projects are the *report* split: their figures are the headline, and nothing is
+chosen, fitted or read test by test on them."""
 
 # Debian policy 5.6.1: lower-case alphanumerics plus "+", "-" and ".", at least two characters,
 # starting with an alphanumeric. Names become directory names and command arguments, so anything
@@ -104,6 +111,15 @@ class CorpusLists:
             train=read_package_list(folder / TRAIN_FILE),
             dev=read_package_list(folder / DEV_FILE),
         )
+
+    @property
+    def tune(self) -> list[str]:
+        return [p for p in self.dev if p in TUNE]
+
+    @property
+    def report(self) -> list[str]:
+        """The dev projects nothing is tuned on (:data:`TUNE`'s complement)."""
+        return [p for p in self.dev if p not in TUNE]
 
     def split_of(self, package: str) -> Split | None:
         """``"train"`` or ``"dev"`` for a listed package; ``None`` means reserved for evaluation."""

@@ -447,6 +447,7 @@ class OracleEngine:
                     observation=observation.tests.get(status.test.line + 1),
                     prefix=prefixes[status.test.line],
                 )
+                report.unobserved = observation.unobserved(status.test.line + 1)
             reports.append(report)
         if renderer is None and reports:
             last = reports[-1]

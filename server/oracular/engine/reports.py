@@ -98,6 +98,8 @@ class TestReport:
     """Why nothing is suggested (empty body, no target), when that is the case."""
     observed: bool = False
     """The test's prefix was run and its targets' values observed (see ``execution.observe``)."""
+    unobserved: str | None = None
+    """Why not, where running was tried (:meth:`~oracular.candidates.observed.FileObservation.unobserved`)."""
     confidence: float | None = None
     """How sure the ranker is of the top-1 (what abstention compares); ``None``: not asked,
     there is no top-1 that can fail."""
@@ -131,6 +133,7 @@ class TestReport:
             "abstained": self.abstained,
             **({"confidence": round(self.confidence, 4)} if self.confidence is not None else {}),
             "observed": self.observed,
+            **({"unobserved": self.unobserved} if self.unobserved is not None else {}),
             "suggestions": [s.to_json() for s in self.suggestions],
         }
 

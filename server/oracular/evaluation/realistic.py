@@ -122,6 +122,8 @@ class Judged:
     alarm: bool = False
     """A suggestion among the first :data:`TOP_K` is shown as a possible bug: on the developer's
     correct code, a false alarm."""
+    unobserved: str | None = None
+    """Why the prefix was not observed, where running it was tried."""
 
     @property
     def answer_score(self) -> float | None:
@@ -182,6 +184,7 @@ def judge(project: str, file: str, cut: DevTest, report: TestReport) -> Judged:
         confidence=report.confidence,
         answer=report.view.to_json() if report.view is not None else None,
         alarm=any(s.possible_bug for s in report.suggestions[:TOP_K]),
+        unobserved=report.unobserved,
     )
 
 

@@ -30,7 +30,13 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from oracular.candidates.observed import FileObservation, ObservationPlan, ObservedValue, TestObservation
+from oracular.candidates.observed import (
+    NOT_OBSERVED,
+    FileObservation,
+    ObservationPlan,
+    ObservedValue,
+    TestObservation,
+)
 from oracular.execution.jvm import HelperFailed, Observation
 from oracular.execution.oracle_checks import Bench, OracleChecker
 from oracular.execution.runner import LINKAGE_ERRORS, ScratchOutcome, ScratchRunner
@@ -327,12 +333,12 @@ class ValueObserver:
             return result
         bench = self.checker.bench(source)
         if isinstance(bench, str):
-            result.notes.append(f"values not observed: {bench}")
+            result.notes.append(f"{NOT_OBSERVED}{bench}")
             return result
         result.notes.append(bench.classpath.describe())
         outcome = self._run(harness, bench, cancelled)
         if isinstance(outcome, str):
-            result.notes.append(f"values not observed: {outcome}")
+            result.notes.append(f"{NOT_OBSERVED}{outcome}")
             return result
         for t, observation in harness.interpret(outcome).items():
             result.tests[harness.plans[t].test.line + 1] = observation

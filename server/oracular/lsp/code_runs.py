@@ -35,6 +35,7 @@ from typing import TypeVar
 
 from lsprotocol import types
 
+from oracular.candidates.observed import NOT_OBSERVED
 from oracular.candidates.render import TextEdit
 from oracular.engine import FileReport, OracleEngine, RankingCancelled, Suggestion, TestReport
 from oracular.execution.classpath import ClasspathSettings
@@ -309,7 +310,7 @@ class CodeRuns:
                 severity = types.MessageType.Info if sandboxed(mode) else types.MessageType.Warning
                 self._log(f"Oracular: {contained}", severity)
         for why in observed.notes if observed is not None else []:
-            if why.startswith("values not observed") and why not in self._logged_errors:
+            if why.startswith(NOT_OBSERVED) and why not in self._logged_errors:
                 self._logged_errors.add(why)
                 self._log(f"Oracular: {why}", types.MessageType.Warning)
         if check.error is not None:

@@ -1,0 +1,154 @@
+"""The headline table: the realistic evaluation per split, view and mode, as ``DEVELOPERS.md`` asks.
+
+Why one table: a figure counts only on code nobody tuned on, and only beside the same figure on
+the code the rules were built on (the gap says how much was tuned). The *tune* split is the dev
+projects whose failures may be read (:data:`~oracular.corpus.lists.TUNE`), the *report* split the
+others. Each is measured in two views: **one-cut** (one test cut, the file's other tests as
+written: the editor) and **all-cut** (every test of a file cut: a generated suite, the batch
+user), and in two modes: **static** (nothing runs) and **observed** (the prefixes run). The eight
+evaluations are ordinary ``oracular eval --realistic --json`` outputs; this module only reads
+them (:func:`headline`), so any one can be re-run alone.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from oracular.evaluation.realistic import Judged, percent
+
+SplitName = Literal["tune", "report"]
+View = Literal["one-cut", "all-cut"]
+Mode = Literal["static", "observed"]
+SPLITS: tuple[SplitName, ...] = ("tune", "report")
+VIEWS: tuple[View, ...] = ("one-cut", "all-cut")
+MODES: tuple[Mode, ...] = ("static", "observed")
+MAX_TESTS: dict[SplitName, int] = {"tune": 100, "report": 50}
+"""Tests drawn per project (seeded): about 650 tune and 550 report tests."""
+
+
+@dataclass(frozen=True)
+class Cell:
+    split: SplitName
+    view: View
+    mode: Mode
+
+    @property
+    def name(self) -> str:
+        """The cell's evaluation file stem: ``report-one-cut-observed``."""
+        return f"{self.split}-{self.view}-{self.mode}"
+
+
+CELLS = tuple(Cell(s, v, m) for s in SPLITS for v in VIEWS for m in MODES)
+
+
+def _ratio(a: int, b: int) -> float | None:
+    return a / b if b else None
+
+
+def exception_f1(judged: Sequence[Judged]) -> float | None:
+    """F1 of "the prefix throws", read off the top-1: an exception oracle offered first is the
+    engine saying it throws; the developer's oracle says whether it does."""
+    said = [j.top1 is not None and j.top1.startswith("assertThrows") for j in judged]
+    does = [j.kind == "exception" for j in judged]
+    hits = sum(s and d for s, d in zip(said, does, strict=True))
+    precision, recall = _ratio(hits, sum(said)), _ratio(hits, sum(does))
+    if not precision or not recall:
+        return None if precision is None or recall is None else 0.0
+    return 2 * precision * recall / (precision + recall)
+
+
+def figures(judged: Sequence[Judged]) -> dict[str, Any]:
+    """What a row of the headline table says of ``judged``."""
+    n = len(judged)
+    observed = [j for j in judged if j.observed]
+    answered = [j for j in judged if j.offered]
+    typed = [j for j in judged if j.type_right is not None]
+    return {
+        "tests": n,
+        "observed": _ratio(len(observed), n),
+        "top1": _ratio(sum(j.rank == 1 for j in judged), n),
+        "top5": _ratio(sum(j.rank is not None for j in judged), n),
+        "observed_top1": _ratio(sum(j.rank == 1 for j in observed), len(observed)),
+        "observed_top5": _ratio(sum(j.rank is not None for j in observed), len(observed)),
+        "answered": _ratio(len(answered), n),
+        "right_when_answered": _ratio(sum(j.rank == 1 for j in answered), len(answered)),
+        "exception_f1": exception_f1(judged),
+        "type_accuracy": _ratio(sum(j.type_right is True for j in typed), len(typed)),
+        "not_null": _ratio(sum(j.top1_method == "assertNotNull" for j in answered), len(answered)),
+        "false_alarms": _ratio(sum(j.alarm for j in observed), len(observed)),
+    }
+
+
+COLUMNS = (
+    ("tests", "tests"), ("observed", "observed"), ("top1", "top-1"), ("top5", "top-5"),
+    ("observed_top1", "top-1 observed"), ("observed_top5", "top-5 observed"), ("answered", "answered"),
+    ("right_when_answered", "right when answered"), ("exception_f1", "exception F1"),
+    ("type_accuracy", "type accuracy"), ("not_null", "assertNotNull top-1"), ("false_alarms", "false alarms"),
+)  # fmt: skip
+
+
+def _cell(key: str, value: Any) -> str:
+    if value is None:
+        return "—"
+    if key == "tests":
+        return str(value)
+    if key == "exception_f1":
+        return f"{value:.2f}"
+    return percent(value)
+
+
+def _row(*cells: object) -> str:
+    return "| " + " | ".join(str(c) for c in cells) + " |"
+
+
+GROUPS = (
+    ("unmappable character", "the sources' encoding is not UTF-8"),
+    ("does not exist", "a package is missing (a dependency or generated sources)"),
+    ("cannot find symbol", "a class or member is missing (a dependency or generated sources)"),
+    ("no jdk", "no JDK"),
+    ("sandbox", "no sandbox (sandbox: require)"),
+    ("time", "a time limit"),
+    ("does not compile", "the test class does not compile here (another error)"),
+    ("not run", "not run (nothing to read)"),
+)
+"""Why a prefix was not observed, by what the reason says, first match wins: the general causes."""
+
+
+def reason_group(why: str) -> str:
+    text = why.lower()
+    return next((group for needle, group in GROUPS if needle in text), why.split(":", 1)[0])
+
+
+def unobserved_reasons(judged: Sequence[Judged]) -> Counter[str]:
+    """Why the tests not observed were not, grouped (observed runs only)."""
+    return Counter(reason_group(j.unobserved) for j in judged if not j.observed and j.unobserved)
+
+
+def headline(cells: Mapping[Cell, Sequence[Judged]]) -> str:
+    """The table (one row per cell present), the per-project observed share, and why not."""
+    lines = [_row("split", "view", "mode", *(title for _, title in COLUMNS))]
+    lines.append(_row(*["---"] * (len(COLUMNS) + 3)))
+    for cell in CELLS:
+        if cell in cells:
+            found = figures(cells[cell])
+            lines.append(_row(cell.split, cell.view, cell.mode, *(_cell(k, found[k]) for k, _ in COLUMNS)))
+    for split in SPLITS:
+        observed = cells.get(Cell(split, "one-cut", "observed"))
+        if not observed:
+            continue
+        lines += ["", f"Observed, {split} split, one-cut, per project:", ""]
+        lines += [
+            _row("project", "tests", "observed", "top-1", "top-5"),
+            _row("---", "---:", "---:", "---:", "---:"),
+        ]
+        for project in sorted({j.project for j in observed}):
+            f = figures([j for j in observed if j.project == project])
+            lines.append(_row(project, f["tests"], *(percent(f[k]) for k in ("observed", "top1", "top5"))))
+        reasons = unobserved_reasons(observed)
+        if reasons:
+            lines += ["", f"Why not observed ({split}, one-cut): "
+                      + "; ".join(f"{group}: {n}" for group, n in reasons.most_common()) + "."]  # fmt: skip
+    return "\n".join(lines) + "\n"

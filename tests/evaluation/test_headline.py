@@ -1,0 +1,82 @@
+"""The headline table: its figures per cell, exception F1 read off the top-1, the reasons a prefix
+was not observed grouped by cause, and ``oracular eval --headline --from`` over saved runs."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from oracular.cli.main import main
+from oracular.evaluation.headline import CELLS, Cell, exception_f1, figures, headline, reason_group
+from oracular.evaluation.realistic import Judged, ProjectRun
+
+
+def judged(
+    kind: str = "assertion", rank: int | None = 1, top1: str = "assertEquals(1, x)", **more: object
+) -> Judged:
+    fields = {"project": "p", "file": "F.java", "test": "T.t", "kind": kind, "appended": False,
+              "developer": top1, "offered": True, "rank": rank, "top1": top1, **more}  # fmt: skip
+    return Judged(**fields)  # type: ignore[arg-type]
+
+
+def test_the_figures_of_a_cell() -> None:
+    cell = [
+        judged(observed=True, alarm=True),
+        judged(rank=3, observed=True, top1_method="assertNotNull"),
+        judged(rank=None, offered=False, unobserved="the test class does not compile here: x"),
+        judged("exception", top1="assertThrows(X.class)", type_right=True),
+    ]
+    found = figures(cell)
+    assert (found["tests"], found["observed"], found["top1"], found["top5"]) == (4, 0.5, 0.5, 0.75)
+    assert (found["observed_top1"], found["observed_top5"]) == (0.5, 1.0)
+    assert (found["answered"], found["right_when_answered"]) == (0.75, pytest.approx(2 / 3))
+    assert (found["type_accuracy"], found["not_null"], found["false_alarms"]) == (
+        1.0,
+        pytest.approx(1 / 3),
+        0.5,
+    )
+    assert found["exception_f1"] == 1.0
+
+
+def test_exception_f1_reads_the_top1_as_the_engines_verdict() -> None:
+    said_and_did = judged("exception", top1="assertThrows(X.class)")
+    missed = judged("exception", top1="assertEquals(1, x)")
+    false_alarm = judged(top1="assertThrows(Y.class)")
+    assert exception_f1([said_and_did, missed, false_alarm, judged()]) == pytest.approx(0.5)
+    assert exception_f1([judged()]) is None  # no throwing test, nothing said to throw
+
+
+@pytest.mark.parametrize(
+    ("why", "group"),
+    [
+        (
+            "the test class does not compile here: A.java:3: unmappable character (0xF6)",
+            "the sources' encoding",
+        ),
+        (
+            "the test class does not compile here: line 2: package com.x does not exist",
+            "a package is missing",
+        ),
+        ("the test class does not compile here: line 9: cannot find symbol: class Y", "a class or member"),
+        ("no JDK on PATH (java/javac not found)", "no JDK"),
+        ("not run", "not run"),
+        ("something new: details", "something new"),
+    ],
+)
+def test_reasons_are_grouped_by_their_general_cause(why: str, group: str) -> None:
+    assert reason_group(why).startswith(group)
+
+
+def test_the_table_from_saved_runs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for cell in CELLS[:2]:
+        run = ProjectRun("p", "1", [judged(observed=cell.mode == "observed")])
+        (tmp_path / f"{cell.name}.json").write_text(json.dumps([run.to_json()]), encoding="utf-8")
+    assert main(["eval", "--headline", "--from", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "| tune | one-cut | static | 1 | 0.0% | 100.0% |" in out
+    assert "| tune | one-cut | observed | 1 | 100.0% | 100.0% |" in out
+    assert "report" not in out.split("\n\n")[0]  # cells not run are not rows
+    assert headline({Cell("tune", "one-cut", "static"): [judged()]}).count("\n| tune") == 1
+    assert main(["eval", "--headline", "--from", str(tmp_path / "none")]) == 2
