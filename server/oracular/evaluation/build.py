@@ -21,7 +21,8 @@ from oracular.execution.jvm import JvmWorker
 from oracular.execution.runner import tree_fingerprint
 
 MAX_ROUNDS = 8
-BUILD_VERSION = "1"
+BUILD_OPTIONS = ("-proc:none", "-nowarn", "-g")
+BUILD_VERSION = "2"
 
 
 @dataclass
@@ -66,9 +67,10 @@ def _java_files(roots: tuple[Path, ...]) -> list[Path]:
 
 
 def compile_dropping(
-    worker: JvmWorker, files: list[Path], out: Path, classpath: list[Path]
+    worker: JvmWorker, files: list[Path], out: Path, classpath: list[Path], encoding: str | None = None
 ) -> tuple[list[Path], dict[str, str], float]:
-    """Compile ``files``; leave out those with errors until the rest compiles."""
+    """Compile ``files`` (in ``encoding``, else UTF-8); leave out those with errors until the rest
+    compiles."""
     remaining = list(files)
     dropped: dict[str, str] = {}
     elapsed = 0.0
@@ -78,7 +80,7 @@ def compile_dropping(
         if not remaining:
             break
         result = worker.compile(
-            remaining, out, classpath, options=("-proc:none", "-nowarn", "-g", "-encoding", "UTF-8")
+            remaining, out, classpath, options=(*BUILD_OPTIONS, "-encoding", encoding or "UTF-8")
         )
         elapsed += result.elapsed_s
         if result.ok:
@@ -114,9 +116,11 @@ def build_project(worker: JvmWorker, classpath: Classpath, work_dir: Path) -> Bu
     except (OSError, ValueError, KeyError):
         pass
     classes, test_classes = base / "classes", base / "test-classes"
-    main_files, main_dropped, main_s = compile_dropping(worker, _java_files(lay.main_roots), classes, entries)
+    main_files, main_dropped, main_s = compile_dropping(
+        worker, _java_files(lay.main_roots), classes, entries, lay.encoding
+    )
     test_files, test_dropped, test_s = compile_dropping(
-        worker, _java_files(lay.test_roots), test_classes, [classes, *entries]
+        worker, _java_files(lay.test_roots), test_classes, [classes, *entries], lay.encoding
     )
     build = Build(classes, test_classes, main_files, test_files, main_dropped, test_dropped, main_s + test_s)
     meta.write_text(json.dumps(build.to_json(), indent=1), encoding="utf-8")

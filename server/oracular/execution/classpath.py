@@ -15,6 +15,7 @@ Build-tool answers are cached per build-file fingerprint (running Maven takes se
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
@@ -29,7 +30,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from oracular.execution.poms import Resolution, pom_resource_dirs, resolve_pom_dependencies
+from oracular.execution.poms import Resolution, pom_resource_dirs, resolve_pom_dependencies, source_encoding
 from oracular.execution.toolchain import DEBIAN_JAVA, cache_root
 from oracular.java.declarations import Import
 from oracular.java.workspace import PRUNED_DIRS, is_test_path, package_root
@@ -102,6 +103,8 @@ class Layout:
     output_dirs: tuple[Path, ...]
     modules: tuple[Path, ...]
     """Directories holding a build file, outermost first."""
+    encoding: str | None = None
+    """The sources' encoding, where the build declares it (``poms.source_encoding``)."""
 
     @property
     def source_roots(self) -> tuple[Path, ...]:
@@ -218,7 +221,9 @@ def scan_layout(root: Path) -> Layout:
     resources += [r for r in ordered if r != root and any(d == r or r in d.parents for d in data)]
     tests = tuple(r for r in ordered if r != root and is_test_path(r.relative_to(root) / "X.java"))
     mains = tuple(r for r in ordered if r not in tests)
-    return Layout(mains, tests, tuple(sorted(set(resources))), tuple(outputs), tuple(modules))
+    poms = [m / "pom.xml" for m in modules if (m / "pom.xml").is_file()]
+    encoding = next((e for pom in poms if (e := source_encoding(pom)) is not None), None)
+    return Layout(mains, tests, tuple(sorted(set(resources))), tuple(outputs), tuple(modules), encoding)
 
 
 # -- build tools -------------------------------------------------------------------------------
@@ -484,8 +489,7 @@ def discover(
         missing = [
             f"{e} (in the oracular.classpath setting)" for e in [*entries, *extra_outputs] if not e.exists()
         ]
-        lay = Layout(lay.main_roots, lay.test_roots, lay.resource_dirs,
-                     _dedupe([*extra_outputs, *outputs]), lay.modules)  # fmt: skip
+        lay = dataclasses.replace(lay, output_dirs=_dedupe([*extra_outputs, *outputs]))
         result = Classpath(root, "setting", _dedupe([*lay.output_dirs, *entries]), lay, (), tuple(missing))
     else:
         found: list[Path] | None = None

@@ -398,6 +398,7 @@ class OracleChecker:
             deps_dir=self.cache_dir / "deps" / root_key,
             runtime_extra=lay.resource_dirs,
             fingerprint=fingerprint,
+            encoding=lay.encoding,
         )
 
     def bench(self, source: SourceText) -> Bench | str:

@@ -54,6 +54,31 @@ LINKAGE_ERRORS = frozenset(
 """Errors that mean stale compiled classes, not the code under test: such outcomes are not cached."""
 
 
+JAVAC_OPTIONS = ("-proc:none", "-nowarn", "-g", "-implicit:class")
+FALLBACK_ENCODING = "ISO-8859-1"
+"""Where a project declares no encoding and its sources are not UTF-8: every byte maps."""
+
+
+def javac_options(encoding: str) -> tuple[str, ...]:
+    return (*JAVAC_OPTIONS, "-encoding", encoding)
+
+
+def java_ascii(text: str) -> str:
+    """``text`` with every character beyond ASCII written as Java's ``\\uXXXX`` escape (UTF-16
+    units), which javac reads in any source encoding: a scratch copy compiles beside project
+    sources in theirs. Never a line break or a control character: only characters above 0x7F."""
+    if text.isascii():
+        return text
+    return "".join(c if ord(c) < 0x80 else "".join(f"\\u{u:04x}" for u in _utf16_units(ord(c))) for c in text)
+
+
+def _utf16_units(code: int) -> tuple[int, ...]:
+    if code < 0x10000:
+        return (code,)
+    code -= 0x10000
+    return (0xD800 + (code >> 10), 0xDC00 + (code & 0x3FF))
+
+
 @dataclass(frozen=True)
 class CompileContext:
     """How scratch classes of one project compile and run."""
@@ -68,6 +93,8 @@ class CompileContext:
     """Run-time only entries: resource folders."""
     fingerprint: str = ""
     """Content fingerprint of the project (see :func:`tree_fingerprint`)."""
+    encoding: str | None = None
+    """The sources' encoding where the build declares it; ``None``: UTF-8, else ISO-8859-1."""
 
 
 def tree_fingerprint(paths: Iterable[Path], suffixes: tuple[str, ...] = (".java", ".class", ".jar")) -> str:
@@ -152,6 +179,10 @@ def _dir_lock(path: Path) -> threading.Lock:
         return _dir_locks.setdefault(path, threading.Lock())
 
 
+_not_utf8: set[Path | None] = set()
+"""The on-demand class folders (so, projects) whose undeclared encoding turned out not to be UTF-8."""
+
+
 class ScratchRunner:
     """Compiles and runs scratch classes in one helper JVM, caching outcomes by content hash."""
 
@@ -168,7 +199,7 @@ class ScratchRunner:
         # The run's working directory and JVM options (basedir) too: a test may read them.
         # A companion subclass's source is in the project's fingerprint: its path says which.
         parts = [CACHE_VERSION, str(self.worker.toolchain.helper), self.worker.environment,
-                 context.fingerprint, str(timeout_s), repr(sorted(timeouts.items())),
+                 context.fingerprint, str(context.encoding), str(timeout_s), repr(sorted(timeouts.items())),
                  str(scratch.relative_path), scratch.text, *(str(c.path) for c in scratch.companions),
                  *map(str, context.classpath), *map(str, context.sourcepath),
                  *map(str, context.runtime_extra)]  # fmt: skip
@@ -233,7 +264,7 @@ class ScratchRunner:
             shutil.rmtree(out_dir, ignore_errors=True)
             path = src_dir / scratch.relative_path
             path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(scratch.text, encoding="utf-8")
+            path.write_text(java_ascii(scratch.text), encoding="ascii")
             result = self._javac(path, scratch, context, out_dir, cancelled)
             outcome.compile_s += result.elapsed_s
             if result.ok:
@@ -269,17 +300,46 @@ class ScratchRunner:
         out_dir: Path,
         cancelled: Cancelled | None,
     ) -> CompileResult:
+        """javac over the scratch copy, in the project's encoding; where the build declares none
+        and UTF-8 meets a byte it cannot map, once more in ISO-8859-1 (the scratch copy itself is
+        ASCII: :func:`java_ascii`)."""
+        known = context.encoding or (FALLBACK_ENCODING if context.deps_dir in _not_utf8 else None)
+        result = self._javac_in(known or "UTF-8", path, scratch, context, out_dir, cancelled)
+        unmappable = any("unmappable character" in d.message for d in result.diagnostics)
+        if known is None and unmappable:  # javac's API may still call that a success
+            _not_utf8.add(context.deps_dir)
+            self.reset_deps(context)  # classes it compiled on demand read the bytes as UTF-8
+            return self._javac_in(FALLBACK_ENCODING, path, scratch, context, out_dir, cancelled)
+        return result
+
+    def _javac_in(
+        self,
+        encoding: str,
+        path: Path,
+        scratch: ScratchClass,
+        context: CompileContext,
+        out_dir: Path,
+        cancelled: Cancelled | None,
+    ) -> CompileResult:
         helper = self.worker.toolchain.helper
+        options = javac_options(encoding)
         # A concrete subclass runs an abstract class's tests: compiled here, against the copy.
         sources = [path, *(c.path for c in scratch.companions)]
         if not context.sourcepath or context.deps_dir is None:
-            return self.worker.compile(sources, out_dir, [helper, *context.classpath], cancelled=cancelled)
+            return self.worker.compile(
+                sources, out_dir, [helper, *context.classpath], (), options, cancelled=cancelled
+            )
         # Project classes compiled on demand go to the shared deps folder (reused by later
         # checks while their sources are older); the scratch's own classes move out of it.
         deps = context.deps_dir
         with _dir_lock(deps), file_lock(deps.with_name(deps.name + ".lock")):
             result = self.worker.compile(
-                sources, deps, [helper, deps, *context.classpath], context.sourcepath, cancelled=cancelled
+                sources,
+                deps,
+                [helper, deps, *context.classpath],
+                context.sourcepath,
+                options,
+                cancelled=cancelled,
             )
             for binary in (*scratch.top_level, *(c.binary_name for c in scratch.companions)):
                 package, _, simple = binary.rpartition(".")

@@ -66,6 +66,7 @@ class Harness:
         return CompileContext(
             classpath=(self.build.test_classes, self.build.classes, *self.classpath.dependencies),
             runtime_extra=self.classpath.layout.resource_dirs,
+            encoding=self.classpath.layout.encoding,
         )
 
     def parallel(self, items: Sequence[Any], task: Callable[[JvmWorker, Any], Any], desc: str) -> list[Any]:

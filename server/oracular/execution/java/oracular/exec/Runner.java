@@ -145,7 +145,20 @@ public final class Runner {
             send("DIAG\tERROR\t-1\t-1\t\tno Java compiler in this runtime (a JRE, not a JDK)");
         } else {
             DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
-            try (StandardJavaFileManager files = javac.getStandardFileManager(diagnostics, Locale.ENGLISH, StandardCharsets.UTF_8)) {
+            // The file manager reads the sources: it takes -encoding, which javac's options would
+            // not pass on to a file manager made here.
+            java.nio.charset.Charset charset = StandardCharsets.UTF_8;
+            int at = options.indexOf("-encoding");
+            if (at >= 0 && at + 1 < options.size()) {
+                try {
+                    charset = java.nio.charset.Charset.forName(options.get(at + 1));
+                } catch (IllegalArgumentException unknown) {
+                    send("DIAG\tERROR\t-1\t-1\t\t" + escape("unknown encoding " + options.get(at + 1)));
+                }
+                options.remove(at + 1);
+                options.remove(at);
+            }
+            try (StandardJavaFileManager files = javac.getStandardFileManager(diagnostics, Locale.ENGLISH, charset)) {
                 if (out != null) {
                     new File(out).mkdirs();
                     options.add("-d");
