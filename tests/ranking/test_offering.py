@@ -23,9 +23,9 @@ def test_the_offered_candidates_are_flagged_and_ordered_by_tier(engine: OracleEn
     null = Candidate("assertion", "assertNull", s)  # cannot hold: never offered
     holds, fails = Verdict(HOLDS, "1"), Verdict(FAILS, "1")
     items = (
-        Scored(wrong, 0.6, fails),
-        Scored(equals, 0.3, holds),
-        Scored(not_null, 0.9, holds),
+        Scored(wrong, 0.6, verdict=fails),
+        Scored(equals, 0.3, verdict=holds),
+        Scored(not_null, 0.9, verdict=holds),
         Scored(null, 0.8),
     )
     offered = offer(Ranked(items, 0.1), RankingContext(prefix), top_k=5)

@@ -84,27 +84,6 @@ def add_realistic_arguments(parser: argparse.ArgumentParser) -> None:
         "--check-timeout", type=float, default=5.0, metavar="S", help="time limit per run test (default 5)"
     )
     group.add_argument(
-        "--headline",
-        action="store_true",
-        help="the headline table: tune and report splits, one-cut and all-cut, static and observed "
-        "(eight realistic evaluations, kept in --runs; see docs/eval.md)",
-    )
-    group.add_argument(
-        "--runs",
-        type=Path,
-        default=None,
-        metavar="DIR",
-        help="--headline: where its evaluations go (default: CACHE/eval-headline)",
-    )
-    group.add_argument(
-        "--from",
-        dest="source",
-        type=Path,
-        default=None,
-        metavar="DIR",
-        help="--headline: tabulate the evaluations already in DIR, run nothing",
-    )
-    group.add_argument(
         "--ablate",
         action="append",
         default=[],
@@ -117,6 +96,40 @@ def add_realistic_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="run every prefix and top-1 again instead of reusing the runs an earlier evaluation of the "
         "same tests made (kept in CACHE/eval-runs, keyed by the code and the harness)",
+    )
+    group.add_argument(
+        "--features",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="also write each judged test's candidates, their learned-ranker features and which are the "
+        "developer's (JSON Lines): training data for 'oracular train learned-ranker'",
+    )
+    add_headline_arguments(parser)
+
+
+def add_headline_arguments(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("the headline table (--headline)")
+    group.add_argument(
+        "--headline",
+        action="store_true",
+        help="the headline table: tune and report splits, one-cut and all-cut, static and observed "
+        "(eight realistic evaluations, kept in --runs; see docs/eval.md)",
+    )
+    group.add_argument(
+        "--runs",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="where its evaluations go (default: CACHE/eval-headline)",
+    )
+    group.add_argument(
+        "--from",
+        dest="source",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="tabulate the evaluations already in DIR, run nothing",
     )
 
 

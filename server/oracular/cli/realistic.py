@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import logging
 from collections.abc import Callable
@@ -19,7 +20,7 @@ from oracular.java.workspace import WorkspaceIndex
 
 if TYPE_CHECKING:
     from oracular.candidates.observed import Observer
-    from oracular.evaluation.realistic import ProjectRun
+    from oracular.evaluation.realistic import FeatureSink, ProjectRun
 
 
 def _roots(args: argparse.Namespace) -> list[Path] | None:
@@ -46,12 +47,22 @@ def run_realistic(args: argparse.Namespace) -> int:
         error("--realistic evaluates one model at a time")
         return 2
     ranker = default_ranker(args.device, model_dirs[0])
-    settings = EngineSettings(top_k=TOP_K, ablate=frozenset(args.ablate))
+    features: Path | None = args.features
+    settings = EngineSettings(
+        top_k=TOP_K, ablate=frozenset(args.ablate), record_features=features is not None
+    )
 
     def engine_for(index: WorkspaceIndex, root: Path) -> OracleEngine:
         return OracleEngine(index, ranker, settings, root)
 
-    runs = [_evaluate(root, args, engine_for) for root in roots]
+    with contextlib.ExitStack() as stack:
+        out = stack.enter_context(features.open("w", encoding="utf-8")) if features is not None else None
+
+        def sink(row: dict) -> None:
+            assert out is not None
+            out.write(json.dumps(row) + "\n")
+
+        runs = [_evaluate(root, args, engine_for, sink if out is not None else None) for root in roots]
     header: dict[str, object] = {
         "ranker": ranker.name,
         "mode": "static (no values observed)" if args.no_observe else "observed values where the code runs",
@@ -69,7 +80,10 @@ def run_realistic(args: argparse.Namespace) -> int:
 
 
 def _evaluate(
-    root: Path, args: argparse.Namespace, engine_for: Callable[[WorkspaceIndex, Path], OracleEngine]
+    root: Path,
+    args: argparse.Namespace,
+    engine_for: Callable[[WorkspaceIndex, Path], OracleEngine],
+    features: FeatureSink | None = None,
 ) -> ProjectRun:
     """One project, with a checker (helper JVMs) of its own, closed after it."""
     from oracular.evaluation.realistic import evaluate_project
@@ -96,8 +110,9 @@ def _evaluate(
     progress = not args.quiet
     try:
         return evaluate_project(
-            root, engine_for, suggest, args.max_tests, args.seed, checking, progress, args.one_cut, args.kind
-        )
+            root, engine_for, suggest, args.max_tests, args.seed, checking, progress, args.one_cut, args.kind,
+            features,
+        )  # fmt: skip
     finally:
         if checker is not None:
             checker.close()

@@ -60,7 +60,8 @@ from oracular.java.types import TypeEnv
 from oracular.java.workspace import WorkspaceIndex
 from oracular.ranking.baseline import BaselineRanker
 from oracular.ranking.confidence import AnswerView
-from oracular.ranking.offering import offer
+from oracular.ranking.features import candidate_features
+from oracular.ranking.offering import flagged, offer
 from oracular.ranking.pipeline import RankingPipeline
 from oracular.ranking.problem import OracleProblem, Ranker
 from oracular.ranking.scored import Ranked, RankingContext
@@ -344,6 +345,9 @@ class OracleEngine:
             test, prefix.focal, ranked.exception_probability, ranking.exception_type, False, [],
             observed=ran is not None,
         )  # fmt: skip
+        if self.settings.record_features:
+            judged = flagged(ranked, context)
+            report.features = list(zip(judged.candidates, candidate_features(judged, context), strict=True))
         for rank, scored in enumerate(offer(ranked, context, self.settings.top_k), start=1):
             rendered = renderer.render(scored.candidate, prefix, test.node)
             edits = [rendered.statement_edit, *renderer.import_edits(rendered.imports)]

@@ -105,6 +105,8 @@ class TestReport:
     there is no top-1 that can fail."""
     view: AnswerView | None = None
     """What :attr:`confidence` was computed from (:mod:`oracular.ranking.confidence`)."""
+    features: list[tuple[Candidate, list[float]]] | None = None
+    """Every candidate with its learned-ranker features, where the engine's settings ask for them."""
 
     @property
     def line(self) -> int:

@@ -25,6 +25,9 @@ class EngineSettings:
     weights: RankingWeights | None = None
     """The ranking pipeline's weights; ``None``: those saved with the ranker's model, else the
     hand-set defaults (:class:`~oracular.ranking.weights.RankingWeights`)."""
+    record_features: bool = False
+    """Keep each candidate's learned-ranker features on its test's report (:attr:`TestReport.features`):
+    the training data of :mod:`oracular.ranking.features`, made by the realistic evaluation."""
     ablate: frozenset[str] = frozenset()
     """Ranking steps left out, by name (:data:`~oracular.ranking.pipeline.STEP_NAMES`), to measure
     what each does (``oracular eval --realistic --ablate STEP``)."""

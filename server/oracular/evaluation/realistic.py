@@ -30,6 +30,7 @@ from typing import Any
 
 from tqdm import tqdm
 
+from oracular.candidates.grammar import Candidate
 from oracular.candidates.text import candidate_text, canonical_expression
 from oracular.corpus.devtests import DevTest, cut_file, oracle_free_copy
 from oracular.corpus.fetch import MARKER_NAME
@@ -45,6 +46,8 @@ logger = logging.getLogger("oracular.eval")
 
 TOP_K = 5
 
+FeatureSink = Callable[[dict[str, Any]], None]
+"""Takes each judged test's labelled candidates (:func:`labelled`)."""
 Suggester = Callable[[OracleEngine, SourceText], FileReport]
 """Answers an oracle-free copy as the editor would (static ranking, or with observed values)."""
 TopChecker = Callable[[FileReport], dict[tuple[int, int], str]]
@@ -73,7 +76,11 @@ def is_junit(truth: GroundTruth) -> bool:
 
 
 def suggestion_key(suggestion: Suggestion) -> str:
-    candidate = suggestion.candidate
+    return candidate_key(suggestion.candidate)
+
+
+def candidate_key(candidate: Candidate) -> str:
+    """A candidate as :func:`answer_keys` spells the developer's oracle."""
     if candidate.kind == "exception":
         return f"assertThrows({(candidate.exception or 'Exception').rsplit('.', 1)[-1]}.class)"
     return canonical_expression(candidate_text(candidate))
@@ -159,6 +166,16 @@ def type_right(cut: DevTest, report: TestReport, keys: frozenset[str]) -> bool |
     return first is not None and suggestion_key(first) in keys
 
 
+def labelled(judged: Judged, cut: DevTest, features: list[tuple[Candidate, list[float]]]) -> dict[str, Any]:
+    """One test's candidates for a learned ranker: their features, and which are the developer's."""
+    keys = answer_keys(cut)
+    return {
+        "project": judged.project, "file": judged.file, "test": judged.test, "kind": judged.kind,
+        "observed": judged.observed, "rows": [row for _, row in features],
+        "labels": [candidate_key(candidate) in keys for candidate, _ in features],
+    }  # fmt: skip
+
+
 def judge(project: str, file: str, cut: DevTest, report: TestReport) -> Judged:
     keys = answer_keys(cut)
     rank = next((s.rank for s in report.suggestions[:TOP_K] if keys and suggestion_key(s) in keys), None)
@@ -234,13 +251,16 @@ def evaluate_project(
     progress: bool = True,
     one_cut: bool = False,
     kind: str | None = None,
+    features: FeatureSink | None = None,
 ) -> ProjectRun:
     """Cut ``max_tests`` (seeded) of the project's tests (those of ``kind`` only, if given:
     ``assertion`` or ``exception``), answer them, and judge the answers.
 
     A file's chosen tests are cut together, in one copy; ``one_cut``: each in a copy of its own,
     the file's other tests as written, as a user's oracle-free test sits among tests with oracles
-    (their habits, :mod:`oracular.java.neighbours`, all there; one suggestion run per test)."""
+    (their habits, :mod:`oracular.java.neighbours`, all there; one suggestion run per test).
+    ``features``: each judged test's candidates, labelled, for a learned ranker (the engine must
+    record them: ``EngineSettings.record_features``)."""
     start = time.monotonic()
     root = root.resolve()
     run = ProjectRun(root.name, _version(root))
@@ -267,7 +287,7 @@ def evaluate_project(
     bar = tqdm(total=len(chosen), desc=f"{root.name}", unit="test", disable=not progress)
     for path, file_cuts in sorted(by_file.items()):
         for together in [[cut] for cut in file_cuts] if one_cut else [file_cuts]:
-            run.judged += _evaluate_file(root, path, together, engine, suggest, check_top, run)
+            run.judged += _evaluate_file(root, path, together, engine, suggest, check_top, run, features)
             bar.update(len(together))
     bar.close()
     run.counts["tests_judged"] = len(run.judged)
@@ -283,6 +303,7 @@ def _evaluate_file(
     suggest: Suggester,
     check_top: TopChecker | None,
     run: ProjectRun,
+    features: FeatureSink | None = None,
 ) -> list[Judged]:
     source = load_source(path, lenient=True)
     copy = oracle_free_copy(source, engine.analyse(source), cuts)
@@ -298,6 +319,8 @@ def _evaluate_file(
             run.counts["cut_not_oracle_free"] += 1
             continue
         pairs.append((judge(root.name, str(path.relative_to(root)), cut, test_report), test_report))
+        if features is not None and test_report.features is not None:
+            features(labelled(pairs[-1][0], cut, test_report.features))
     tops = [dataclasses.replace(t, suggestions=t.suggestions[:1]) for _, t in pairs if t.suggestions]
     if check_top is not None and tops:
         statuses = check_top(dataclasses.replace(report, tests=tops))

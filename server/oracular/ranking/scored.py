@@ -26,6 +26,8 @@ class Scored:
 
     candidate: Candidate
     score: float
+    ranker_score: float = 0.0
+    """What the ranker (or a helper's habit) said before any step: a learned ranker's first feature."""
     verdict: Verdict | None = None
     """What the observed run says of it: ``holds`` or ``fails`` (with the value seen)."""
     share: float | None = None
@@ -55,7 +57,7 @@ class Ranked:
 
     @classmethod
     def of(cls, candidates: Sequence[Candidate], scores: Sequence[float], probability: float) -> Ranked:
-        return cls(tuple(Scored(c, s) for c, s in zip(candidates, scores, strict=True)), probability)
+        return cls(tuple(Scored(c, s, s) for c, s in zip(candidates, scores, strict=True)), probability)
 
     @property
     def candidates(self) -> list[Candidate]:

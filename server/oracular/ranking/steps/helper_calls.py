@@ -54,7 +54,10 @@ class JoinHelpers:
 
     def __call__(self, ranked: Ranked, context: RankingContext) -> Ranked:
         throws = ranked.exception_probability
-        joined = tuple(Scored(h.candidate, h.score * (1 - throws), share=h.share) for h in context.helpers)
+        joined = tuple(
+            Scored(h.candidate, h.score * (1 - throws), h.score * (1 - throws), share=h.share)
+            for h in context.helpers
+        )
         return replace(ranked, items=ranked.items + joined)
 
 
