@@ -35,10 +35,11 @@ def register(commands: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "stage",
-        choices=("exception", "ranker", "all", "calibrate", "prior", "confidence"),
+        choices=("exception", "ranker", "all", "calibrate", "prior", "confidence", "learned-ranker"),
         help="calibrate: no training, re-fit the calibration of the model in --out on dev; "
         "prior: fit the template prior of the (version 2) model in --out on train, then calibrate; "
-        "confidence: fit when the model in --out answers, on --eval's realistic evaluations",
+        "confidence: fit when the model in --out answers, on --eval's realistic evaluations; "
+        "learned-ranker: fit the ranking steps and when to answer on --features (train projects)",
     )
     add_data_arguments(parser)
     parser.add_argument(
@@ -51,8 +52,22 @@ def register(commands: argparse._SubParsersAction) -> None:
     add_options(parser, TrainSettings)
     # each stage's own default: the calibration's (TrainSettings'), the answer confidence's
     parser.set_defaults(target_precision=None)
+    _add_fitting_arguments(parser)
+    parser.set_defaults(run=run)
+
+
+def _add_fitting_arguments(parser: argparse.ArgumentParser) -> None:
+    """What the prior, confidence and learned-ranker stages fit on."""
     parser.add_argument(
         "--l2", type=float, default=None, metavar="L", help="prior, confidence: L2 penalty on feature weights"
+    )
+    parser.add_argument(
+        "--features",
+        type=Path,
+        nargs="+",
+        default=[],
+        metavar="JSONL",
+        help="learned-ranker: 'oracular eval --realistic TRAIN_PROJECTS --features' outputs to fit on",
     )
     parser.add_argument(
         "--eval",
@@ -84,7 +99,6 @@ def register(commands: argparse._SubParsersAction) -> None:
         action="store_true",
         help="confidence: keep the model's fitted confidence, only choose its thresholds again",
     )
-    parser.set_defaults(run=run)
 
 
 def add_data_arguments(parser: argparse.ArgumentParser) -> None:
@@ -108,6 +122,8 @@ def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.WARNING if args.quiet else logging.INFO, format="%(message)s")
     if args.stage == "confidence":
         return fit_answer_confidence(args)
+    if args.stage == "learned-ranker":
+        return fit_learned_ranker(args)
     from oracular.models.devices import DeviceUnavailable
     from oracular.training.data import dataset_path
     from oracular.training.trainer import train
@@ -219,3 +235,31 @@ def _print_precision(
                 f"each project at thresholds chosen without it: {share:.1%} answered, "
                 f"precision {percent(right)}"
             )
+
+
+def fit_learned_ranker(args: argparse.Namespace) -> int:
+    """Fit the learned ranker on ``--features`` (folds grouped by project), print its out-of-fold
+    figures beside the hand-set steps', and save it in the model's config (the weights stay)."""
+    from oracular.models.store import load_config, save_config
+    from oracular.training.learned_ranker import L2, TARGET_PRECISION, train_learned_ranker
+
+    if not args.features:
+        error(
+            "--features: give the labelled candidates to fit on ('oracular eval --realistic ... --features')"
+        )
+        return 2
+    directory = args.out or default_model_dir()
+    precision = TARGET_PRECISION if args.target_precision is None else args.target_precision
+    try:
+        config = load_config(directory)
+        model, report = train_learned_ranker(
+            args.features, L2 if args.l2 is None else args.l2, target=precision
+        )
+    except (OSError, ValueError) as exc:
+        error(str(exc))
+        return 2
+    print(json.dumps({"out_of_fold": report, "thresholds": model.thresholds}, indent=1))
+    config.learned_ranker = model
+    save_config(directory, config)
+    print(f"saved in {directory / 'config.json'}")
+    return 0

@@ -11,7 +11,6 @@ from oracular.engine.analysis import FileAnalysis
 from oracular.engine.reports import TestReport
 from oracular.java.neighbours import member_path
 from oracular.ranking.confidence import VIEW_SIZE, AnswerView, Offered
-from oracular.ranking.problem import Ranker
 
 if TYPE_CHECKING:
     pass
@@ -52,10 +51,14 @@ def _simple(exception: str | None) -> str:
 
 
 def decide_abstention(
-    report: TestReport, analysis: FileAnalysis, ranker: Ranker, threshold: Callable[[AnswerView], float]
+    report: TestReport,
+    analysis: FileAnalysis,
+    confidence: Callable[[AnswerView], float],
+    threshold: Callable[[AnswerView], float],
 ) -> None:
-    """Offer the top oracle when it can fail and ``ranker`` is confident enough in it (at least
-    ``threshold`` of its view: the user's, else the ranker's for the view's mode)."""
+    """Offer the top oracle when it can fail and the engine is confident enough in it: its
+    ``confidence`` (the ranker's answer confidence, or a learned ranker's top-1 probability) at
+    least ``threshold`` (the user's, else the ranker's for the view's mode)."""
     top = report.suggestions[0] if report.suggestions else None
     if top is None:
         report.abstained = True
@@ -65,7 +68,7 @@ def decide_abstention(
         report.reason = "no oracle that can fail (only vacuous ones hold)"
         return
     report.view = answer_view(report, analysis)
-    report.confidence = ranker.answer_confidence(report.view)
+    report.confidence = confidence(report.view)
     limit = threshold(report.view)
     if report.confidence < limit:
         report.abstained = True

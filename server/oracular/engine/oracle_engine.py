@@ -61,6 +61,7 @@ from oracular.java.workspace import WorkspaceIndex
 from oracular.ranking.baseline import BaselineRanker
 from oracular.ranking.confidence import AnswerView
 from oracular.ranking.features import candidate_features
+from oracular.ranking.learned import LearnedRanker
 from oracular.ranking.offering import flagged, offer
 from oracular.ranking.pipeline import RankingPipeline
 from oracular.ranking.problem import OracleProblem, Ranker
@@ -92,8 +93,24 @@ class OracleEngine:
         self.project_root = project_root
         self.global_dictionary = global_dictionary
         """``None``: the shipped ``models/global_dictionary.json`` (re-mined with the corpus)."""
-        self.pipeline = RankingPipeline().without(self.settings.ablate)
+        self._hand = RankingPipeline().without(self.settings.ablate)
+        self._learned: tuple[LearnedRanker, RankingPipeline] | None = None
         self._paths = PathMemo()
+
+    @property
+    def learned(self) -> LearnedRanker | None:
+        """The ranker's model's learned ranker, unless the settings ask for the hand-set steps."""
+        return None if self.settings.ranking == "hand" else self.ranker.learned_ranker
+
+    @property
+    def pipeline(self) -> RankingPipeline:
+        """The learned ranker's pipeline where there is one, else the hand-set steps (less any ablated)."""
+        model = self.learned
+        if model is None:
+            return self._hand
+        if self._learned is None or self._learned[0] is not model:
+            self._learned = (model, RankingPipeline.learned(model))
+        return self._learned[1]
 
     @property
     def weights(self) -> RankingWeights:
@@ -348,19 +365,35 @@ class OracleEngine:
         if self.settings.record_features:
             judged = flagged(ranked, context)
             report.features = list(zip(judged.candidates, candidate_features(judged, context), strict=True))
-        for rank, scored in enumerate(offer(ranked, context, self.settings.top_k), start=1):
+        offered = offer(ranked, context, self.settings.top_k, tiers=self.learned is None)
+        for rank, scored in enumerate(offered, start=1):
             rendered = renderer.render(scored.candidate, prefix, test.node)
             edits = [rendered.statement_edit, *renderer.import_edits(rendered.imports)]
             suggestion = Suggestion(rank, scored.score, scored.candidate, rendered, edits, scored.verdict)
             suggestion.possible_bug, suggestion.vacuous = scored.possible_bug, scored.vacuous
             report.suggestions.append(suggestion)
-        decide_abstention(report, analysis, self.ranker, self.abstention_threshold)
+        self._decide(report, analysis)
         if observation is not None and observation.thrown_before is not None:
             report.reason = (
                 f"the test throws {observation.thrown_before.rsplit('.', 1)[-1]} before its last "
                 "statements, so no oracle at its end can hold"
             )
         return report, renderer
+
+    def _decide(self, report: TestReport, analysis: FileAnalysis) -> None:
+        """Whether to answer: the ranker's answer confidence, or the learned ranker's top-1
+        probability against its threshold for the test's mode (the user's ``abstain_below`` first)."""
+        model = self.learned
+        if model is None:
+            decide_abstention(report, analysis, self.ranker.answer_confidence, self.abstention_threshold)
+            return
+        user = self.settings.abstain_below
+        decide_abstention(
+            report,
+            analysis,
+            lambda _view: report.suggestions[0].score,
+            lambda view: user if user is not None else model.threshold(view.observed),
+        )
 
     def _ranking_context(
         self,
@@ -423,7 +456,15 @@ class OracleEngine:
 
     def memo_context(self) -> tuple:
         """What a test's results depend on outside its file (:meth:`MethodMemo.begin`'s context)."""
-        return (id(self.ranker), self.settings, self.weights, self.index.generation, str(self.project_root))
+        learned = id(self.learned) if self.learned is not None else None
+        return (
+            id(self.ranker),
+            self.settings,
+            self.weights,
+            learned,
+            self.index.generation,
+            str(self.project_root),
+        )
 
     def _report(
         self,

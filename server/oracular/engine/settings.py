@@ -25,6 +25,9 @@ class EngineSettings:
     weights: RankingWeights | None = None
     """The ranking pipeline's weights; ``None``: those saved with the ranker's model, else the
     hand-set defaults (:class:`~oracular.ranking.weights.RankingWeights`)."""
+    ranking: str = "auto"
+    """``auto``: the model's learned ranker where it has one (:mod:`oracular.ranking.learned`),
+    else the hand-set steps; ``hand``: the hand-set steps always (to compare them)."""
     record_features: bool = False
     """Keep each candidate's learned-ranker features on its test's report (:attr:`TestReport.features`):
     the training data of :mod:`oracular.ranking.features`, made by the realistic evaluation."""

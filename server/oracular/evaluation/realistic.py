@@ -166,13 +166,17 @@ def type_right(cut: DevTest, report: TestReport, keys: frozenset[str]) -> bool |
     return first is not None and suggestion_key(first) in keys
 
 
-def labelled(judged: Judged, cut: DevTest, features: list[tuple[Candidate, list[float]]]) -> dict[str, Any]:
-    """One test's candidates for a learned ranker: their features, and which are the developer's."""
+def labelled(judged: Judged, cut: DevTest, report: TestReport) -> dict[str, Any]:
+    """One test's candidates for a learned ranker: their features (``report.features``), which are
+    the developer's, and the ones the engine offered, in order (what a learned one is compared with)."""
     keys = answer_keys(cut)
+    features = report.features or []
+    position = {candidate.key: i for i, (candidate, _) in enumerate(features)}
     return {
         "project": judged.project, "file": judged.file, "test": judged.test, "kind": judged.kind,
         "observed": judged.observed, "rows": [row for _, row in features],
         "labels": [candidate_key(candidate) in keys for candidate, _ in features],
+        "offered": [position[s.candidate.key] for s in report.suggestions if s.candidate.key in position],
     }  # fmt: skip
 
 
@@ -320,7 +324,7 @@ def _evaluate_file(
             continue
         pairs.append((judge(root.name, str(path.relative_to(root)), cut, test_report), test_report))
         if features is not None and test_report.features is not None:
-            features(labelled(pairs[-1][0], cut, test_report.features))
+            features(labelled(pairs[-1][0], cut, test_report))
     tops = [dataclasses.replace(t, suggestions=t.suggestions[:1]) for _, t in pairs if t.suggestions]
     if check_top is not None and tops:
         statuses = check_top(dataclasses.replace(report, tests=tops))

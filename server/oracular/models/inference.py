@@ -30,6 +30,7 @@ from oracular.models.prior import TemplatePrior
 from oracular.models.store import load
 from oracular.ranking.baseline import value_weights
 from oracular.ranking.confidence import AnswerConfidence, AnswerView, plain_confidence
+from oracular.ranking.learned import LearnedRanker
 from oracular.ranking.problem import OracleProblem, Ranker, Ranking
 from oracular.ranking.weights import RankingWeights
 
@@ -105,10 +106,16 @@ class LoadedModel(Ranker):
     """The fitted answer confidence (:mod:`oracular.ranking.confidence`), if the config has one."""
     weights: RankingWeights | None = None
     """The ranking pipeline's weights, if the config has them."""
+    learned: LearnedRanker | None = None
+    """The learned ranker, if the config has one."""
 
     @property
     def ranking_weights(self) -> RankingWeights | None:
         return self.weights
+
+    @property
+    def learned_ranker(self) -> LearnedRanker | None:
+        return self.learned
 
     @classmethod
     def from_network(
@@ -120,10 +127,13 @@ class LoadedModel(Ranker):
         prior: TemplatePrior | None = None,
         answer: AnswerConfidence | None = None,
         weights: RankingWeights | None = None,
+        learned: LearnedRanker | None = None,
     ) -> LoadedModel:
         network.eval()
         prepared = network.to("cuda").half() if device == "cuda" else quantise(network)
-        return cls(prepared, formatter, calibration, device, prior or TemplatePrior(), answer, weights)
+        return cls(
+            prepared, formatter, calibration, device, prior or TemplatePrior(), answer, weights, learned
+        )
 
     def predict(self, encoded: Encoded, is_exception: list[bool]) -> Prediction:
         """Calibrated scores for every candidate of one test (no template prior: value-full
@@ -211,5 +221,6 @@ def load_model(
     if device == "cpu" and cpu_threads is not None:
         torch.set_num_threads(cpu_threads)
     return LoadedModel.from_network(
-        network, formatter, config.calibration, device, config.prior, config.answer, config.ranking_weights
-    )
+        network, formatter, config.calibration, device, config.prior, config.answer, config.ranking_weights,
+        config.learned_ranker,
+    )  # fmt: skip

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 from oracular.models.layout import default_model_dir, weights_present
 from oracular.ranking.baseline import BaselineRanker
 from oracular.ranking.confidence import AnswerView
+from oracular.ranking.learned import LearnedRanker
 from oracular.ranking.problem import OracleProblem, Ranker, Ranking
 from oracular.ranking.weights import RankingWeights
 
@@ -99,6 +100,12 @@ class NeuralRanker(Ranker):
         """The model's, once loaded (the engine reads them after :meth:`rank` waited for it)."""
         model = self._loaded_now()
         return model.ranking_weights if model is not None else None
+
+    @property
+    def learned_ranker(self) -> LearnedRanker | None:
+        """The model's, once loaded."""
+        model = self._loaded_now()
+        return model.learned_ranker if model is not None else None
 
     def preload(self) -> None:
         """Start loading in a background thread (once); returns at once."""

@@ -24,6 +24,7 @@ from oracular.models.layout import CONFIG_FILE, DEFAULT_ARCHITECTURE, WEIGHTS_FI
 from oracular.models.network import EncoderConfig, OracleNetwork, build_network
 from oracular.models.prior import TemplatePrior
 from oracular.ranking.confidence import AnswerConfidence
+from oracular.ranking.learned import LearnedRanker
 from oracular.ranking.weights import RankingWeights
 
 FORMAT = 1
@@ -45,6 +46,9 @@ class ModelConfig:
     ranking_weights: RankingWeights | None = None
     """The ranking pipeline's weights fitted with this model (:mod:`oracular.ranking.weights`);
     ``None``: the hand-set defaults."""
+    learned_ranker: LearnedRanker | None = None
+    """A learned ranker over the candidates' features (:mod:`oracular.ranking.learned`), in place of
+    the hand-set steps and the answer confidence; ``None``: those."""
     stages: list[str] = field(default_factory=list)
     """The stages trained so far (``exception``, ``ranker``); a later run keeps both trained."""
     metadata: dict[str, Any] = field(default_factory=dict)
@@ -69,6 +73,7 @@ class ModelConfig:
             **({"prior": self.prior.to_json()} if self.prior.active else {}),
             **({"answer": self.answer.to_json()} if self.answer is not None else {}),
             **({"ranking_weights": self.ranking_weights.to_config()} if self.ranking_weights else {}),
+            **({"learned_ranker": self.learned_ranker.to_config()} if self.learned_ranker else {}),
             "stages": self.stages,
             "metadata": self.metadata,
         }
@@ -86,6 +91,7 @@ class ModelConfig:
             TemplatePrior.from_json(data.get("prior")),
             AnswerConfidence.from_json(data.get("answer")),
             RankingWeights.from_config(data["ranking_weights"]) if "ranking_weights" in data else None,
+            LearnedRanker.from_config(data["learned_ranker"]) if "learned_ranker" in data else None,
             list(data.get("stages", [])),
             dict(data.get("metadata", {})),
         )

@@ -49,10 +49,14 @@ def flagged(ranked: Ranked, context: RankingContext) -> Ranked:
     return replace(ranked, items=items)
 
 
-def offer(ranked: Ranked, context: RankingContext, top_k: int) -> list[Scored]:
-    """The first ``top_k`` candidates offered, in order, flagged."""
+def offer(ranked: Ranked, context: RankingContext, top_k: int, tiers: bool = True) -> list[Scored]:
+    """The first ``top_k`` candidates offered, in order, flagged; ``tiers=False``: by score alone
+    (a learned ranker's probabilities already weigh what the tiers say)."""
     ranked = flagged(ranked, context)
     items = ranked.items
+    if not tiers:
+        order = sorted(range(len(items)), key=lambda i: -items[i].score)
+        return [items[i] for i in order if not cannot_hold(items[i].candidate, context.prefix)][:top_k]
     order = offer_order(
         ranked.scores,
         ranked.verdicts,

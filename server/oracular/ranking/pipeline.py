@@ -11,11 +11,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Protocol
 
+from oracular.ranking.learned import LearnedRanker
 from oracular.ranking.scored import Ranked, RankingContext
 from oracular.ranking.steps.file_habits import AssertedAlike, FirstCheckHabit
 from oracular.ranking.steps.guard_verdict import GuardVerdictStep
 from oracular.ranking.steps.helper_calls import FewerHelperCalls, JoinHelpers, PassingHelpers
 from oracular.ranking.steps.judge import Judge
+from oracular.ranking.steps.learned_score import LearnedScore
 from oracular.ranking.steps.named_values import NamedValues
 from oracular.ranking.steps.settled_targets import SettledTargets
 from oracular.ranking.steps.witnessed_exception import WitnessedException
@@ -49,6 +51,16 @@ class RankingPipeline:
 
     def __init__(self, steps: Sequence[Step] = STEPS) -> None:
         self.steps = tuple(steps)
+
+    @classmethod
+    def learned(cls, model: LearnedRanker) -> RankingPipeline:
+        """Helpers joined and candidates judged, then the learned ranker in place of the hand-set
+        steps (:mod:`oracular.ranking.steps.learned_score`)."""
+        return cls((JoinHelpers(), Judge(), LearnedScore(model)))
+
+    @property
+    def is_learned(self) -> bool:
+        return any(isinstance(step, LearnedScore) for step in self.steps)
 
     @property
     def names(self) -> tuple[str, ...]:

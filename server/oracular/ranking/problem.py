@@ -12,6 +12,7 @@ from typing import Protocol
 from oracular.candidates.grammar import Candidate
 from oracular.java.prefix import FocalMethod, PrefixAnalysis
 from oracular.ranking.confidence import AnswerView, plain_confidence
+from oracular.ranking.learned import LearnedRanker
 from oracular.ranking.weights import RankingWeights
 
 
@@ -70,6 +71,11 @@ class Ranker(Protocol):
     @property
     def ranking_weights(self) -> RankingWeights | None:
         """The ranking pipeline's weights fitted with the ranker's model, if its model has them."""
+        return None
+
+    @property
+    def learned_ranker(self) -> LearnedRanker | None:
+        """The learned ranker fitted with the ranker's model (:mod:`oracular.ranking.learned`), if any."""
         return None
 
     @property

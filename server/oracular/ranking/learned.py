@@ -1,0 +1,72 @@
+"""A learned ranker over the candidates' features: one linear model per mode, softmax over a
+test's candidates, fitted on the train split (:mod:`oracular.training.learned_ranker`).
+
+Why it replaces the hand-set steps where a model has one: each step (:mod:`oracular.ranking.steps`)
+adds one signal with a weight chosen on the tune projects' failures; here all of them, the neural
+score among them (:mod:`oracular.ranking.features`), are weighed by a model fitted on projects no
+rule was built on, with folds grouped by project. Its top-1 probability is also when to answer:
+the threshold per mode is chosen on the same folds for a stated precision.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from oracular.ranking.features import FEATURES
+
+MODES = ("static", "observed")
+
+
+@dataclass(frozen=True)
+class LinearModel:
+    """A weight per feature: a candidate's utility is their dot product."""
+
+    weights: tuple[float, ...]
+
+    def utilities(self, rows: Sequence[Sequence[float]]) -> list[float]:
+        return [sum(w * x for w, x in zip(self.weights, row, strict=True)) for row in rows]
+
+
+@dataclass(frozen=True)
+class LearnedRanker:
+    features: tuple[str, ...]
+    models: Mapping[str, LinearModel]
+    """By mode: ``static`` (nothing ran) and ``observed``."""
+    thresholds: Mapping[str, float]
+    """The top-1 probability below which the engine abstains, by mode."""
+    metadata: Mapping[str, Any]
+
+    def probabilities(self, rows: Sequence[Sequence[float]], observed: bool) -> list[float]:
+        """The softmax over one test's candidates: how likely each is the developer's oracle."""
+        if not rows:
+            return []
+        utilities = self.models["observed" if observed else "static"].utilities(rows)
+        top = max(utilities)
+        exps = [math.exp(u - top) for u in utilities]
+        total = sum(exps)
+        return [e / total for e in exps]
+
+    def threshold(self, observed: bool) -> float:
+        return self.thresholds["observed" if observed else "static"]
+
+    @classmethod
+    def from_config(cls, data: Mapping[str, Any]) -> LearnedRanker:
+        """A model saved with the network; one fitted for other features is refused (the engine
+        would read its weights in the wrong order)."""
+        features = tuple(data["features"])
+        if features != FEATURES:
+            raise ValueError("the learned ranker was fitted on other features than this version computes")
+        models = {mode: LinearModel(tuple(map(float, data["models"][mode]))) for mode in MODES}
+        thresholds = {mode: float(data["thresholds"][mode]) for mode in MODES}
+        return cls(features, models, thresholds, dict(data.get("metadata", {})))
+
+    def to_config(self) -> dict[str, Any]:
+        return {
+            "features": list(self.features),
+            "models": {mode: list(model.weights) for mode, model in self.models.items()},
+            "thresholds": dict(self.thresholds),
+            "metadata": dict(self.metadata),
+        }

@@ -1,0 +1,192 @@
+"""Fitting the learned ranker (:mod:`oracular.ranking.learned`) on the train split's labelled
+candidates, with folds grouped by project.
+
+The data are ``oracular eval --realistic PROJECTS --features FILE`` outputs over *train* projects:
+each test cut right before its oracle, every candidate's features and whether it is the developer's
+oracle. The model is a conditional logit (a softmax over a test's candidates, one weight vector per
+mode), fitted by L-BFGS on standardised features with an L2 penalty; standardising is folded back
+into the weights, so the shipped model reads raw features. Every figure reported is out of fold:
+a project's tests are scored by a model fitted without it. The answer threshold per mode is the
+lowest out-of-fold top-1 probability at which the answered tests reach the target precision.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import torch
+
+from oracular.ranking.features import FEATURES
+from oracular.ranking.learned import MODES, LearnedRanker, LinearModel
+
+logger = logging.getLogger("oracular.train")
+
+L2 = 1e-2
+FOLDS = 5
+TARGET_PRECISION = 0.6
+"""The top-1 precision the answer thresholds are chosen for, as for the answer confidence."""
+
+
+@dataclass
+class LabelledTest:
+    project: str
+    observed: bool
+    rows: torch.Tensor
+    labels: torch.Tensor
+    offered: list[int]
+    """The candidates the engine's hand-set pipeline offered, in order (may be empty)."""
+
+    @property
+    def mode(self) -> str:
+        return "observed" if self.observed else "static"
+
+
+def load_tests(paths: Iterable[Path]) -> list[LabelledTest]:
+    """The labelled tests of the feature files (tests without candidates left out)."""
+    tests = []
+    for path in paths:
+        with path.open(encoding="utf-8") as lines:
+            for line in lines:
+                data = json.loads(line)
+                if not data["rows"]:
+                    continue
+                rows = torch.tensor(data["rows"], dtype=torch.float64)
+                if rows.shape[1] != len(FEATURES):
+                    raise ValueError(
+                        f"{path}: {rows.shape[1]} features per candidate, expected {len(FEATURES)}"
+                    )
+                labels = torch.tensor(data["labels"], dtype=torch.bool)
+                tests.append(
+                    LabelledTest(data["project"], data["observed"], rows, labels, data.get("offered", []))
+                )
+    return tests
+
+
+def fit(tests: Sequence[LabelledTest], l2: float = L2) -> LinearModel:
+    """The weights maximising the log-probability of the developer's candidates (the sum over a
+    test's right ones), less ``l2`` times their squared norm; tests with no right candidate carry
+    no signal and are skipped."""
+    usable = [t for t in tests if bool(t.labels.any())]
+    if not usable:
+        return LinearModel(tuple(0.0 for _ in FEATURES))
+    stacked = torch.cat([t.rows for t in usable])
+    mean, std = stacked.mean(0), stacked.std(0).clamp_min(1e-6)
+    width = max(len(t.labels) for t in usable)
+    rows = torch.zeros(len(usable), width, len(FEATURES), dtype=torch.float64)
+    present = torch.zeros(len(usable), width, dtype=torch.bool)
+    right = torch.zeros(len(usable), width, dtype=torch.bool)
+    for i, t in enumerate(usable):  # one padded batch: a test's candidates, masked to their count
+        n = len(t.labels)
+        rows[i, :n], present[i, :n], right[i, :n] = (t.rows - mean) / std, True, t.labels
+    weights = torch.zeros(len(FEATURES), dtype=torch.float64, requires_grad=True)
+    optimiser = torch.optim.LBFGS([weights], max_iter=200, line_search_fn="strong_wolfe")
+    floor = torch.tensor(-1e30, dtype=torch.float64)
+
+    def loss() -> torch.Tensor:
+        optimiser.zero_grad()
+        utilities = torch.where(present, rows @ weights, floor)
+        log_p = torch.log_softmax(utilities, 1)
+        chosen = torch.logsumexp(torch.where(right, log_p, floor), 1)
+        value = -chosen.mean() + l2 * (weights**2).sum()
+        value.backward()
+        return value
+
+    optimiser.step(loss)
+    raw = (weights.detach() / std).tolist()  # the mean shifts every candidate alike: no bias needed
+    return LinearModel(tuple(raw))
+
+
+def folds_of(tests: Sequence[LabelledTest], folds: int, seed: int = 13) -> list[set[str]]:
+    """The projects, shuffled (seeded) and dealt into ``folds`` groups."""
+    projects = sorted({t.project for t in tests})
+    random.Random(seed).shuffle(projects)
+    return [set(projects[i::folds]) for i in range(folds)]
+
+
+@dataclass
+class OutOfFold:
+    """A test, its out-of-fold probabilities, and what the hand-set pipeline offered."""
+
+    test: LabelledTest
+    probabilities: list[float]
+
+    @property
+    def order(self) -> list[int]:
+        return sorted(range(len(self.probabilities)), key=lambda i: -self.probabilities[i])
+
+    def right_at(self, k: int, order: Sequence[int] | None = None) -> bool:
+        chosen = (self.order if order is None else order)[:k]
+        return any(bool(self.test.labels[i]) for i in chosen)
+
+
+def cross_validate(tests: Sequence[LabelledTest], folds: int = FOLDS, l2: float = L2) -> list[OutOfFold]:
+    """Every test scored by the models (one per mode) fitted on the other folds' projects."""
+    found = []
+    for held in folds_of(tests, folds):
+        for mode in MODES:
+            train = [t for t in tests if t.project not in held and t.mode == mode]
+            model = fit(train, l2)
+            ranker = LearnedRanker(FEATURES, {m: model for m in MODES}, {m: 0.0 for m in MODES}, {})
+            for test in (t for t in tests if t.project in held and t.mode == mode):
+                found.append(OutOfFold(test, ranker.probabilities(test.rows.tolist(), test.observed)))
+    return found
+
+
+def choose_threshold(scored: Sequence[OutOfFold], target: float = TARGET_PRECISION) -> float:
+    """The lowest top-1 probability at which the answered tests' top-1 precision reaches ``target``
+    (1.0, never answering, where none does)."""
+    ranked = sorted(scored, key=lambda s: -max(s.probabilities))
+    right, best = 0, 1.0
+    for n, item in enumerate(ranked, start=1):
+        right += item.right_at(1)
+        if right / n >= target:
+            best = max(item.probabilities)
+    return best
+
+
+def figures(scored: Sequence[OutOfFold], thresholds: dict[str, float]) -> dict[str, Any]:
+    """Out-of-fold top-1/top-5 of the learned and the hand-set order, and the answers, by mode."""
+    report: dict[str, Any] = {}
+    for mode in MODES:
+        items = [s for s in scored if s.test.mode == mode]
+        if not items:
+            continue
+        n = len(items)
+        answered = [s for s in items if max(s.probabilities) >= thresholds[mode]]
+        report[mode] = {
+            "tests": n,
+            "top1": sum(s.right_at(1) for s in items) / n,
+            "top5": sum(s.right_at(5) for s in items) / n,
+            "hand_top1": sum(s.right_at(1, s.test.offered) for s in items) / n,
+            "hand_top5": sum(s.right_at(5, s.test.offered) for s in items) / n,
+            "answered": len(answered) / n,
+            "right_when_answered": sum(s.right_at(1) for s in answered) / len(answered) if answered else None,
+        }
+    return report
+
+
+def train_learned_ranker(
+    paths: Sequence[Path], l2: float = L2, folds: int = FOLDS, target: float = TARGET_PRECISION
+) -> tuple[LearnedRanker, dict[str, Any]]:
+    """The model fitted on all of ``paths``' tests, its thresholds chosen out of fold, and the
+    out-of-fold figures."""
+    tests = load_tests(paths)
+    if not tests:
+        raise ValueError("no labelled test in the feature files")
+    scored = cross_validate(tests, folds, l2)
+    thresholds = {
+        mode: choose_threshold([s for s in scored if s.test.mode == mode], target) for mode in MODES
+    }
+    report = figures(scored, thresholds)
+    models = {mode: fit([t for t in tests if t.mode == mode], l2) for mode in MODES}
+    metadata = {
+        "projects": len({t.project for t in tests}), "tests": len(tests), "l2": l2, "folds": folds,
+        "target_precision": target, "out_of_fold": report, "data": [str(p) for p in paths],
+    }  # fmt: skip
+    return LearnedRanker(FEATURES, models, thresholds, metadata), report

@@ -1,0 +1,66 @@
+"""The learned ranker: a softmax per test over each mode's linear model, saved with the network,
+refused when fitted on other features; the engine ranks and decides with it where the model has
+one (the hand-set steps otherwise, or when asked)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import pytest
+
+from oracular.engine import EngineSettings, OracleEngine
+from oracular.models.store import ModelConfig
+from oracular.ranking.baseline import BaselineRanker
+from oracular.ranking.features import FEATURES
+from oracular.ranking.learned import MODES, LearnedRanker, LinearModel
+
+from ..conftest import java
+from ..java.test_neighbours import HABITS_TEST
+
+
+def model(**weights: float) -> LearnedRanker:
+    vector = LinearModel(tuple(weights.get(name, 0.0) for name in FEATURES))
+    return LearnedRanker(FEATURES, {m: vector for m in MODES}, {"static": 0.5, "observed": 0.2}, {"tests": 3})
+
+
+def test_probabilities_are_a_softmax_of_the_models_utilities() -> None:
+    ranker = model(ranker_logit=1.0)
+    rows = [[0.0] * len(FEATURES), [0.0] * len(FEATURES)]
+    rows[1][FEATURES.index("ranker_logit")] = math.log(3)
+    assert ranker.probabilities(rows, observed=False) == pytest.approx([0.25, 0.75])
+    assert ranker.probabilities([], observed=True) == []
+    assert (ranker.threshold(False), ranker.threshold(True)) == (0.5, 0.2)
+
+
+def test_it_travels_in_the_config_and_is_refused_for_other_features() -> None:
+    ranker = model(holds=2.0)
+    config = ModelConfig({"hidden_size": 8}, learned_ranker=ranker)
+    assert ModelConfig.from_json(config.to_json()).learned_ranker == ranker
+    data = ranker.to_config()
+    data["features"] = data["features"][:-1]
+    with pytest.raises(ValueError, match="other features"):
+        LearnedRanker.from_config(data)
+
+
+class Learned(BaselineRanker):
+    """The baseline with a learned ranker that trusts the ranker's own order and the file's habit."""
+
+    @property
+    def learned_ranker(self) -> LearnedRanker:
+        return model(ranker_logit=1.0, asserted_alike=5.0)
+
+
+def test_the_engine_ranks_with_the_learned_ranker_where_the_model_has_one(engine: OracleEngine) -> None:
+    settings = replace(engine.settings, abstain_below=None)  # the learned ranker's thresholds
+    learned = OracleEngine(engine.index, Learned(), settings, engine.project_root, engine.global_dictionary)
+    assert learned.pipeline.is_learned and not engine.pipeline.is_learned
+    (report,) = learned.suggest(java(HABITS_TEST)).tests
+    scores = [s.score for s in report.suggestions]
+    assert scores == sorted(scores, reverse=True) and sum(scores) <= 1.0  # probabilities, best first
+    assert report.suggestions[0].oracle.endswith(("s.size());", "s.isEmpty());"))  # what the others assert on
+    assert report.confidence == scores[0]
+    assert report.abstained == (scores[0] < 0.5)  # the static threshold
+    hand = OracleEngine(engine.index, Learned(), replace(engine.settings, ranking="hand"))
+    assert not hand.pipeline.is_learned
+    assert EngineSettings().ranking == "auto"
