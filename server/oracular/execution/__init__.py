@@ -4,6 +4,8 @@ Modules, one job each:
 
 - ``classpath``: what a workspace's tests need to compile and run (setting, Maven, Gradle,
   fallback), and what is missing;
+- ``build_tools``: Maven's and Gradle's answer, offline, remembered per build-file fingerprint;
+- ``sandbox``: containing the helper JVM (Bubblewrap, caps);
 - ``poms``: reading ``pom.xml`` files without Maven and resolving their dependencies to jars in
   local repositories (the fallback's POM dependencies, and POM-declared resource folders);
 - ``toolchain``: the JDK and JUnit Platform jars, the helper JVM's classes compiled once into the

@@ -16,13 +16,8 @@ Build-tool answers are cached per build-file fingerprint (running Maven takes se
 from __future__ import annotations
 
 import dataclasses
-import hashlib
-import json
 import os
 import re
-import shutil
-import subprocess
-import tempfile
 import threading
 import time
 import zipfile
@@ -30,10 +25,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from oracular.execution.build_tools import build_fingerprint, gradle_classpath, maven_classpath
 from oracular.execution.poms import Resolution, pom_resource_dirs, resolve_pom_dependencies, source_encoding
-from oracular.execution.toolchain import DEBIAN_JAVA, cache_root
+from oracular.execution.toolchain import DEBIAN_JAVA
 from oracular.java.declarations import Import
-from oracular.java.workspace import PRUNED_DIRS, is_test_path, package_root
+from oracular.java.workspace import PRUNED_DIRS, is_test_path, package_root, walk_project
 
 DEBIAN_REPO = Path("/usr/share/maven-repo")
 M2_REPO = Path.home() / ".m2" / "repository"
@@ -65,22 +61,6 @@ JDK_PACKAGES = (
     "org.ietf.",
     "org.omg.",
 )
-MAVEN_TIMEOUT_S = 180.0
-GRADLE_TIMEOUT_S = 300.0
-GRADLE_INIT = """
-allprojects {
-    afterEvaluate { p ->
-        p.tasks.register("oracularClasspath") {
-            doLast {
-                def sets = p.extensions.findByName("sourceSets")
-                if (sets != null && sets.findByName("test") != null) {
-                    println "ORACULAR_CP " + sets.test.runtimeClasspath.files.join(File.pathSeparator)
-                }
-            }
-        }
-    }
-}
-"""
 
 
 @dataclass(frozen=True)
@@ -158,10 +138,6 @@ class Classpath:
 
 
 # -- layout ----------------------------------------------------------------------------------
-def _walk(root: Path) -> Iterable[tuple[Path, list[str], list[str]]]:
-    for dirpath, dirnames, filenames in os.walk(root):
-        dirnames[:] = sorted(d for d in dirnames if d not in PRUNED_DIRS and not d.startswith("."))
-        yield Path(dirpath), dirnames, filenames
 
 
 _memo_lock = threading.Lock()
@@ -193,7 +169,7 @@ def scan_layout(root: Path) -> Layout:
     modules: list[Path] = []
     resources: list[Path] = []
     data: list[Path] = []  # folders holding files other than Java sources
-    for directory, _dirs, files in _walk(root):
+    for directory, _dirs, files in walk_project(root):
         if any(not f.endswith((".java", ".class")) and not f.startswith(".") for f in files):
             data.append(directory)
         if any(f in files for f in BUILD_FILES):
@@ -227,107 +203,6 @@ def scan_layout(root: Path) -> Layout:
 
 
 # -- build tools -------------------------------------------------------------------------------
-def _fingerprint(paths: Iterable[Path]) -> str:
-    digest = hashlib.sha256()
-    for path in sorted(paths):
-        try:
-            stat = path.stat()
-        except OSError:
-            continue
-        digest.update(f"{path}\0{stat.st_mtime_ns}\0{stat.st_size}\n".encode())
-    return digest.hexdigest()[:20]
-
-
-def _cached(kind: str, key: str, compute) -> dict:
-    """A build tool's answer, remembered per build-file fingerprint (failures included)."""
-    path = cache_root() / "classpath" / f"{kind}-{key}.json"
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        pass
-    answer = compute()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(f".tmp{os.getpid()}")
-    tmp.write_text(json.dumps(answer), encoding="utf-8")
-    os.replace(tmp, path)
-    return answer
-
-
-def _first_error(output: str) -> str:
-    """The first informative ``[ERROR]`` line of a build tool's output, shortened."""
-    for line in output.splitlines():
-        line = re.sub(r"\x1b\[[0-9;]*m", "", line).strip()
-        text = line.removeprefix("[ERROR]").strip()
-        if line.startswith("[ERROR]") and text and not text.endswith(":"):
-            return text[:200]
-    tail = output.strip().splitlines()
-    return tail[-1][:300] if tail else "no output"
-
-
-def maven_classpath(root: Path, timeout_s: float = MAVEN_TIMEOUT_S) -> tuple[list[Path] | None, str]:
-    """``mvn -o dependency:build-classpath`` (test scope, all modules); ``None`` and why on failure."""
-    mvn = shutil.which("mvn")
-    if mvn is None:
-        return None, "Maven: mvn not installed"
-    poms = [d / "pom.xml" for d, _, files in _walk(root) if "pom.xml" in files]
-
-    def compute() -> dict:
-        with tempfile.TemporaryDirectory(prefix="oracular-mvn-") as tmp:
-            out = Path(tmp) / "classpath.txt"
-            command = [mvn, "-o", "-B", "-q", "dependency:build-classpath", f"-Dmdep.outputFile={out}",
-                       "-Dmdep.appendOutput=true", "-Dmdep.includeScope=test"]  # fmt: skip
-            try:
-                done = subprocess.run(command, cwd=root, capture_output=True, text=True, timeout=timeout_s)
-            except subprocess.TimeoutExpired:
-                return {"ok": False, "why": f"timed out after {timeout_s:.0f} s"}
-            if done.returncode != 0 or not out.exists():
-                return {"ok": False, "why": _first_error(done.stdout + done.stderr)}
-            text = out.read_text(encoding="utf-8")
-        entries = [e for chunk in text.splitlines() for e in chunk.split(os.pathsep) if e.strip()]
-        return {"ok": True, "entries": entries}
-
-    answer = _cached("maven", _fingerprint(poms), compute)
-    if not answer["ok"]:
-        return None, f"Maven offline failed: {answer['why']}"
-    return [Path(e) for e in dict.fromkeys(answer["entries"])], "Maven offline"
-
-
-def gradle_classpath(root: Path, timeout_s: float = GRADLE_TIMEOUT_S) -> tuple[list[Path] | None, str]:
-    """The ``test`` source set's runtime classpath of every Gradle project, offline."""
-    gradle = shutil.which("gradle")
-    if gradle is None:
-        return None, "Gradle: gradle not installed (the wrapper would need the network)"
-    builds = [
-        d / f
-        for d, _, files in _walk(root)
-        for f in files
-        if f.startswith(("build.gradle", "settings.gradle"))
-    ]
-
-    def compute() -> dict:
-        with tempfile.TemporaryDirectory(prefix="oracular-gradle-") as tmp:
-            init = Path(tmp) / "oracular.gradle"
-            init.write_text(GRADLE_INIT, encoding="utf-8")
-            command = [gradle, "--offline", "-q", "--console=plain", "-I", str(init), "oracularClasspath"]
-            try:
-                done = subprocess.run(command, cwd=root, capture_output=True, text=True, timeout=timeout_s)
-            except subprocess.TimeoutExpired:
-                return {"ok": False, "why": f"timed out after {timeout_s:.0f} s"}
-        entries = [
-            e
-            for line in done.stdout.splitlines()
-            if line.startswith("ORACULAR_CP ")
-            for e in line.removeprefix("ORACULAR_CP ").split(os.pathsep)
-            if e.strip()
-        ]
-        if done.returncode != 0:
-            return {"ok": False, "why": _first_error(done.stderr or done.stdout)}
-        return {"ok": True, "entries": entries}
-
-    answer = _cached("gradle", _fingerprint(builds), compute)
-    if not answer["ok"]:
-        return None, f"Gradle offline failed: {answer['why']}"
-    return [Path(e) for e in dict.fromkeys(answer["entries"])], "Gradle offline"
 
 
 # -- fallback: local repositories, workspace jars, Debian's test jars --------------------------
@@ -336,7 +211,7 @@ def workspace_jars(root: Path) -> list[Path]:
     ``.jar`` there, kept on purpose for a test, would stop javac), and only real zip files."""
     return [
         d / f
-        for d, _, files in _walk(root)
+        for d, _, files in walk_project(root)
         if "resources" not in d.relative_to(root).parts
         for f in sorted(files)
         if f.endswith(".jar") and zipfile.is_zipfile(d / f)
@@ -476,7 +351,7 @@ def discover(
     root = root.resolve()
     lay = layout(root)
     build_files = [m / f for m in lay.modules for f in BUILD_FILES if (m / f).exists()]
-    key = (root, settings, java_dir, _fingerprint(build_files), lay)
+    key = (root, settings, java_dir, build_fingerprint(build_files), lay)
     with _memo_lock:
         if key in _memo:
             return _memo[key]

@@ -352,3 +352,10 @@ class WorkspaceIndex:
     def imports_of(self, cls: ClassInfo) -> list[Import]:
         decls = self._decls_of(cls)
         return decls.imports if decls else []
+
+
+def walk_project(root: Path) -> Iterator[tuple[Path, list[str], list[str]]]:
+    """``os.walk`` of a project, sorted, without build outputs, version control and hidden folders."""
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if d not in PRUNED_DIRS and not d.startswith("."))
+        yield Path(dirpath), dirnames, filenames
