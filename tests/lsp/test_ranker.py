@@ -75,3 +75,45 @@ async def test_open_documents_are_analysed_again_once_loaded() -> None:
     model.loaded.set()
     await asyncio.wait_for(waiting, 5)
     assert called.is_set()
+
+
+async def _replies(wire, request_id: int, timeout_s: float = 15.0) -> dict:
+    for _ in range(int(timeout_s / 0.02)):
+        found = [m for m in wire.replies() if m.get("id") == request_id]
+        if found:
+            return found[0]
+        await asyncio.sleep(0.02)
+    raise AssertionError(f"no reply to request {request_id}")
+
+
+@pytest.mark.asyncio
+async def test_a_quick_fix_asked_while_the_model_loads_waits_for_the_ranking(
+    tmp_path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No empty lightbulb: right after a fresh start the diagnostics come before the model, and a
+    code action request on them is answered once the ranking of that version is there."""
+    from oracular.lsp import engines
+    from oracular.lsp.ranker import LoadedRanker
+
+    from ..conftest import copy_example
+    from .inprocess import initialized_server, notify, open_java, send
+
+    model = SlowModel()
+    monkeypatch.setattr(engines, "load_ranker", lambda device: LoadedRanker(model, "cpu"))
+    project = copy_example(tmp_path / "stack")
+    server, wire = initialized_server(project)
+    notify(server, "initialized", {})
+    uri = open_java(server, project / "src/test/java/org/example/stack/StackTest.java")
+    while (analysis := server.documents.cached(uri)) is None:
+        await asyncio.sleep(0.02)
+    assert analysis.provisional  # the diagnostics came first
+    position = {"line": 15, "character": 10}
+    send(server, {"jsonrpc": "2.0", "id": 7, "method": "textDocument/codeAction", "params": {
+        "textDocument": {"uri": uri}, "range": {"start": position, "end": position},
+        "context": {"diagnostics": []}}})  # fmt: skip
+    await asyncio.sleep(0.3)
+    assert not [m for m in wire.replies() if m.get("id") == 7]  # pending: "checking for quick fixes"
+    model.loaded.set()
+    reply = await _replies(wire, 7)
+    titles = [action["title"] for action in reply["result"]]
+    assert titles[0] == "Add oracle: assertTrue(empty);"  # ranked

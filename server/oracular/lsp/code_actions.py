@@ -221,6 +221,8 @@ def register(server: OracularServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_CODE_ACTION, options)
     async def code_action(params: types.CodeActionParams) -> list[types.CodeAction] | None:
         analysis = await server.documents.current(params.text_document.uri)
+        if analysis is not None:
+            analysis = await server.documents.ranked(analysis)
         if analysis is None or analysis.report is None:
             return None
         return actions(server, analysis, params.range, params.context.only)

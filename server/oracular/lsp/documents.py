@@ -39,6 +39,8 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 MAX_ERROR_CHARS = 200
+RANKED_WAIT_S = 10.0
+"""How long a request made while the model loads waits for the ranked analysis (:meth:`Documents.ranked`)."""
 
 
 @dataclass(frozen=True)
@@ -209,6 +211,8 @@ class Documents:
         self._cache: dict[str, Analysis] = {}
         self._history: dict[str, History] = {}
         """Per open document; read and written on the analysis thread only."""
+        self._waiting: dict[str, list[tuple[int, asyncio.Future[Analysis | None]]]] = {}
+        """Per document: requests waiting for a ranked analysis of a version (:meth:`ranked`)."""
 
     def cached(self, uri: str) -> Analysis | None:
         """The analysis of the document's current version, if ready. Never waits."""
@@ -262,9 +266,41 @@ class Documents:
             return None
         self._cache[document.uri] = analysis
         self._on_analysis(analysis)
+        self._wake(analysis)
         return analysis
+
+    async def ranked(self, analysis: Analysis, timeout_s: float = RANKED_WAIT_S) -> Analysis | None:
+        """``analysis``, or where it was made while the model loaded (nothing ranked yet), the
+        ranked analysis of the same version, waited for at most ``timeout_s`` (then ``analysis``);
+        ``None`` once a newer version superseded it. A client's cancel ends the wait.
+
+        Why: a quick fix asked for right after a fresh start found no oracle and showed an empty
+        lightbulb; a client shows "checking for quick fixes" while the request is pending instead."""
+        if not analysis.provisional:
+            return analysis
+        future: asyncio.Future[Analysis | None] = asyncio.get_running_loop().create_future()
+        waiting = self._waiting.setdefault(analysis.uri, [])
+        waiting.append((analysis.version, future))
+        try:
+            return await asyncio.wait_for(future, timeout_s)
+        except TimeoutError:
+            return analysis
+        finally:
+            if (analysis.version, future) in waiting:
+                waiting.remove((analysis.version, future))
+
+    def _wake(self, analysis: Analysis) -> None:
+        """Answer the requests waiting for a ranked ``analysis.uri`` that ``analysis`` settles."""
+        if analysis.provisional:
+            return
+        for version, future in list(self._waiting.get(analysis.uri, [])):
+            if version <= analysis.version and not future.done():
+                future.set_result(analysis if version == analysis.version else None)
 
     def close(self, uri: str) -> None:
         self._worker.cancel(uri)
         self._cache.pop(uri, None)
         self._history.pop(uri, None)
+        for _, future in self._waiting.pop(uri, []):
+            if not future.done():
+                future.set_result(None)
