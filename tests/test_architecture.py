@@ -181,3 +181,21 @@ def test_the_editor_packages_are_layered() -> None:
         for package in layer:
             assert graph.get(package, set()) <= below, (package, sorted(graph[package] - below))
         below |= set(layer)
+
+
+MAX_MODULE_LINES = 600
+MAX_FUNCTION_LINES = 60
+
+
+def test_modules_and_functions_stay_small() -> None:
+    """A module has one job and a function one step: past these sizes they have grown several."""
+    long_modules, long_functions = [], []
+    for path in PACKAGE.rglob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        if text.count("\n") > MAX_MODULE_LINES:
+            long_modules.append(_module_name(path))
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                if node.end_lineno is not None and node.end_lineno - node.lineno + 1 > MAX_FUNCTION_LINES:
+                    long_functions.append(f"{_module_name(path)}.{node.name}")
+    assert (long_modules, long_functions) == ([], [])
