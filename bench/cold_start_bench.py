@@ -39,7 +39,7 @@ from lsp_bench import CAPABILITIES, EXAMPLE_TEST, BenchClient
 from lsprotocol import types
 from scan_bench import machine
 
-from oracular.lsp.loading import WAITING
+from oracular.lsp.ranker import WAITING
 
 
 async def serve_once() -> tuple[float, float, float, int]:
