@@ -1,19 +1,17 @@
-"""Whether to answer: the top oracle is offered only when it can fail and the ranker is confident
-enough in it (:mod:`oracular.ranking.confidence` reads the answer's view)."""
+"""Whether to answer: the top oracle is offered only when it can fail, does not fail on the code as
+it runs (unless it is shown as a possible bug), and the ranker is confident enough in it
+(:mod:`oracular.ranking.confidence` reads the answer's view)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from oracular.candidates.grammar import Candidate
+from oracular.candidates.observed import FAILS
 from oracular.engine.analysis import FileAnalysis
 from oracular.engine.reports import TestReport
 from oracular.java.neighbours import member_path
 from oracular.ranking.confidence import VIEW_SIZE, AnswerView, Offered
-
-if TYPE_CHECKING:
-    pass
 
 
 def answer_view(report: TestReport, analysis: FileAnalysis) -> AnswerView:
@@ -58,7 +56,12 @@ def decide_abstention(
 ) -> None:
     """Offer the top oracle when it can fail and the engine is confident enough in it: its
     ``confidence`` (the ranker's answer confidence, or a learned ranker's top-1 probability) at
-    least ``threshold`` (the user's, else the ranker's for the view's mode)."""
+    least ``threshold`` (the user's, else the ranker's for the view's mode).
+
+    Never a top oracle that fails on the code as it runs unless it is the possible bug: the
+    developer's code is the reference, so an answer known to fail there is a false alarm (an
+    oracle-free test whose prefix runs through, where only ``assertThrows`` was left to offer).
+    Its confidence is still computed, for the evaluation's records."""
     top = report.suggestions[0] if report.suggestions else None
     if top is None:
         report.abstained = True
@@ -73,3 +76,6 @@ def decide_abstention(
     if report.confidence < limit:
         report.abstained = True
         report.reason = f"no confident oracle (confidence {report.confidence:.2f} < {limit:.2f})"
+    elif top.verdict is not None and top.verdict.status == FAILS and not top.possible_bug:
+        report.abstained = True
+        report.reason = f"the first oracle fails on the code as it runs ({top.verdict.observed})"
