@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -144,6 +145,12 @@ def activates(path: Path | None, report: FileReport) -> bool:
     ) is not None
 
 
+CLOSED_KEPT = 4
+"""Closed documents whose history is kept: a file closed and opened again (switching between a
+few tabs, a peek, a quick look at another test) is analysed as an edit is, its unchanged methods'
+results reused (``bench/lsp_bench.py``'s warm opens). A few files' trees and results, no more."""
+
+
 @dataclass
 class History:
     """What one open document's earlier versions leave to the next: its parse tree, re-parsed
@@ -210,7 +217,9 @@ class Documents:
         self._on_analysis = on_analysis
         self._cache: dict[str, Analysis] = {}
         self._history: dict[str, History] = {}
-        """Per open document; read and written on the analysis thread only."""
+        """Per open document; used on the analysis thread only."""
+        self._closed: OrderedDict[str, History] = OrderedDict()
+        """The histories of the last :data:`CLOSED_KEPT` closed documents, newest last."""
         self._waiting: dict[str, list[tuple[int, asyncio.Future[Analysis | None]]]] = {}
         """Per document: requests waiting for a ranked analysis of a version (:meth:`ranked`)."""
 
@@ -251,7 +260,8 @@ class Documents:
         try:
             quality = self._quality()
             engine = await self._engines.for_path(document.path)
-            history = self._history.setdefault(document.uri, History())
+            history = self._history.get(document.uri) or self._closed.pop(document.uri, None) or History()
+            self._history[document.uri] = history
             analysis = await self._worker.run(
                 analyse, engine, document, quality, job.cancelled.is_set, history
             )
@@ -300,7 +310,11 @@ class Documents:
     def close(self, uri: str) -> None:
         self._worker.cancel(uri)
         self._cache.pop(uri, None)
-        self._history.pop(uri, None)
+        history = self._history.pop(uri, None)
+        if history is not None:
+            self._closed[uri] = history
+            while len(self._closed) > CLOSED_KEPT:
+                self._closed.popitem(last=False)
         for _, future in self._waiting.pop(uri, []):
             if not future.done():
                 future.set_result(None)
