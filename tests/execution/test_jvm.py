@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from oracular.execution.jvm import JvmWorker, TestRef
+from oracular.execution.jvm import CheckCancelled, JvmWorker, TestRef
 from oracular.execution.toolchain import find_toolchain
 
 from .conftest import require_toolchain
@@ -66,6 +66,29 @@ def test_compile_errors_come_back_as_diagnostics(worker: JvmWorker, tmp_path: Pa
     assert not result.ok
     assert [(Path(d.file).name, d.line) for d in result.diagnostics] == [("Broken.java", 3)]
     assert "cannot find symbol" in result.diagnostics[0].message
+
+
+def test_a_cancelled_request_that_finishes_within_the_grace_keeps_the_helper(tmp_path: Path) -> None:
+    """A newer document version cancels the check under way: a javac or a short run is let finish
+    (the helper stays warm), a test that runs on is stopped by killing the helper after the grace."""
+    require_toolchain()
+    source = tmp_path / "demo" / "UnrulyTest.java"
+    source.parent.mkdir()
+    source.write_text(UNRULY, encoding="utf-8")
+    out = tmp_path / "out"
+    with JvmWorker(find_toolchain(), writable=(tmp_path,)) as worker:
+        assert worker.compile([source], out, list(worker.toolchain.platform)).ok
+        with pytest.raises(CheckCancelled):
+            worker.compile([source], out, list(worker.toolchain.platform), cancelled=lambda: True)
+        with pytest.raises(CheckCancelled):
+            worker.run([out], [TestRef("demo.UnrulyTest", "prints")], cancelled=lambda: True)
+        assert worker.alive and worker.starts == 1
+        with pytest.raises(CheckCancelled):
+            worker.run([out], [TestRef("demo.UnrulyTest", "hangs", 30.0)], cancelled=lambda: True)
+        assert not worker.alive
+        again = worker.run([out], [TestRef("demo.UnrulyTest", "prints")])
+        assert again.outcomes[("demo.UnrulyTest", "prints")].status == "passed"
+        assert worker.starts == 2
 
 
 def test_unruly_tests_cannot_break_the_helper(worker: JvmWorker, tmp_path: Path) -> None:

@@ -185,6 +185,13 @@ JVM_RESERVATIONS = ("-XX:ReservedCodeCacheSize=128m", "-XX:CompressedClassSpaceS
 sandbox's fallback where no memory cgroup can be made) leaves the heap its room."""
 
 
+CANCEL_GRACE_S = 1.0
+"""How long a cancelled request may still finish before the helper is killed. Most do (a javac of
+the scratch class, a run of short prefixes), and a kept helper is worth the wait: a new one costs a
+JVM start and a cold javac, 2 to 3 s. Killing at once made the first edit after opening the
+example wait 2.8 s for its observed values (its predecessor's check was cancelled mid-javac)."""
+
+
 class JvmWorker:
     """One helper JVM, started on first use, restarted after a crash, a kill or ``max_runs`` runs.
 
@@ -376,14 +383,21 @@ class JvmWorker:
             raise HelperFailed(f"the helper JVM is gone: {self.stderr_tail()}") from exc
 
     def _read(self, deadline: float, cancelled: Cancelled | None) -> Iterator[str]:
-        """Lines until EOF; kills the helper and raises on cancel, returns on the deadline."""
+        """Lines until EOF, or until the deadline (the helper is killed: :class:`TimeoutError`).
+
+        Once ``cancelled``, the request may still finish within :data:`CANCEL_GRACE_S` (see
+        :meth:`_until`); past that the helper is killed and :class:`CheckCancelled` raised.
+        """
+        cancelled_at: float | None = None
         while True:
-            if cancelled is not None and cancelled():
-                self.kill()
-                raise CheckCancelled
+            if cancelled_at is None and cancelled is not None and cancelled():
+                cancelled_at = time.monotonic()
+                deadline = min(deadline, cancelled_at + CANCEL_GRACE_S)
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 self.kill()
+                if cancelled_at is not None:
+                    raise CheckCancelled
                 raise TimeoutError("the helper JVM did not answer in time")
             try:
                 line = self._lines.get(timeout=min(0.05, remaining))
@@ -401,10 +415,15 @@ class JvmWorker:
             return any(line == "PONG" for line in self._until("PONG", time.monotonic() + timeout_s, None))
 
     def _until(self, terminal: str, deadline: float, cancelled: Cancelled | None) -> Iterator[str]:
+        """The answer's lines up to ``terminal``; :class:`CheckCancelled` instead of the terminal
+        line when ``cancelled`` (the helper finished within the grace: it is idle and kept)."""
         for line in self._read(deadline, cancelled):
-            yield line
             if line.split("\t", 1)[0] == terminal:
+                if cancelled is not None and cancelled():
+                    raise CheckCancelled
+                yield line
                 return
+            yield line
 
     def compile(
         self,
