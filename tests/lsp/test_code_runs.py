@@ -21,7 +21,14 @@ from oracular.candidates.observed import HOLDS as HOLDS_NOW
 from oracular.candidates.observed import Verdict as Observed
 from oracular.engine import FileReport
 from oracular.engine import TestReport as Report
-from oracular.execution.oracle_checks import CheckResult, CheckStatus, FileCheck, Verdict
+from oracular.execution.oracle_checks import (
+    CheckResult,
+    CheckSettings,
+    CheckStatus,
+    FileCheck,
+    OracleChecker,
+    Verdict,
+)
 from oracular.execution.toolchain import DEBIAN_JAVA
 from oracular.lsp.code_runs import PENDING, RunState, check_settings, note, ordered, top_edits
 from oracular.lsp.execution_policy import (
@@ -146,6 +153,19 @@ def test_check_settings_resolve_relative_paths_against_the_workspace(tmp_path: P
     checking = check_settings(settings, tmp_path)
     assert checking.classpath.classpath == (str(tmp_path / "lib/a.jar"), "/opt/b.jar")
     assert checking.classpath.output_dirs == (str(tmp_path / "out"),)
+
+
+def test_the_editors_helper_compiles_with_the_client_jit_and_batch_helpers_with_the_full_one(
+    tmp_path: Path,
+) -> None:
+    editor = OracleChecker(check_settings(ServerSettings(), tmp_path), cache_dir=tmp_path)
+    batch = OracleChecker(CheckSettings(), cache_dir=tmp_path)
+    try:
+        assert "-XX:TieredStopAtLevel=1" in editor.worker_for(tmp_path).jvm_options
+        assert "-XX:TieredStopAtLevel=1" not in batch.worker_for(tmp_path).jvm_options
+    finally:
+        editor.close()
+        batch.close()
 
 
 # -- end to end ---------------------------------------------------------------------------------

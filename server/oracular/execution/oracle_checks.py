@@ -251,6 +251,9 @@ def demote_uncompilable(
 
 
 # -- checking a file ---------------------------------------------------------------------------
+QUICK_JIT = ("-XX:TieredStopAtLevel=1",)
+
+
 @dataclass(frozen=True)
 class CheckSettings:
     timeout_s: float = 5.0
@@ -259,6 +262,13 @@ class CheckSettings:
     use_cache: bool = True
     bug_score: float = BUG_SCORE
     sandbox: SandboxSettings = field(default_factory=SandboxSettings)
+    quick_jit: bool = False
+    """The helper compiles Java with the client JIT only (``-XX:TieredStopAtLevel=1``): for the
+    editor, whose helper mostly runs javac on small classes, one version after another. On the
+    2-core machine the example's observation took 0.55-0.59 s instead of 0.93-1.05 s on the second
+    version and 0.28-0.30 s instead of 0.47-0.66 s on the fifth: the server compiler's threads no
+    longer compete with the edits for the cores. Batch runs keep the full JIT: a test that computes
+    runs slower on client-compiled code, nearer its time limit."""
 
 
 @dataclass
@@ -354,6 +364,7 @@ class OracleChecker:
                     find_toolchain(self.cache_dir), cwd, resources=resources,
                     writable=(self.cache_dir / "scratch", self.cache_dir / "deps"),
                     sandbox=self.settings.sandbox,
+                    jvm_options=QUICK_JIT if self.settings.quick_jit else (),
                 )  # fmt: skip
                 self._workers[key] = worker
             return worker

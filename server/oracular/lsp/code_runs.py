@@ -165,6 +165,7 @@ def check_settings(settings: ServerSettings, workspace_root: Path | None) -> Che
     return CheckSettings(
         classpath=ClasspathSettings(absolute(settings.classpath), absolute(settings.output_folders)),
         sandbox=SandboxSettings(settings.sandbox),
+        quick_jit=True,
     )
 
 
