@@ -64,11 +64,26 @@ def test_the_cli_fits_and_saves_it_in_the_models_config(
 ) -> None:
     features = write_features(tmp_path / "f.jsonl")
     save_config(tmp_path, ModelConfig({"hidden_size": 8}))
-    assert main(["train", "learned-ranker", "--out", str(tmp_path), "--features", str(features)]) == 0
+    fit_args = ["train", "learned-ranker", "--out", str(tmp_path), "--features", str(features)]
+    assert main([*fit_args, "--min-tests", "60"]) == 0
     printed = capsys.readouterr().out
     assert '"out_of_fold"' in printed
     learned = load_config(tmp_path).learned_ranker
     assert learned is not None and learned.metadata["projects"] == 6
-    _, report = train_learned_ranker([features])
+    _, report = train_learned_ranker([features], min_tests=60)
     assert report["observed"]["top1"] == 1.0 and report["observed"]["hand_top1"] == 0.0
     assert main(["train", "learned-ranker", "--out", str(tmp_path)]) == 2  # no --features
+
+
+def test_a_mode_with_too_few_tests_gets_no_model(tmp_path: Path) -> None:
+    """60 tests of each mode, then 4 more static and 2 more observed ones: asked for 63, only the
+    static mode gets a model; asked for 61 of 60 each, none."""
+    features = write_features(tmp_path / "f.jsonl")
+    more_static = write_features(tmp_path / "g.jsonl", projects=1, tests=4, seed=2)  # 2 static, 2 observed
+    with more_static.open("a", encoding="utf-8") as out:
+        for line in (tmp_path / "f.jsonl").read_text(encoding="utf-8").splitlines()[:2]:
+            out.write(line.replace('"observed": true', '"observed": false') + "\n")
+    model, report = train_learned_ranker([features, more_static], min_tests=63)
+    assert model.covers(False) and not model.covers(True) and set(report) == {"static"}
+    with pytest.raises(ValueError, match="too few labelled tests in the features"):
+        train_learned_ranker([features], min_tests=61)

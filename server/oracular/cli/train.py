@@ -20,6 +20,7 @@ from oracular.cli.common import error
 from oracular.models.devices import DEVICES
 from oracular.models.layout import default_model_dir
 from oracular.options import add_options, values_of
+from oracular.ranking.learned import MIN_TESTS
 from oracular.training.settings import TrainSettings
 
 if TYPE_CHECKING:
@@ -68,6 +69,13 @@ def _add_fitting_arguments(parser: argparse.ArgumentParser) -> None:
         default=[],
         metavar="JSONL",
         help="learned-ranker: 'oracular eval --realistic TRAIN_PROJECTS --features' outputs to fit on",
+    )
+    parser.add_argument(
+        "--min-tests",
+        type=int,
+        default=MIN_TESTS,
+        metavar="N",
+        help=f"learned-ranker: fit a mode only with at least N tests of it (default {MIN_TESTS})",
     )
     parser.add_argument(
         "--eval",
@@ -253,7 +261,7 @@ def fit_learned_ranker(args: argparse.Namespace) -> int:
     try:
         config = load_config(directory)
         model, report = train_learned_ranker(
-            args.features, L2 if args.l2 is None else args.l2, target=precision
+            args.features, L2 if args.l2 is None else args.l2, target=precision, min_tests=args.min_tests
         )
     except (OSError, ValueError) as exc:
         error(str(exc))

@@ -102,10 +102,15 @@ class OracleEngine:
         """The ranker's model's learned ranker, unless the settings ask for the hand-set steps."""
         return None if self.settings.ranking == "hand" else self.ranker.learned_ranker
 
-    @property
-    def pipeline(self) -> RankingPipeline:
-        """The learned ranker's pipeline where there is one, else the hand-set steps (less any ablated)."""
+    def learned_for(self, observed: bool) -> LearnedRanker | None:
+        """The learned ranker where it was fitted for the test's mode (observed or not)."""
         model = self.learned
+        return model if model is not None and model.covers(observed) else None
+
+    def pipeline_for(self, observed: bool) -> RankingPipeline:
+        """The learned ranker's pipeline where it covers the mode, else the hand-set steps (less any
+        ablated)."""
+        model = self.learned_for(observed)
         if model is None:
             return self._hand
         if self._learned is None or self._learned[0] is not model:
@@ -357,7 +362,9 @@ class OracleEngine:
             candidates = merge_observed(found, candidates, ran)
         ranking = self.ranker.rank(OracleProblem(test.name, prefix, candidates, analysis.asserted))
         context = self._ranking_context(analysis, status, prefix, ran, ranking.habits)
-        ranked = self.pipeline(Ranked.of(candidates, ranking.scores, ranking.exception_probability), context)
+        learned = self.learned_for(ran is not None)
+        pipeline = self.pipeline_for(ran is not None)
+        ranked = pipeline(Ranked.of(candidates, ranking.scores, ranking.exception_probability), context)
         report = TestReport(
             test, prefix.focal, ranked.exception_probability, ranking.exception_type, False, [],
             observed=ran is not None,
@@ -365,14 +372,14 @@ class OracleEngine:
         if self.settings.record_features:
             judged = flagged(ranked, context)
             report.features = list(zip(judged.candidates, candidate_features(judged, context), strict=True))
-        offered = offer(ranked, context, self.settings.top_k, tiers=self.learned is None)
+        offered = offer(ranked, context, self.settings.top_k, tiers=learned is None)
         for rank, scored in enumerate(offered, start=1):
             rendered = renderer.render(scored.candidate, prefix, test.node)
             edits = [rendered.statement_edit, *renderer.import_edits(rendered.imports)]
             suggestion = Suggestion(rank, scored.score, scored.candidate, rendered, edits, scored.verdict)
             suggestion.possible_bug, suggestion.vacuous = scored.possible_bug, scored.vacuous
             report.suggestions.append(suggestion)
-        self._decide(report, analysis)
+        self._decide(report, analysis, learned)
         if observation is not None and observation.thrown_before is not None:
             report.reason = (
                 f"the test throws {observation.thrown_before.rsplit('.', 1)[-1]} before its last "
@@ -380,10 +387,10 @@ class OracleEngine:
             )
         return report, renderer
 
-    def _decide(self, report: TestReport, analysis: FileAnalysis) -> None:
-        """Whether to answer: the ranker's answer confidence, or the learned ranker's top-1
-        probability against its threshold for the test's mode (the user's ``abstain_below`` first)."""
-        model = self.learned
+    def _decide(self, report: TestReport, analysis: FileAnalysis, model: LearnedRanker | None) -> None:
+        """Whether to answer: the ranker's answer confidence, or the learned ranker's (``model``)
+        top-1 probability against its threshold for the test's mode (the user's ``abstain_below``
+        first)."""
         if model is None:
             decide_abstention(report, analysis, self.ranker.answer_confidence, self.abstention_threshold)
             return

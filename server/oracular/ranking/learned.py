@@ -18,6 +18,10 @@ from typing import Any
 from oracular.ranking.features import FEATURES
 
 MODES = ("static", "observed")
+MIN_TESTS = 500
+"""A mode with fewer training tests gets no model (:mod:`oracular.training.learned_ranker`): the
+engine keeps the hand-set steps there. 65 observed tests (the first train projects observed) chose
+a threshold of 1.0, never answering."""
 
 
 @dataclass(frozen=True)
@@ -34,10 +38,15 @@ class LinearModel:
 class LearnedRanker:
     features: tuple[str, ...]
     models: Mapping[str, LinearModel]
-    """By mode: ``static`` (nothing ran) and ``observed``."""
+    """By mode: ``static`` (nothing ran) and ``observed``; a mode without one (too few training
+    tests of it) keeps the hand-set steps (:meth:`covers`)."""
     thresholds: Mapping[str, float]
     """The top-1 probability below which the engine abstains, by mode."""
     metadata: Mapping[str, Any]
+
+    def covers(self, observed: bool) -> bool:
+        """Whether it was fitted for this mode."""
+        return ("observed" if observed else "static") in self.models
 
     def probabilities(self, rows: Sequence[Sequence[float]], observed: bool) -> list[float]:
         """The softmax over one test's candidates: how likely each is the developer's oracle."""
@@ -59,8 +68,9 @@ class LearnedRanker:
         features = tuple(data["features"])
         if features != FEATURES:
             raise ValueError("the learned ranker was fitted on other features than this version computes")
-        models = {mode: LinearModel(tuple(map(float, data["models"][mode]))) for mode in MODES}
-        thresholds = {mode: float(data["thresholds"][mode]) for mode in MODES}
+        fitted = [mode for mode in MODES if mode in data["models"]]
+        models = {mode: LinearModel(tuple(map(float, data["models"][mode]))) for mode in fitted}
+        thresholds = {mode: float(data["thresholds"][mode]) for mode in fitted}
         return cls(features, models, thresholds, dict(data.get("metadata", {})))
 
     def to_config(self) -> dict[str, Any]:

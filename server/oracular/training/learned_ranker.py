@@ -23,7 +23,7 @@ from typing import Any
 import torch
 
 from oracular.ranking.features import FEATURES
-from oracular.ranking.learned import MODES, LearnedRanker, LinearModel
+from oracular.ranking.learned import MIN_TESTS, MODES, LearnedRanker, LinearModel
 
 logger = logging.getLogger("oracular.train")
 
@@ -128,8 +128,9 @@ class OutOfFold:
 def cross_validate(tests: Sequence[LabelledTest], folds: int = FOLDS, l2: float = L2) -> list[OutOfFold]:
     """Every test scored by the models (one per mode) fitted on the other folds' projects."""
     found = []
+    modes = [mode for mode in MODES if any(t.mode == mode for t in tests)]
     for held in folds_of(tests, folds):
-        for mode in MODES:
+        for mode in modes:
             train = [t for t in tests if t.project not in held and t.mode == mode]
             model = fit(train, l2)
             ranker = LearnedRanker(FEATURES, {m: model for m in MODES}, {m: 0.0 for m in MODES}, {})
@@ -159,12 +160,13 @@ def figures(scored: Sequence[OutOfFold], thresholds: dict[str, float]) -> dict[s
             continue
         n = len(items)
         answered = [s for s in items if max(s.probabilities) >= thresholds[mode]]
+        hand = any(s.test.offered for s in items)  # feature files of older versions lack the hand order
         report[mode] = {
             "tests": n,
             "top1": sum(s.right_at(1) for s in items) / n,
             "top5": sum(s.right_at(5) for s in items) / n,
-            "hand_top1": sum(s.right_at(1, s.test.offered) for s in items) / n,
-            "hand_top5": sum(s.right_at(5, s.test.offered) for s in items) / n,
+            "hand_top1": sum(s.right_at(1, s.test.offered) for s in items) / n if hand else None,
+            "hand_top5": sum(s.right_at(5, s.test.offered) for s in items) / n if hand else None,
             "answered": len(answered) / n,
             "right_when_answered": sum(s.right_at(1) for s in answered) / len(answered) if answered else None,
         }
@@ -172,19 +174,26 @@ def figures(scored: Sequence[OutOfFold], thresholds: dict[str, float]) -> dict[s
 
 
 def train_learned_ranker(
-    paths: Sequence[Path], l2: float = L2, folds: int = FOLDS, target: float = TARGET_PRECISION
+    paths: Sequence[Path],
+    l2: float = L2,
+    folds: int = FOLDS,
+    target: float = TARGET_PRECISION,
+    min_tests: int = MIN_TESTS,
 ) -> tuple[LearnedRanker, dict[str, Any]]:
     """The model fitted on all of ``paths``' tests, its thresholds chosen out of fold, and the
-    out-of-fold figures."""
+    out-of-fold figures; only for the modes with at least ``min_tests`` tests."""
     tests = load_tests(paths)
-    if not tests:
-        raise ValueError("no labelled test in the feature files")
+    counts = {mode: sum(t.mode == mode for t in tests) for mode in MODES}
+    fitted = [mode for mode in MODES if counts[mode] >= min_tests]
+    if not fitted:
+        raise ValueError(f"too few labelled tests in the features: {counts}, {min_tests} per mode needed")
+    tests = [t for t in tests if t.mode in fitted]
     scored = cross_validate(tests, folds, l2)
     thresholds = {
-        mode: choose_threshold([s for s in scored if s.test.mode == mode], target) for mode in MODES
+        mode: choose_threshold([s for s in scored if s.test.mode == mode], target) for mode in fitted
     }
     report = figures(scored, thresholds)
-    models = {mode: fit([t for t in tests if t.mode == mode], l2) for mode in MODES}
+    models = {mode: fit([t for t in tests if t.mode == mode], l2) for mode in fitted}
     metadata = {
         "projects": len({t.project for t in tests}), "tests": len(tests), "l2": l2, "folds": folds,
         "target_precision": target, "out_of_fold": report, "data": [str(p) for p in paths],
