@@ -10,15 +10,16 @@ import pytest
 from oracular.candidates.grammar import Candidate
 from oracular.candidates.observed import FAILS, HOLDS, Verdict
 from oracular.engine.answers import decide_abstention
-from oracular.engine.reports import Suggestion, TestReport
+from oracular.engine.reports import Suggestion
+from oracular.engine.reports import TestReport as Report
 
 THROWS = Candidate("exception", "assertThrows", exception="IllegalStateException")
 ANALYSIS = SimpleNamespace(expected_exceptions=[], asserted=set(), own_helpers=(), with_oracle=3)
 
 
-def _report(verdict: Verdict | None, possible_bug: bool) -> TestReport:
+def _report(verdict: Verdict | None, possible_bug: bool) -> Report:
     top = Suggestion(1, 0.9, THROWS, None, [], verdict, possible_bug)  # type: ignore[arg-type]
-    return TestReport(None, None, 0.9, "IllegalStateException", False, [top], observed=True)  # type: ignore[arg-type]
+    return Report(None, None, 0.9, "IllegalStateException", False, [top], observed=True)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(

@@ -70,6 +70,32 @@ def test_every_written_local_is_a_target_the_most_recent_first(engine: OracleEng
     assert "s.size()" not in found  # the prefix computes it already: n holds it
 
 
+def test_locals_out_of_scope_at_the_end_are_no_targets_nor_arguments(engine: OracleEngine) -> None:
+    """The assertion goes after the last statement: what a block or a loop declared is gone there
+    (naming it would not compile), what the body declared stays, however it was written inside."""
+    prefix = analysed(
+        engine,
+        """
+        Stack<Integer> s = new Stack<>();
+        List<String> kept = new ArrayList<>();
+        try {
+            List<String> inner = new ArrayList<>();
+            inner.add("a");
+            kept.add("b");
+            s.push(inner.size());
+        } finally {
+            s.size();
+        }
+        for (String each : kept) {
+            s.push(each.length());
+        }
+        """,
+    )
+    found = targets(prefix)
+    assert "kept" in found and "kept.size()" in found and "s.peek()" in found
+    assert not [t for t in found if "inner" in t or "each" in t], found
+
+
 def test_restated_inputs_are_not_targets(engine: OracleEngine) -> None:
     prefix = analysed(
         engine,

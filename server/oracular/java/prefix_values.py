@@ -76,10 +76,36 @@ def handed_fields(statements: list[Node], env: TypeEnv) -> dict[str, int]:
     return handed
 
 
+def block_locals(statements: list[Node]) -> frozenset[str]:
+    """The locals declared only inside a statement's block (a try's body, a loop, a branch) or as a
+    loop's variable: out of scope after the last statement, where an assertion goes, so no oracle
+    there can name them. commons-csv's ``testPrintRecordsWithObjectArray`` fills ``objectArray``
+    inside its ``try`` and asserts on the writer after it; reading ``objectArray`` there failed the
+    observation's first compilation of the whole file."""
+    top: set[str] = set()
+    nested: set[str] = set()
+    for statement in statements:
+        if statement.type == "local_variable_declaration":
+            top.update(_declared_names(statement))
+        for node in syntax.walk_skipping_classes(statement):
+            if node.type == "local_variable_declaration" and node is not statement:
+                nested.update(_declared_names(node))
+            elif node.type == "enhanced_for_statement" and (name := node.child_by_field_name("name")):
+                nested.add(syntax.text(name))
+    return frozenset(nested - top)
+
+
+def _declared_names(declaration: Node) -> list[str]:
+    declarators = declaration.children_by_field_name("declarator")
+    return [syntax.text(d.child_by_field_name("name")) for d in declarators]
+
+
 def prefix_bases(
     statements: list[Node], env: TypeEnv, focal_receiver: str | None, history: WriteHistory
 ) -> list[Base]:
-    """The variables worth observing, the most recently written first (restated inputs left out)."""
+    """The variables worth observing, the most recently written first (restated inputs and those
+    out of scope at the end, :func:`block_locals`, left out)."""
+    hidden = block_locals(statements)
     last = dict(history.last)
     for name, index in handed_fields(statements, env).items():
         last[name] = max(index, last.get(name, index))
@@ -88,7 +114,7 @@ def prefix_bases(
     bases = []
     for name, index in sorted(last.items(), key=lambda item: -item[1]):
         var_type = env.variable_type(name)
-        if name in history.restated or not var_type or var_type == "var":
+        if name in history.restated or name in hidden or not var_type or var_type == "var":
             continue
         bases.append(Base(name, var_type, index, name in history.fresh))
     return bases
@@ -116,11 +142,12 @@ def prefix_literals(statements: list[Node]) -> list[PrefixValue]:
 
 
 def prefix_values(statements: list[Node], env: TypeEnv) -> list[PrefixValue]:
-    """Locals (the most recent first), then the literals the prefix contains and the options its
-    command-line flags name, for arguments."""
+    """Locals in scope at the end (the most recent first; not those of :func:`block_locals`), then
+    the literals the prefix contains and the options its command-line flags name, for arguments."""
+    hidden = block_locals(statements)
     values: dict[str, PrefixValue] = {}
     for name, var_type in reversed(list(env.locals.items())):
-        if var_type and var_type != "var":
+        if var_type and var_type != "var" and name not in hidden:
             values.setdefault(name, PrefixValue(name, var_type))
     for literal in prefix_literals(statements):
         if literal.type in ("String", "int", "char", "long"):
