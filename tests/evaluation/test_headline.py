@@ -26,7 +26,7 @@ def test_the_figures_of_a_cell() -> None:
         judged(observed=True, alarm=True),
         judged(rank=3, observed=True, top1_method="assertNotNull"),
         judged(rank=None, offered=False, unobserved="the test class does not compile here: x"),
-        judged("exception", top1="assertThrows(X.class)", type_right=True),
+        judged("exception", top1="assertThrows(X.class)", type_right=True, top1_method="assertThrows"),
     ]
     found = figures(cell)
     assert (found["tests"], found["observed"], found["top1"], found["top5"]) == (4, 0.5, 0.5, 0.75)
@@ -41,10 +41,14 @@ def test_the_figures_of_a_cell() -> None:
 
 
 def test_exception_f1_reads_the_top1_as_the_engines_verdict() -> None:
-    said_and_did = judged("exception", top1="assertThrows(X.class)")
-    missed = judged("exception", top1="assertEquals(1, x)")
-    false_alarm = judged(top1="assertThrows(Y.class)")
+    said_and_did = judged("exception", top1="assertThrows(X.class)", top1_method="assertThrows")
+    missed = judged("exception", top1="assertEquals(1, x)", top1_method="assertEquals")
+    false_alarm = judged(top1="assertThrows(Y.class)", top1_method="assertThrows")
     assert exception_f1([said_and_did, missed, false_alarm, judged()]) == pytest.approx(0.5)
+    # JUnit 3 and 4 get try/fail/catch: the same verdict, written otherwise
+    try_fail = "try {\n    f();\n    fail();\n} catch (X e) {}"
+    junit4 = judged("exception", top1=try_fail, top1_method="assertThrows")
+    assert exception_f1([junit4, missed]) == pytest.approx(2 / 3)
     assert exception_f1([judged()]) is None  # no throwing test, nothing said to throw
 
 

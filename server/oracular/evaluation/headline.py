@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from oracular.evaluation.realistic import Judged, percent
+from oracular.java.assertions import ASSERT_THROWS
 
 SplitName = Literal["tune", "report"]
 View = Literal["one-cut", "all-cut"]
@@ -50,8 +51,10 @@ def _ratio(a: int, b: int) -> float | None:
 
 def exception_f1(judged: Sequence[Judged]) -> float | None:
     """F1 of "the prefix throws", read off the top-1: an exception oracle offered first is the
-    engine saying it throws; the developer's oracle says whether it does."""
-    said = [j.top1 is not None and j.top1.startswith("assertThrows") for j in judged]
+    engine saying it throws, whether it is written ``assertThrows(...)`` or, for JUnit 3 and 4,
+    try/``fail``/catch (its method is ``assertThrows`` either way); the developer's oracle says
+    whether it does."""
+    said = [j.top1_method == ASSERT_THROWS for j in judged]
     does = [j.kind == "exception" for j in judged]
     hits = sum(s and d for s, d in zip(said, does, strict=True))
     precision, recall = _ratio(hits, sum(said)), _ratio(hits, sum(does))
