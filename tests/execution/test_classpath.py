@@ -264,3 +264,24 @@ def test_workspace_jars_are_libraries_not_test_data(tmp_path: Path) -> None:
     data.parent.mkdir(parents=True)
     shutil.copy(library, data)  # a valid jar, but test data
     assert workspace_jars(tmp_path) == [library]
+
+
+def test_which_system_jar_provides_a_package_is_remembered_on_disk_until_the_jars_change(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Reading 2,600 jars cost every fresh process 2.9 s: a second process reads one file."""
+    monkeypatch.setattr(cp, "cache_root", lambda: tmp_path / "cache")
+    java_dir = tmp_path / "java"
+    jaxen = _jar(java_dir / "jaxen.jar", "org/jaxen/XPath.class")
+    assert cp._system_packages(java_dir) == {"org.jaxen": jaxen}
+    cp._system_index.clear()  # a new process: nothing in memory...
+
+    def unread(jar: Path) -> frozenset[str]:
+        raise AssertionError(f"{jar} read again")
+
+    monkeypatch.setattr(cp, "_packages_in_jar", unread)
+    assert cp._system_packages(java_dir) == {"org.jaxen": jaxen}  # ...the file answers
+    monkeypatch.undo()
+    monkeypatch.setattr(cp, "cache_root", lambda: tmp_path / "cache")
+    mail = _jar(java_dir / "mail.jar", "javax/mail/Message.class")
+    assert cp._system_packages(java_dir) == {"org.jaxen": jaxen, "javax.mail": mail}  # a jar more
