@@ -54,7 +54,8 @@ class Learned(BaselineRanker):
 def test_the_engine_ranks_with_the_learned_ranker_where_the_model_has_one(engine: OracleEngine) -> None:
     settings = replace(engine.settings, abstain_below=None)  # the learned ranker's thresholds
     learned = OracleEngine(engine.index, Learned(), settings, engine.project_root, engine.global_dictionary)
-    assert learned.pipeline_for(False).is_learned and not engine.pipeline_for(False).is_learned
+    assert learned.pipeline_for(learned.learned_for(False)).is_learned
+    assert not engine.pipeline_for(engine.learned_for(False)).is_learned
     (report,) = learned.suggest(java(HABITS_TEST)).tests
     scores = [s.score for s in report.suggestions]
     assert scores == sorted(scores, reverse=True) and sum(scores) <= 1.0  # probabilities, best first
@@ -62,7 +63,7 @@ def test_the_engine_ranks_with_the_learned_ranker_where_the_model_has_one(engine
     assert report.confidence == scores[0]
     assert report.abstained == (scores[0] < 0.5)  # the static threshold
     hand = OracleEngine(engine.index, Learned(), replace(engine.settings, ranking="hand"))
-    assert not hand.pipeline_for(False).is_learned
+    assert hand.learned_for(False) is None and not hand.pipeline_for(None).is_learned
     assert EngineSettings().ranking == "auto"
 
 
@@ -77,8 +78,8 @@ class StaticOnly(BaselineRanker):
 
 def test_a_mode_the_learned_ranker_was_not_fitted_for_keeps_the_hand_set_steps(engine: OracleEngine) -> None:
     partial = OracleEngine(engine.index, StaticOnly(), engine.settings, engine.project_root)
-    assert partial.pipeline_for(False).is_learned
-    assert not partial.pipeline_for(True).is_learned
-    ranker = partial.learned_ranker if hasattr(partial, "learned_ranker") else StaticOnly().learned_ranker
+    assert partial.pipeline_for(partial.learned_for(False)).is_learned
+    assert partial.learned_for(True) is None
+    ranker = StaticOnly().learned_ranker
     assert ranker.covers(False) and not ranker.covers(True)
     assert LearnedRanker.from_config(ranker.to_config()) == ranker

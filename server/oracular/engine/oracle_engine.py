@@ -107,10 +107,9 @@ class OracleEngine:
         model = self.learned
         return model if model is not None and model.covers(observed) else None
 
-    def pipeline_for(self, observed: bool) -> RankingPipeline:
-        """The learned ranker's pipeline where it covers the mode, else the hand-set steps (less any
-        ablated)."""
-        model = self.learned_for(observed)
+    def pipeline_for(self, model: LearnedRanker | None) -> RankingPipeline:
+        """The pipeline of ``model`` (:meth:`learned_for` the test's mode), else the hand-set steps
+        (less any ablated)."""
         if model is None:
             return self._hand
         if self._learned is None or self._learned[0] is not model:
@@ -363,8 +362,9 @@ class OracleEngine:
         ranking = self.ranker.rank(OracleProblem(test.name, prefix, candidates, analysis.asserted))
         context = self._ranking_context(analysis, status, prefix, ran, ranking.habits)
         learned = self.learned_for(ran is not None)
-        pipeline = self.pipeline_for(ran is not None)
-        ranked = pipeline(Ranked.of(candidates, ranking.scores, ranking.exception_probability), context)
+        ranked = self.pipeline_for(learned)(
+            Ranked.of(candidates, ranking.scores, ranking.exception_probability), context
+        )
         report = TestReport(
             test, prefix.focal, ranked.exception_probability, ranking.exception_type, False, [],
             observed=ran is not None,
