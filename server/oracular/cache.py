@@ -3,7 +3,9 @@ language server can find its cache without importing the corpus pipeline (tqdm, 
 
 from __future__ import annotations
 
+import contextlib
 import os
+import tempfile
 from pathlib import Path
 
 
@@ -21,3 +23,18 @@ DATASETS_DIR = "datasets"
 """The mined datasets' folder in the cache (``oracular corpus mine``)."""
 REALISTIC_DIR = "realistic"
 """The realistic datasets' folder in the cache (``oracular corpus realistic``)."""
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` in one step: another process or thread reading the cache sees the
+    old file or the new one, never half of one."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise

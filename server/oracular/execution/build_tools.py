@@ -20,6 +20,7 @@ import time
 from collections.abc import Iterable
 from pathlib import Path
 
+from oracular.cache import write_atomically
 from oracular.execution.toolchain import cache_root
 from oracular.java.workspace import walk_project
 
@@ -73,10 +74,7 @@ def _cached(kind: str, key: str, compute) -> dict:
     except (OSError, ValueError):
         pass
     answer = compute()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(f".tmp{os.getpid()}")
-    tmp.write_text(json.dumps(answer), encoding="utf-8")
-    os.replace(tmp, path)
+    write_atomically(path, json.dumps(answer))
     return answer
 
 

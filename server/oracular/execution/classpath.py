@@ -15,6 +15,7 @@ Build-tool answers are cached per build-file fingerprint (running Maven takes se
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import os
@@ -26,6 +27,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from oracular.cache import write_atomically
 from oracular.execution.build_tools import build_fingerprint, gradle_classpath, maven_classpath
 from oracular.execution.poms import Resolution, pom_resource_dirs, resolve_pom_dependencies, source_encoding
 from oracular.execution.toolchain import DEBIAN_JAVA, cache_root
@@ -314,22 +316,12 @@ def _system_packages(java_dir: Path) -> dict[str, Path]:
         for jar in jars:
             for package in _packages_in_jar(jar):
                 index.setdefault(package, jar)
-        _store(stored, {"java_dir": str(java_dir), "index": {p: str(j) for p, j in index.items()}})
+        data = {"java_dir": str(java_dir), "index": {p: str(j) for p, j in index.items()}}
+        with contextlib.suppress(OSError):  # a cache that cannot be written is only slower
+            write_atomically(stored, json.dumps(data))
     with _system_lock:
         _system_index[key] = index
     return index
-
-
-def _store(path: Path, data: dict) -> None:
-    """Write ``data`` as JSON in one step (another process may read it meanwhile); a cache that
-    cannot be written is only slower."""
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(f".tmp{os.getpid()}")
-        tmp.write_text(json.dumps(data), encoding="utf-8")
-        os.replace(tmp, path)
-    except OSError:
-        pass
 
 
 def system_jars_for_imports(

@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from oracular.cache import write_atomically
 from oracular.execution.jvm import (
     Cancelled,
     CheckCancelled,
@@ -233,10 +234,7 @@ class ScratchRunner:
                 pass
         outcome = self._compile_and_run(build, scratch, context, key, timeout_s, timeouts, cancelled, locate)
         if self.use_cache and not outcome.crashed and not outcome.stale:
-            cache_file.parent.mkdir(parents=True, exist_ok=True)
-            tmp = cache_file.with_suffix(f".tmp{os.getpid()}.{threading.get_ident()}")
-            tmp.write_text(json.dumps(outcome.to_json()), encoding="utf-8")
-            os.replace(tmp, cache_file)
+            write_atomically(cache_file, json.dumps(outcome.to_json()))
             prune(cache_file.parent, MAX_CACHED_RESULTS)
         return outcome
 
