@@ -96,6 +96,9 @@ class CompileContext:
     """Content fingerprint of the project (see :func:`tree_fingerprint`)."""
     encoding: str | None = None
     """The sources' encoding where the build declares it; ``None``: UTF-8, else ISO-8859-1."""
+    overlay: tuple[Path, ...] = ()
+    """Class folders that shadow the project's classes at run time (a mutant of a class, compiled
+    alone: :mod:`oracular.mutation`); their content is in :attr:`fingerprint`."""
 
 
 def tree_fingerprint(paths: Iterable[Path], suffixes: tuple[str, ...] = (".java", ".class", ".jar")) -> str:
@@ -360,7 +363,7 @@ class ScratchRunner:
 
     def runtime_classpath(self, out_dir: Path, context: CompileContext) -> list[Path]:
         deps = [context.deps_dir] if context.deps_dir is not None and context.sourcepath else []
-        return [out_dir, *deps, *context.classpath, *context.runtime_extra]
+        return [out_dir, *context.overlay, *deps, *context.classpath, *context.runtime_extra]
 
     def _compile_and_run(
         self,

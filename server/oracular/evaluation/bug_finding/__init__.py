@@ -13,7 +13,7 @@ The protocol, per dev project (one that compiles with Debian's jars):
    regression oracle (observed in a first run). Run them on the correct code: compile rate and
    false-positive rate (an oracle that fails on correct code is a false alarm). Variants that
    fail in either of the two correct-code runs are not used further (:mod:`.correct_code`).
-5. Generate mutants of the focal classes (:mod:`oracular.evaluation.mutants`), sample
+5. Generate mutants of the focal classes (:mod:`oracular.mutation.operators`), sample
    ``max_mutants`` (seeded), recompile only the mutated file per mutant, and run the relevant
    tests' variants on it, one warm helper JVM per core. A mutant is killed by a variant kind if
    any test's variant of that kind fails (or times out) on it. **Oracle-attributable kills** are
@@ -43,7 +43,7 @@ from oracular.evaluation.bug_finding.report import markdown, summary
 from oracular.evaluation.bug_finding.selection import select_tests
 from oracular.evaluation.bug_finding.workers import Harness, WorkerPool
 from oracular.evaluation.build import build_project
-from oracular.evaluation.mutants import OPERATORS
+from oracular.mutation.operators import OPERATORS
 from oracular.execution.classpath import Classpath, ClasspathSettings, discover
 from oracular.execution.observe import ValueObserver
 from oracular.execution.oracle_checks import CheckSettings, OracleChecker, module_root

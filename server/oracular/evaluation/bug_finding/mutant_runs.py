@@ -1,6 +1,6 @@
 """The mutant phase: which inserted oracles catch a fault that the correct code does not have?
 
-Mutants of the focal classes (:mod:`oracular.evaluation.mutants`) are sampled (seeded); per
+Mutants of the focal classes (:mod:`oracular.mutation.operators`) are sampled (seeded); per
 mutant only the mutated file is recompiled, and the variants that held on the correct code run
 against it, one warm helper JVM per core. A kind kills a mutant when any test's variant of that
 kind fails (or times out) on it. **Oracle-attributable kills** are the mutants a kind kills that
@@ -26,7 +26,7 @@ from oracular.evaluation.bug_finding.records import (
     variant_key,
 )
 from oracular.evaluation.bug_finding.workers import Harness
-from oracular.evaluation.mutants import Mutant, mutants_for
+from oracular.mutation.operators import Mutant, mutants_for
 from oracular.execution.jvm import JvmWorker, TestOutcome, TestRef
 from oracular.java.source import load_source
 

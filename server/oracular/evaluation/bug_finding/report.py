@@ -10,7 +10,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from oracular.evaluation.bug_finding.records import BARE, RANKED, ProjectResult
-from oracular.evaluation.mutants import OPERATORS
+from oracular.mutation.operators import OPERATORS
 from oracular.execution.oracle_checks import BUG_SCORE
 
 

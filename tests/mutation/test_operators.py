@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
-from oracular.evaluation.mutants import OPERATORS, default_value, mutants_for
 from oracular.java.source import load_source, parse_text
+from oracular.mutation.operators import OPERATORS, default_value, mutants_for
 
 from ..conftest import EXAMPLE, java
 
@@ -135,3 +135,18 @@ def test_the_example_classes_yield_mutants_on_every_line_that_computes() -> None
     counts = Counter(m.operator for m in mutants)
     assert counts["increments"] == 1 and counts["extreme"] >= 5 and counts["boundary"] == 2
     assert all(m.path == path for m in mutants)
+
+
+def test_extreme_mutants_return_this_for_a_builder_and_the_argument_for_an_identity() -> None:
+    source = java(
+        "class Builder {\n"
+        "  int size;\n"
+        "  Builder size(int s) { size = s; return this; }\n"
+        "  String trim(String text) { return text.trim(); }\n"
+        "  static Builder create() { return new Builder(); }\n"
+        "}\n"
+    )
+    extreme = {(m.method, m.replacement) for m in mutants_for(source, Path("B.java"), None, ("extreme",))}
+    assert ("size", "{ return this; }") in extreme and ("size", "{ return null; }") in extreme
+    assert ("trim", "{ return text; }") in extreme and ("trim", '{ return ""; }') in extreme
+    assert ("create", "{ return this; }") not in extreme  # static: no `this`

@@ -21,7 +21,9 @@ Operators (``OPERATORS``):
 - ``void-call`` (PIT VOID_METHOD_CALLS): a call statement whose value is unused is removed
   (logging calls are spared);
 - ``extreme`` (Descartes' extreme mutation): a method's whole body becomes ``return <default>;``
-  (both ``true`` and ``false`` for ``boolean``), or empty for ``void``.
+  (both ``true`` and ``false`` for ``boolean``), or empty for ``void``; and, as Descartes also
+  does, ``return this;`` where an instance method returns its own class (a builder's ``with``),
+  ``return <first argument>;`` where the first parameter has the return type (an identity).
 
 Compile-time constants (``static final`` field initialisers) and ``case`` labels are not
 mutated: javac inlines them into other classes, which are not recompiled. Mutants that do not
@@ -399,10 +401,28 @@ class _Collector:
         returned = node.child_by_field_name("type")
         if body is None or returned is None or "abstract" in syntax.modifiers(node):
             return
-        default = default_value(syntax.text(returned))
+        returned_text = " ".join(syntax.text(returned).split())
+        default = default_value(returned_text)
         bodies = ["{ }"] if default is None else [f"{{ return {default}; }}"]
         if default == "false":
             bodies.append("{ return true; }")
+        owner = node.parent.parent if node.parent is not None else None
+        owner_name = owner.child_by_field_name("name") if owner is not None else None
+        if (
+            owner_name is not None
+            and returned_text.split("<", 1)[0] == syntax.text(owner_name)
+            and "static" not in syntax.modifiers(node)
+        ):
+            bodies.append("{ return this; }")
+        params = node.child_by_field_name("parameters")
+        first = (
+            next((p for p in params.named_children if p.type == "formal_parameter"), None) if params else None
+        )
+        if (
+            first is not None
+            and " ".join(syntax.text(first.child_by_field_name("type")).split()) == returned_text
+        ):
+            bodies.append(f"{{ return {syntax.text(first.child_by_field_name('name'))}; }}")
         current = " ".join(syntax.text(body).split())
         for new_body in bodies:
             if current != new_body:
@@ -436,3 +456,12 @@ def mutants_for(
     for mutant in collector.found:  # `return 0` is both a constant and a default-return mutant
         unique.setdefault((mutant.start, mutant.end, mutant.replacement), mutant)
     return sorted(unique.values(), key=lambda m: (m.start, m.end, m.operator))
+
+
+def extreme_mutants(source: SourceText, node: Node) -> list[Mutant]:
+    """The extreme mutants of one method: those replacing its own body."""
+    body = node.child_by_field_name("body")
+    if body is None or source.path is None:
+        return []
+    found = mutants_for(source, source.path, None, ("extreme",))
+    return [m for m in found if (m.start, m.end) == (body.start_byte, body.end_byte)]

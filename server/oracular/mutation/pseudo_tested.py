@@ -1,0 +1,149 @@
+"""Pseudo-tested methods of a test class: extreme mutants of what its tests call, run against them.
+
+Descartes' question (the Reneri paper, ``../shared/seeds``): when a method's whole body becomes
+``return <default>;`` (or nothing), does any test that executes it fail? Per test file: the tests
+as written run once on the code (those that fail are left out: they cannot tell a mutant apart);
+then, per method the tests call (:mod:`oracular.mutation.calls`), each extreme mutant is compiled
+alone (:mod:`oracular.mutation.runs`) and the tests that call the method run against it. Then,
+for the mutants that survive, why (:mod:`oracular.mutation.reneri`), and the oracle that would
+kill them.
+
+Everything runs in the scratch space of the checks, in the sandboxed helper JVM, each test
+time-bounded, the whole cancellable between steps.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from oracular.engine import OracleEngine
+from oracular.engine.analysis import FileAnalysis
+from oracular.execution.jvm import CheckCancelled, HelperFailed
+from oracular.execution.oracle_checks import OracleChecker
+from oracular.java.source import SourceError, SourceText, load_source
+from oracular.mutation.calls import CalledMethod, called_methods, method_node, tests_by_name
+from oracular.mutation.operators import extreme_mutants
+from oracular.mutation.records import ClassResult, MethodResult, MutantResult
+from oracular.mutation.reneri import explain
+from oracular.mutation.runs import KILLING, ClassBench, test_key
+
+Progress = Callable[[str, int, int], None]
+"""``(what, done, total)``: the editor's progress report and the CLI's bar."""
+TESTS = "tests"
+
+
+@dataclass(frozen=True)
+class PseudoTestSettings:
+    timeout_s: float = 5.0
+    """Per test run (original, mutant or probe)."""
+    causes: bool = True
+    """Also tell why each surviving mutant survived, and look for oracles that kill it."""
+
+
+class PseudoTester:
+    """Runs the extreme mutants of the methods a test class calls, with the checker's helper JVMs."""
+
+    def __init__(
+        self, engine: OracleEngine, checker: OracleChecker, settings: PseudoTestSettings | None = None
+    ) -> None:
+        self.engine = engine
+        self.checker = checker
+        self.settings = settings or PseudoTestSettings()
+
+    def run(
+        self,
+        source: SourceText,
+        progress: Progress | None = None,
+        cancelled: Callable[[], bool] | None = None,
+    ) -> ClassResult:
+        """The verdict of every main-source method ``source``'s tests call (raises
+        :class:`~oracular.execution.jvm.CheckCancelled` when cancelled)."""
+        start = time.monotonic()
+        result = ClassResult(source.path or Path("<unsaved>"))
+        try:
+            self._run(source, result, progress or (lambda *_: None), cancelled)
+        except (HelperFailed, TimeoutError) as exc:
+            result.error = f"the JVM running the tests failed: {exc}"
+        result.elapsed_s = time.monotonic() - start
+        return result
+
+    def _run(self, source: SourceText, result: ClassResult, progress: Progress, cancelled) -> None:
+        analysis = self.engine.analyse(source)
+        calls = called_methods(self.engine.index, analysis).tests
+        if not calls:
+            result.error = "its tests call no method of the main sources"
+            return
+        bench = self.checker.bench(source)
+        if isinstance(bench, str):
+            result.error = bench
+            return
+        digest = hashlib.sha256(str(source.path).encode()).hexdigest()[:16]
+        runs = ClassBench(
+            bench, self.checker.cache_dir / "scratch" / "pseudo" / digest, self.settings.timeout_s, cancelled
+        )
+        passing = self._baseline(analysis, calls, runs, result)
+        if passing is None:
+            return
+        work = [(m, tests) for m, tests in calls.items()]
+        for done, (method, tests) in enumerate(work):
+            progress(method.label, done, len(work))
+            result.methods.append(self._method(method, tests, passing, runs, result))
+        if self.settings.causes:
+            progress("why mutants survive", len(work), len(work))
+            explain(self.engine, analysis, runs, result.methods, cancelled)
+
+    def _baseline(
+        self,
+        analysis: FileAnalysis,
+        calls: dict[CalledMethod, list[str]],
+        runs: ClassBench,
+        result: ClassResult,
+    ) -> set[str] | None:
+        """The calling tests that pass on the code as it is; ``None`` (and the error) if none runs."""
+        wanted = {t for tests in calls.values() for t in tests}
+        statuses = tests_by_name(analysis, wanted)
+        build = runs.tests_as_written(
+            analysis.source, list(statuses.values()), (s.test for s in analysis.statuses)
+        )
+        compiled = runs.compile(TESTS, build)
+        if compiled.class_error is not None:
+            result.error = f"the test class does not compile here: {compiled.class_error}"
+            return None
+        outcome = runs.run(TESTS, [test_key(name) for name in statuses])
+        passing = {n for n in statuses if (o := outcome.results.get(test_key(n))) and o.status == "passed"}
+        result.failing_tests = [n for n in statuses if n not in passing]
+        if not passing:
+            result.error = "none of its tests passes on the code as it is"
+            return None
+        return passing
+
+    def _method(
+        self, method: CalledMethod, tests: list[str], passing: set[str], runs: ClassBench, result: ClassResult
+    ) -> MethodResult:
+        found = MethodResult(method, tests)
+        try:
+            focal = load_source(method.path, lenient=True)
+        except SourceError:
+            return found
+        node = method_node(focal, method)
+        executing = [t for t in tests if t in passing]
+        for mutant in extreme_mutants(focal, node) if node is not None else []:
+            record = MutantResult(mutant, executing)
+            found.mutants.append(record)
+            if not executing:
+                continue
+            overlay = runs.overlay(mutant.id, focal, mutant.apply(focal.data))
+            if overlay is None:
+                record.stillborn = True
+                continue
+            outcome = runs.run(TESTS, [test_key(t) for t in executing], overlay)
+            record.killed_by = [t for t in executing if outcome.results[test_key(t)].status in KILLING]
+            result.mutants_run += 1
+        return found
+
+
+__all__ = ["CheckCancelled", "PseudoTestSettings", "PseudoTester"]

@@ -1,0 +1,230 @@
+"""Why a mutant survives a test, in Reneri's terms, and the oracle that would kill it.
+
+For each surviving extreme mutant and each test that executes it:
+
+- **no infection**: the probe (:mod:`oracular.mutation.probe`) saw every call of the original
+  return what the mutant returns and leave the receiver and arguments as they were;
+- **no propagation**: it did not, but every value the test can read at its end (the targets the
+  observation reads, :mod:`oracular.execution.observe`) is the same under the mutant;
+- **weak oracle**: some such value differs, and the test does not check it.
+
+For a weak oracle, the value the code produces is the oracle: rendered as the editor renders an
+observed value, inserted at the end of the test, run on the code (it must hold) and on each of
+the test's weak-oracle mutants (those it kills are listed). A few per test, chosen greedily by how
+many not yet killed mutants each target's value would tell apart.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+
+from oracular.candidates.observed import ObservationPlan, ObservedValue, TestObservation, observed_candidates
+from oracular.engine import OracleEngine
+from oracular.engine.analysis import FileAnalysis, TestStatus
+from oracular.execution.observe import Harness
+from oracular.execution.scratch import ScratchBuilder, Variant, byte_edit
+from oracular.java.prefix import PrefixAnalysis
+from oracular.java.source import SourceText, load_source
+from oracular.mutation.calls import method_node, tests_by_name
+from oracular.mutation.probe import probe_key, probed_source
+from oracular.mutation.records import Cause, KillingOracle, MethodResult, MutantResult
+from oracular.mutation.runs import ClassBench
+
+OBSERVE, KILL = "observe", "kill"
+MAX_ORACLES_PER_TEST = 3
+Differences = dict[tuple[str, str], list[str]]
+"""(mutant id, test) -> the targets whose value at the test's end differs under the mutant."""
+
+
+def explain(
+    engine: OracleEngine,
+    analysis: FileAnalysis,
+    runs: ClassBench,
+    methods: Sequence[MethodResult],
+    cancelled: Callable[[], bool] | None = None,
+) -> None:
+    """Fill each surviving mutant's causes, and each method's killing oracles."""
+    survivors = [m for method in methods for m in method.mutants if m.survived]
+    if not survivors:
+        return
+    statuses = tests_by_name(analysis, {t for m in survivors for t in m.executed_by})
+    infected = _infection(runs, methods)
+    prefixes = {name: _whole_test(engine, analysis, status) for name, status in statuses.items()}
+    plans = [
+        ObservationPlan(statuses[n].test, p, tuple(p.targets)) for n, p in prefixes.items() if p is not None
+    ]
+    harness = Harness(analysis.source, plans)
+    runs.compile(OBSERVE, harness.build, harness.locate)
+    index = {plan.test.name: t for t, plan in enumerate(harness.plans)}
+    original = harness.interpret(runs.run(OBSERVE, runs.keys(OBSERVE)))
+    differences: Differences = {}
+    for mutant in survivors:
+        overlay = _overlay(runs, mutant)
+        keys = [
+            k
+            for k in runs.keys(OBSERVE)
+            if any(k.startswith(f"o{index[t]}.") for t in mutant.executed_by if t in index)
+        ]
+        mutated = harness.interpret(runs.run(OBSERVE, keys, overlay)) if overlay is not None and keys else {}
+        for test in mutant.executed_by:
+            t = index.get(test)
+            differ = _differing(original.get(t), mutated.get(t)) if t is not None else []
+            differences[(mutant.mutant.id, test)] = differ
+            if differ:
+                mutant.causes[test] = Cause.WEAK_ORACLE
+            elif infected.get((mutant.mutant.id, test), True):
+                mutant.causes[test] = Cause.NO_PROPAGATION
+            else:
+                mutant.causes[test] = Cause.NO_INFECTION
+    oracles = _oracles(engine, analysis, runs, statuses, prefixes, original, index, survivors, differences)
+    for method in methods:
+        ids = {m.mutant.id for m in method.mutants}
+        method.oracles = [o for o in oracles if ids.intersection(o.kills)]
+
+
+def _whole_test(engine: OracleEngine, analysis: FileAnalysis, status: TestStatus) -> PrefixAnalysis | None:
+    """The test's whole body as the prefix: its targets are what it could read at its end. A last
+    statement that is an oracle stays (its value is not a target)."""
+    prefix = engine.prefix_for(analysis, status)
+    if prefix is not None and not status.oracle_free:
+        prefix = replace(prefix, replace_last=False, targets=[t for t in prefix.targets if t.kind != "call"])
+    return prefix
+
+
+def _overlay(runs: ClassBench, mutant: MutantResult):
+    focal = load_source(mutant.mutant.path, lenient=True)
+    return runs.overlay(mutant.mutant.id, focal, mutant.mutant.apply(focal.data))
+
+
+def _infection(runs: ClassBench, methods: Sequence[MethodResult]) -> dict[tuple[str, str], bool]:
+    """Per (surviving mutant, executing test): did the original differ from the mutant where the
+    method returned? Absent where the probe could not be compiled."""
+    found: dict[tuple[str, str], bool] = {}
+    for method in methods:
+        survivors = [m for m in method.mutants if m.survived]
+        if not survivors:
+            continue
+        focal = load_source(method.method.path, lenient=True)
+        node = method_node(focal, method.method)
+        if node is None:
+            continue
+        overlay = runs.overlay(
+            f"probe-{survivors[0].mutant.id}",
+            focal,
+            probed_source(focal, node, [m.mutant for m in survivors]),
+        )
+        if overlay is None:
+            continue
+        for test in {t for m in survivors for t in m.executed_by}:
+            records = runs.observations_alone("tests", f"t:{test}", overlay)
+            for m in survivors:
+                found[(m.mutant.id, test)] = probe_key(m.mutant) in records
+    return found
+
+
+def _differing(original: TestObservation | None, mutated: TestObservation | None) -> list[str]:
+    """Targets read under both whose values differ (a read that threw under one differs too)."""
+    if original is None or mutated is None:
+        return []
+    return [
+        expression for expression, value in original.values.items()
+        if (other := mutated.values.get(expression)) is not None and other != value
+    ]  # fmt: skip
+
+
+def _oracles(
+    engine: OracleEngine,
+    analysis: FileAnalysis,
+    runs: ClassBench,
+    statuses: dict[str, TestStatus],
+    prefixes: dict[str, PrefixAnalysis | None],
+    original: dict[int, TestObservation],
+    index: dict[str, int],
+    survivors: Sequence[MutantResult],
+    differences: Differences,
+) -> list[KillingOracle]:
+    """Greedy per test: the target telling most weak-oracle mutants apart, rendered and verified."""
+    namer = engine.type_namer(analysis)
+    chosen: list[tuple[KillingOracle, list[MutantResult]]] = []
+    weak_by_test: dict[str, list[MutantResult]] = defaultdict(list)
+    for mutant in survivors:
+        for test, cause in mutant.causes.items():
+            if cause is Cause.WEAK_ORACLE:
+                weak_by_test[test].append(mutant)
+    for test, weak in weak_by_test.items():
+        status, prefix = statuses[test], prefixes[test]
+        observation = original.get(index[test])
+        if prefix is None or observation is None:
+            continue
+        renderer = engine.renderer_for(analysis, status.test.flavour, False, prefix.focal)
+        left = list(weak)
+        for _ in range(MAX_ORACLES_PER_TEST):
+            counts: dict[str, int] = defaultdict(int)
+            for m in left:
+                for expression in differences[(m.mutant.id, test)]:
+                    counts[expression] += 1
+            if not counts:
+                break
+            best = max(counts, key=lambda e: (counts[e], _informative(observation.values[e])))
+            oracle = _render(test, status, prefix, best, observation.values[best], namer, renderer)
+            if oracle is not None:
+                chosen.append((oracle, [m for m in left if best in differences[(m.mutant.id, test)]]))
+            left = [m for m in left if best not in differences[(m.mutant.id, test)]]
+    _verify(analysis.source, runs, statuses, chosen)
+    return [oracle for oracle, _ in chosen if oracle.holds and oracle.kills]
+
+
+def _informative(value: ObservedValue) -> bool:
+    """A value an oracle can state (not only "not null")."""
+    return value.kind not in ("object", "thrown")
+
+
+def _render(test, status, prefix, expression, value, namer, renderer) -> KillingOracle | None:
+    target = next((t for t in prefix.targets if t.expression == expression), None)
+    candidates = observed_candidates(target, value, namer) if target is not None else []
+    if not candidates:
+        return None
+    rendered = renderer.render(candidates[0], prefix, status.test.node)
+    edits = [rendered.statement_edit, *renderer.import_edits(rendered.imports)]
+    imports = [line.text() for line in sorted(rendered.imports, key=lambda i: i.name)]
+    return KillingOracle(test, status.test.line + 1, rendered.statement_edit.new_text.strip(), edits, imports)
+
+
+def _verify(
+    source: SourceText,
+    runs: ClassBench,
+    statuses: dict[str, TestStatus],
+    chosen: list[tuple[KillingOracle, list[MutantResult]]],
+) -> None:
+    """Run each oracle inserted in its test: on the code (it must hold), on its mutants (kills)."""
+    if not chosen:
+        return
+    builder = ScratchBuilder(source)
+    variants: dict[str, list[Variant]] = defaultdict(list)
+    for i, (oracle, _) in enumerate(chosen):
+        variants[oracle.test].append(Variant(f"k{i}", (byte_edit(source, oracle.edits[0]),)))
+        builder.add_imports(oracle.imports)
+    for test, found in variants.items():
+        builder.replace(statuses[test].test, found)
+    builder.drop_other_tests(s.test for s in statuses.values())
+    runs.compile(KILL, builder.build)
+    on_code = runs.run(KILL, runs.keys(KILL))
+    for i, (oracle, mutants) in enumerate(chosen):
+        result = on_code.results.get(f"k{i}")
+        oracle.holds = result is not None and result.status == "passed"
+        if not oracle.holds:
+            continue
+        for mutant in mutants:
+            overlay = _overlay(runs, mutant)
+            outcome = runs.run(KILL, [f"k{i}"], overlay) if overlay is not None else None
+            if (
+                outcome is not None
+                and outcome.results.get(f"k{i}") is not None
+                and outcome.results[f"k{i}"].status == "failed"
+            ):
+                oracle.kills.append(mutant.mutant.id)
+
+
+__all__ = ["explain"]
