@@ -45,8 +45,8 @@ def run_mutants(args: argparse.Namespace) -> int:
     from oracular.cache import default_cache_dir
     from oracular.cli.common import emit, error, package_roots
     from oracular.evaluation.bug_finding import DEFAULT_PROJECTS, evaluate_project, markdown
-    from oracular.mutation.operators import OPERATORS
     from oracular.execution.toolchain import ToolchainMissing
+    from oracular.mutation.operators import OPERATORS
 
     logging.basicConfig(level=logging.WARNING, format="%(message)s")
     sources = (args.cache or default_cache_dir()).expanduser() / "src"

@@ -43,11 +43,11 @@ from oracular.evaluation.bug_finding.report import markdown, summary
 from oracular.evaluation.bug_finding.selection import select_tests
 from oracular.evaluation.bug_finding.workers import Harness, WorkerPool
 from oracular.evaluation.build import build_project
-from oracular.mutation.operators import OPERATORS
 from oracular.execution.classpath import Classpath, ClasspathSettings, discover
 from oracular.execution.observe import ValueObserver
 from oracular.execution.oracle_checks import CheckSettings, OracleChecker, module_root
 from oracular.execution.toolchain import cache_root
+from oracular.mutation.operators import OPERATORS
 from oracular.ranking.baseline import BaselineRanker
 from oracular.ranking.problem import Ranker
 

@@ -26,9 +26,9 @@ from oracular.evaluation.bug_finding.records import (
     variant_key,
 )
 from oracular.evaluation.bug_finding.workers import Harness
-from oracular.mutation.operators import Mutant, mutants_for
 from oracular.execution.jvm import JvmWorker, TestOutcome, TestRef
 from oracular.java.source import load_source
+from oracular.mutation.operators import Mutant, mutants_for
 
 KILLING = frozenset({"failed", "timeout", "crashed", "notrun"})
 EXAMPLES = 5

@@ -10,8 +10,8 @@ from collections import Counter
 from collections.abc import Sequence
 
 from oracular.evaluation.bug_finding.records import BARE, RANKED, ProjectResult
-from oracular.mutation.operators import OPERATORS
 from oracular.execution.oracle_checks import BUG_SCORE
+from oracular.mutation.operators import OPERATORS
 
 
 def _pct(part: float, whole: float) -> str:
