@@ -168,7 +168,7 @@ def test_the_servers_start_up_imports_are_pinned() -> None:
 
 
 EDITOR_LAYERS = (("java",), ("candidates",), ("incremental", "ranking"), ("models", "engine"),
-                 ("execution", "quality"), ("lsp",))  # fmt: skip
+                 ("execution", "quality"), ("mutation",), ("lsp",))  # fmt: skip
 """The editor's packages, bottom up: each imports only from the layers below it (and the neutral
 ``cache`` and ``options``). Java analysis knows no candidates; candidates know no ranking (a weight
 they need is handed to them); the ranking steps know no engine; the engine knows no JVM."""

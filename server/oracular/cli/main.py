@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from oracular import __version__
-from oracular.cli import corpus, evaluate, scan, serve, suggest, train
+from oracular.cli import corpus, evaluate, pseudo_tested, scan, serve, suggest, train
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -16,7 +16,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"oracular {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for module in (scan, suggest, corpus, serve, train, evaluate):
+    for module in (scan, suggest, pseudo_tested, corpus, serve, train, evaluate):
         module.register(commands)
     return parser
 

@@ -33,6 +33,11 @@ def add_check_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="static ranking only: never compile or run the project's code",
     )
+    add_run_arguments(group)
+
+
+def add_run_arguments(group: argparse._ArgumentGroup) -> None:
+    """How the code runs: time limit, classpath, sandbox; ``suggest`` and ``pseudo-tested`` share them."""
     group.add_argument(
         "--check-timeout",
         type=float,
