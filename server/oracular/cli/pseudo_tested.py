@@ -19,13 +19,10 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tqdm import tqdm
-
 from oracular.cli.common import engine_for, error
 from oracular.cli.running import add_run_arguments, checker_for
 from oracular.java.source import SourceError, load_source
 from oracular.java.workspace import project_root, test_sources
-from oracular.parallel import RayUnavailable, ray_address, run_all
 
 if TYPE_CHECKING:
     from oracular.engine import OracleEngine
@@ -162,6 +159,11 @@ class Summary:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Run every file's mutants; print each file's verdicts (or JSON line), then the summary."""
+    from tqdm import tqdm
+
+    from oracular.parallel import RayUnavailable, ray_address, run_all
+
     if missing := [p for p in args.paths if not p.exists()]:
         error(f"no such file or directory: {', '.join(map(str, missing))}")
         return 2
