@@ -73,6 +73,7 @@ class RecordingClient(LanguageClient):
         self.profile = ""
         self.published: list[types.PublishDiagnosticsParams] = []
         self.inlay_hint_refreshes = 0
+        self.code_lens_refreshes = 0
         self.registrations: list[types.Registration] = []
         self.exit_code: int | None = None
         """The server process's exit code once it has exited (stdio only)."""
@@ -109,6 +110,10 @@ def _inlay_hint_refresh(client: RecordingClient, params: None) -> None:
     client.inlay_hint_refreshes += 1
 
 
+def _code_lens_refresh(client: RecordingClient, params: None) -> None:
+    client.code_lens_refreshes += 1
+
+
 def _register_capability(client: RecordingClient, params: types.RegistrationParams) -> None:
     client.registrations.extend(params.registrations)
 
@@ -121,6 +126,7 @@ def make_client() -> RecordingClient:
             **DEFAULT_CLIENT_FEATURES,
             types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS: _record_diagnostics,
             types.WORKSPACE_INLAY_HINT_REFRESH: _inlay_hint_refresh,
+            types.WORKSPACE_CODE_LENS_REFRESH: _code_lens_refresh,
             types.CLIENT_REGISTER_CAPABILITY: _register_capability,
         },
     )

@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import { LanguageClient } from 'vscode-languageclient/node';
 
 import { addTopOracles } from './addTopOraclesCommand';
+import { findPseudoTested } from './pseudoTestedCommand';
 import { OracularServer } from './server';
 import { SHOW_OUTPUT_COMMAND } from './statusBar';
 import { suggestForTest } from './suggestCommand';
@@ -14,6 +15,7 @@ import { suggestForTest } from './suggestCommand';
 const COMMANDS = {
   suggest: 'oracular.suggestForTest',
   addAll: 'oracular.addTopOracles',
+  pseudoTested: 'oracular.findPseudoTested',
   restart: 'oracular.restartServer',
   showOutput: SHOW_OUTPUT_COMMAND,
 } as const;
@@ -24,6 +26,7 @@ export function registerCommands(server: OracularServer, output: vscode.OutputCh
     vscode.commands.registerCommand(COMMANDS.addAll, () =>
       inJavaEditor(server, output, (client, editor) => addTopOracles(client, editor.document)),
     ),
+    vscode.commands.registerCommand(COMMANDS.pseudoTested, () => inJavaEditor(server, output, findPseudoTested)),
     vscode.commands.registerCommand(COMMANDS.restart, () => server.restart()),
     vscode.commands.registerCommand(COMMANDS.showOutput, () => output.show(true)),
   ];

@@ -2,9 +2,11 @@
 weak oracle.
 
 Inside an oracle-free test (or on its diagnostic) there is one ``quickfix`` per ranked
-suggestion, best first and preferred. On a quality finding (``swallowed-exception``...) there is
-one ``quickfix`` per fix the check offers, its first preferred. When the engine abstains, a
-disabled action says why, for clients that can show one. With ``checkOracles`` on, each title
+suggestion, best first and preferred. Inside a test whose pseudo-testing run found an oracle that
+kills surviving mutants, one more per such oracle (:mod:`oracular.lsp.pseudo_tested`). On a
+quality finding (``swallowed-exception``...) there is one ``quickfix`` per fix the check offers,
+its first preferred. When the engine abstains, a disabled action says why, for clients that can
+show one. With ``checkOracles`` on, each title
 ends with what running the oracle on the current code showed (`` · holds now``, `` · fails now:
 was 1 — possible bug``, `` · checking…`` until the check arrives), and candidates that do not
 compile come last (:mod:`oracular.lsp.code_runs`). Where the client supports
@@ -159,6 +161,7 @@ def actions(
             for finding in analysis.findings_in(selection)
             for action in fix_actions(server, analysis, finding)
         ]
+        result += server.pseudo_tested.actions(analysis, selection)
     if wanted(ADD_ALL_KIND, only) and analysis.report is not None:
         edits = top_edits(analysis.report, state)
         if edits:

@@ -225,6 +225,11 @@ class CodeRuns:
         self._logged_errors.clear()
         return True
 
+    @property
+    def checker(self) -> OracleChecker | None:
+        """The checker, when user code may run (``None``: it may not)."""
+        return self._checker
+
     def state(self, analysis: Analysis) -> RunState | None:
         """The check of exactly this analysis; ``None`` if it is not checked. Never waits."""
         entry = self._entries.get(analysis.uri)

@@ -25,7 +25,7 @@ from pygls.uris import to_fs_path
 
 from oracular import __version__
 from oracular.engine import OracleEngine
-from oracular.lsp import code_actions, commands, hover, inlay_hints
+from oracular.lsp import code_actions, commands, hover, inlay_hints, pseudo_tested
 from oracular.lsp.code_runs import CodeRuns
 from oracular.lsp.diagnostics import Publisher
 from oracular.lsp.documents import Analysis, Documents, OpenDocument, internal_error
@@ -59,6 +59,7 @@ class ClientSupport:
     disabled_actions: bool = False
     document_changes: bool = False
     inlay_hint_refresh: bool = False
+    code_lens_refresh: bool = False
     markdown_hover: bool = False
     work_done_progress: bool = False
     configuration: bool = False
@@ -76,6 +77,7 @@ class ClientSupport:
             disabled_actions=has("text_document.code_action.disabled_support"),
             document_changes=has("workspace.workspace_edit.document_changes"),
             inlay_hint_refresh=has("workspace.inlay_hint.refresh_support"),
+            code_lens_refresh=has("workspace.code_lens.refresh_support"),
             markdown_hover=types.MarkupKind.Markdown in hover_formats,
             work_done_progress=has("window.work_done_progress"),
             configuration=has("workspace.configuration"),
@@ -85,6 +87,8 @@ class ClientSupport:
 
 class OracularServer(LanguageServer):
     protocol: OracularProtocol
+    pseudo_tested: pseudo_tested.PseudoTested
+    """Set by the feature's ``register``."""
 
     def __init__(self, launch: Launch | None = None) -> None:
         super().__init__("oracular", __version__, protocol_cls=OracularProtocol)
@@ -172,6 +176,7 @@ class OracularServer(LanguageServer):
     def closed(self, uri: str) -> None:
         self.documents.close(uri)
         self.code_runs.discard(uri)
+        self.pseudo_tested.closed(uri)
         self.publisher.clear(uri)
         self._last_problem.pop(uri, None)
 
@@ -228,6 +233,10 @@ class OracularServer(LanguageServer):
                     )
                 )
         return self.code_runs.configure(self.settings, self._workspace_root(), verdict.allowed)
+
+    def may_run_reason(self) -> str:
+        """Why user code may not run now (the policy's words), for a command that needs it."""
+        return self._verdict.reason if self._verdict is not None else "the server is not initialised yet"
 
     def _workspace_root(self) -> Path | None:
         """Where relative paths in the settings start: the (first) workspace folder."""
@@ -377,11 +386,12 @@ def _register_lifecycle(server: OracularServer) -> None:
         server.worker.shutdown()
         server.engines.close()
         await server.code_runs.close()
+        server.pseudo_tested.close()
 
 
 def create_server(launch: Launch | None = None) -> OracularServer:
     server = OracularServer(launch)
     _register_lifecycle(server)
-    for feature in (code_actions, inlay_hints, hover, commands):
+    for feature in (code_actions, inlay_hints, hover, commands, pseudo_tested):
         feature.register(server)
     return server
