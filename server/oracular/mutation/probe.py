@@ -8,7 +8,8 @@ declaration (annotations, modifiers, overriding) and calls it between two snapsh
 receiver's and arguments' state. What each mutant would have done is known from its body:
 nothing (``{ }``), or ``return`` of a default, of ``this``, of the first argument, all without
 touching the state. So a mutant is infected where the state changed, the call threw, or the
-result differs from what the mutant returns.
+result differs from what the mutant returns. The wrapper also says that the method ran at all: a
+test found to call it in its source may never reach the call (or reach another overload).
 """
 
 from __future__ import annotations
@@ -57,6 +58,11 @@ def probe_key(mutant: Mutant) -> str:
     return f"infected:{mutant.id}"
 
 
+def called_key(mutants: Sequence[Mutant]) -> str:
+    """The observation key under which the probe says the method of ``mutants`` ran."""
+    return f"called:{mutants[0].id}"
+
+
 def _renamed(method: Node, source: SourceText) -> str:
     """The original method as a private one named ``name$oracular``, without annotations."""
     parts = ["private"]
@@ -83,7 +89,7 @@ def probe_body(method: Node, mutants: Sequence[Mutant]) -> str:
     parts = ", ".join([*([] if static else ["this"]), *names]) or "new Object[0]"
     call = f"{syntax.text(method.child_by_field_name('name'))}$oracular({', '.join(names)})"
     void = returned == "void"
-    lines = [f"String oracular$before = {PROBE}.state({parts});"]
+    lines = [f'{PROBE}.called("{called_key(mutants)}");', f"String oracular$before = {PROBE}.state({parts});"]
     if not void:
         lines.append(f"{returned} oracular$r;")
     lines += [
@@ -111,4 +117,4 @@ def probed_source(source: SourceText, method: Node, mutants: Sequence[Mutant]) -
     return source.data[: method.start_byte] + wrapper + b"\n\n" + renamed + source.data[method.end_byte :]
 
 
-__all__ = ["PROBE", "probe_body", "probe_key", "probed_source"]
+__all__ = ["PROBE", "called_key", "probe_body", "probe_key", "probed_source"]

@@ -5,8 +5,8 @@ Descartes' question (the Reneri paper, ``../shared/seeds``): when a method's who
 as written run once on the code (those that fail are left out: they cannot tell a mutant apart);
 then, per method the tests call (:mod:`oracular.mutation.calls`), each extreme mutant is compiled
 alone (:mod:`oracular.mutation.runs`) and the tests that call the method run against it. Then,
-for the mutants that survive, why (:mod:`oracular.mutation.reneri`), and the oracle that would
-kill them.
+for the mutants that survive, which tests really run them (:mod:`oracular.mutation.infection`),
+why they survive (:mod:`oracular.mutation.reneri`), and the oracle that would kill them.
 
 Everything runs in the scratch space of the checks, in the sandboxed helper JVM, each test
 time-bounded, the whole cancellable between steps.
@@ -26,6 +26,7 @@ from oracular.execution.jvm import CheckCancelled, HelperFailed
 from oracular.execution.oracle_checks import OracleChecker
 from oracular.java.source import SourceError, SourceText, load_source
 from oracular.mutation.calls import CalledMethod, called_methods, method_node, tests_by_name
+from oracular.mutation.infection import probe_survivors
 from oracular.mutation.operators import extreme_mutants
 from oracular.mutation.records import ClassResult, MethodResult, MutantResult
 from oracular.mutation.reneri import explain
@@ -92,9 +93,11 @@ class PseudoTester:
         for done, (method, tests) in enumerate(work):
             progress(method.label, done, len(work))
             result.methods.append(self._method(method, tests, passing, runs, result))
+        progress("which tests run the survivors", len(work), len(work))
+        infected = probe_survivors(runs, result.methods)
         if self.settings.causes:
             progress("why mutants survive", len(work), len(work))
-            explain(self.engine, analysis, runs, result.methods, cancelled)
+            explain(self.engine, analysis, runs, result.methods, infected)
 
     def _baseline(
         self,

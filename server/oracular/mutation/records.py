@@ -29,6 +29,7 @@ class MethodVerdict(StrEnum):
     PARTIALLY_TESTED = "partially tested"
     PSEUDO_TESTED = "pseudo-tested"
     NOT_RUN = "not run"
+    """No mutant of it compiled, or no test was seen running it."""
 
 
 @dataclass
@@ -64,6 +65,8 @@ class MutantResult:
     """The mutant did not compile (javac): not counted."""
     causes: dict[str, Cause] = field(default_factory=dict)
     """Per executing test, for a surviving mutant: why it survived."""
+    not_reached: list[str] = field(default_factory=list)
+    """Tests that call the method in their source but never ran it (the probe saw no call)."""
 
     @property
     def survived(self) -> bool:
@@ -77,6 +80,7 @@ class MutantResult:
             "killedBy": self.killed_by,
             "stillborn": self.stillborn,
             "causes": {test: str(cause) for test, cause in self.causes.items()},
+            "notReached": self.not_reached,
         }
 
 
@@ -106,6 +110,10 @@ class MethodResult:
     def describe(self) -> str:
         """``pseudo-tested: 0 of 2 extreme mutants killed (StackTest)``: a code lens's title."""
         live = self.live
+        if not live:
+            compiled = [m for m in self.mutants if not m.stillborn]
+            why = "no test ran it" if compiled else "its extreme mutants do not compile"
+            return f"{self.verdict}: {why}"
         killed = sum(not m.survived for m in live)
         return f"{self.verdict}: {killed} of {len(live)} extreme mutants killed"
 

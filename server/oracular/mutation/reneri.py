@@ -2,7 +2,7 @@
 
 For each surviving extreme mutant and each test that executes it:
 
-- **no infection**: the probe (:mod:`oracular.mutation.probe`) saw every call of the original
+- **no infection**: the probe (:mod:`oracular.mutation.infection`) saw every call of the original
   return what the mutant returns and leave the receiver and arguments as they were;
 - **no propagation**: it did not, but every value the test can read at its end (the targets the
   observation reads, :mod:`oracular.execution.observe`) is the same under the mutant;
@@ -17,7 +17,7 @@ many not yet killed mutants each target's value would tell apart.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 
 from oracular.candidates.observed import ObservationPlan, ObservedValue, TestObservation, observed_candidates
@@ -27,8 +27,8 @@ from oracular.execution.observe import Harness
 from oracular.execution.scratch import ScratchBuilder, Variant, byte_edit
 from oracular.java.prefix import PrefixAnalysis
 from oracular.java.source import SourceText, load_source
-from oracular.mutation.calls import method_node, tests_by_name
-from oracular.mutation.probe import probe_key, probed_source
+from oracular.mutation.calls import tests_by_name
+from oracular.mutation.infection import Infection
 from oracular.mutation.records import Cause, KillingOracle, MethodResult, MutantResult
 from oracular.mutation.runs import ClassBench
 
@@ -43,14 +43,14 @@ def explain(
     analysis: FileAnalysis,
     runs: ClassBench,
     methods: Sequence[MethodResult],
-    cancelled: Callable[[], bool] | None = None,
+    infected: Infection,
 ) -> None:
-    """Fill each surviving mutant's causes, and each method's killing oracles."""
+    """Fill each surviving mutant's causes (``infected``: the probe's word, where it ran), and each
+    method's killing oracles."""
     survivors = [m for method in methods for m in method.mutants if m.survived]
     if not survivors:
         return
     statuses = tests_by_name(analysis, {t for m in survivors for t in m.executed_by})
-    infected = _infection(runs, methods)
     prefixes = {name: _whole_test(engine, analysis, status) for name, status in statuses.items()}
     plans = [
         ObservationPlan(statuses[n].test, p, tuple(p.targets)) for n, p in prefixes.items() if p is not None
@@ -96,32 +96,6 @@ def _whole_test(engine: OracleEngine, analysis: FileAnalysis, status: TestStatus
 def _overlay(runs: ClassBench, mutant: MutantResult):
     focal = load_source(mutant.mutant.path, lenient=True)
     return runs.overlay(mutant.mutant.id, focal, mutant.mutant.apply(focal.data))
-
-
-def _infection(runs: ClassBench, methods: Sequence[MethodResult]) -> dict[tuple[str, str], bool]:
-    """Per (surviving mutant, executing test): did the original differ from the mutant where the
-    method returned? Absent where the probe could not be compiled."""
-    found: dict[tuple[str, str], bool] = {}
-    for method in methods:
-        survivors = [m for m in method.mutants if m.survived]
-        if not survivors:
-            continue
-        focal = load_source(method.method.path, lenient=True)
-        node = method_node(focal, method.method)
-        if node is None:
-            continue
-        overlay = runs.overlay(
-            f"probe-{survivors[0].mutant.id}",
-            focal,
-            probed_source(focal, node, [m.mutant for m in survivors]),
-        )
-        if overlay is None:
-            continue
-        for test in {t for m in survivors for t in m.executed_by}:
-            records = runs.observations_alone("tests", f"t:{test}", overlay)
-            for m in survivors:
-                found[(m.mutant.id, test)] = probe_key(m.mutant) in records
-    return found
 
 
 def _differing(original: TestObservation | None, mutated: TestObservation | None) -> list[str]:

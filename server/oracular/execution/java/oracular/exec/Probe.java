@@ -16,7 +16,9 @@ import java.util.Map;
  * apart: a copy of the class wraps the original method, takes the state of the receiver and the
  * arguments before and after the call ({@link #state}), compares the result with what each
  * extreme mutant would return, and records {@code infected(key)} when they differ. The records
- * go back with the RUN answer, as {@link Observe}'s do.
+ * go back with the RUN answer, as {@link Observe}'s do. It also records that the method ran at all
+ * ({@link #called}): a test that calls it in its source may not reach the call, or reach another
+ * overload.
  *
  * <p>The state is read by reflection to a bounded depth: primitives, strings, enums and boxed
  * values as text; arrays, collections and maps element by element; the JDK's other objects by
@@ -37,6 +39,11 @@ public final class Probe {
             out.append('|');
         }
         return out.toString();
+    }
+
+    /** The wrapped method ran: the test executes it (its calls were found statically). */
+    public static void called(String key) {
+        Observe.value(key, true);
     }
 
     /** The original and an extreme mutant differ here: recorded once per key and RUN. */
