@@ -99,6 +99,10 @@ class TestObservation:
     when both runs agreed."""
     fresh: set[str] = field(default_factory=set)
     """Targets naming a local the action or a later statement declares: new, so changed."""
+    kills: dict[tuple[str, str], int] = field(default_factory=dict)
+    """(target expression, expected value) -> how many surviving extreme mutants an assertion of
+    that value kills, where a pseudo-testing run of the same version found it
+    (:mod:`oracular.mutation`); empty otherwise."""
 
     @property
     def ran(self) -> bool:

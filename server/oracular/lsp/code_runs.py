@@ -181,6 +181,9 @@ class _Entry:
 
 OnAnalysisThread = Callable[[Callable[[], T]], Awaitable[T]]
 """Runs a function on the analysis thread (the one that owns the engines), awaiting its result."""
+KillsOf = Callable[[str, int], dict[int, dict[tuple[str, str], int]]]
+"""For a document version, per test (1-based line): the assertions a pseudo-testing run found to
+kill surviving mutants, and how many (:attr:`~oracular.candidates.observed.TestObservation.kills`)."""
 
 
 class CodeRuns:
@@ -193,8 +196,10 @@ class CodeRuns:
         log: Log,
         engine_of: Callable[[Analysis], OracleEngine | None],
         on_analysis_thread: OnAnalysisThread,
+        kills_of: KillsOf = lambda uri, version: {},
     ) -> None:
         self._current = current
+        self._kills_of = kills_of
         self._on_checked = on_checked
         self._log = log
         self._engine_of = engine_of
@@ -298,6 +303,9 @@ class CodeRuns:
             )
             if cancelled():
                 raise CheckCancelled
+            kills = self._kills_of(entry.analysis.uri, entry.analysis.version)
+            for line, test in observation.tests.items():
+                test.kills = kills.get(line, {})
             observed = await self._on_analysis_thread(lambda: engine.rerank(report, observation, cancelled))
             if not self._deliver(entry, RunState(None, observed), name):
                 raise CheckCancelled

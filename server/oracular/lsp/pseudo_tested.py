@@ -9,7 +9,9 @@ keeps the result for that document version. Then:
   1 extreme mutants killed (IntStackTest)``; one above each test class offers the run itself;
 - a **quick fix** in the test for each verified killing oracle: ``Add oracle: assertEquals(2,
   s.size()); · kills 1 surviving mutant of IntStack.size``, offered only while the document is at
-  the version the run was made for (its edit names that version).
+  the version the run was made for (its edit names that version);
+- the observed ranking of that version again, where the killing oracles come first among those
+  that hold (step ``mutant-kills``).
 
 The run has its own engine (no model: nothing is ranked) and its own thread, so neither the
 analysis thread nor the checks wait for it; the client's cancel stops it between runs.
@@ -94,7 +96,20 @@ class PseudoTested:
         self.runs[uri] = Run(uri, version, result)
         if self.server.client.code_lens_refresh:
             self.server.workspace_code_lens_refresh(None)
+        analysis = self.server.documents.cached(uri)
+        if analysis is not None and analysis.version == version:
+            self.server.code_runs.analysed(analysis)  # ranked again, the killing oracles first
         return result.to_json()
+
+    def kills(self, uri: str, version: int) -> dict[int, dict[tuple[str, str], int]]:
+        """Per test (1-based line), the verified killing oracles of this version's run."""
+        run = self.runs.get(uri)
+        found: dict[int, dict[tuple[str, str], int]] = {}
+        if run is None or run.version != version:
+            return found
+        for oracle in {id(o): o for m in run.result.methods for o in m.oracles}.values():
+            found.setdefault(oracle.test_line, {})[(oracle.target, oracle.expected)] = len(oracle.kills)
+        return found
 
     def _run(
         self, path: Path, text: str | None, checker: OracleChecker, progress: Progress, stop: threading.Event

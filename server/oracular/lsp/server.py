@@ -106,7 +106,12 @@ class OracularServer(LanguageServer):
         )
         self.publisher = Publisher(self)
         self.code_runs = CodeRuns(
-            self.documents.cached, self._checked, self.log, self._engine_of, lambda fn: self.worker.run(fn)
+            self.documents.cached,
+            self._checked,
+            self.log,
+            self._engine_of,
+            lambda fn: self.worker.run(fn),
+            lambda uri, version: self.pseudo_tested.kills(uri, version),
         )
         self._initialization_options: Any = None
         self._ranked: asyncio.Future[None] | None = None

@@ -45,6 +45,9 @@ class KillingOracle:
     """The statement's edit and any import it needs, against the analysed version."""
     imports: list[str] = field(default_factory=list)
     """The import lines it needs, as text (for the scratch copy that runs it)."""
+    target: str = ""
+    expected: str = ""
+    """The target and the value it asserts (how the ranking recognises the same oracle)."""
     kills: list[str] = field(default_factory=list)
     """Ids of the surviving mutants it was run against and made fail."""
     holds: bool = False

@@ -163,7 +163,9 @@ def _render(test, status, prefix, expression, value, namer, renderer) -> Killing
     rendered = renderer.render(candidates[0], prefix, status.test.node)
     edits = [rendered.statement_edit, *renderer.import_edits(rendered.imports)]
     imports = [line.text() for line in sorted(rendered.imports, key=lambda i: i.name)]
-    return KillingOracle(test, status.test.line + 1, rendered.statement_edit.new_text.strip(), edits, imports)
+    statement = rendered.statement_edit.new_text.strip()
+    expected = candidates[0].expected.text if candidates[0].expected is not None else ""
+    return KillingOracle(test, status.test.line + 1, statement, edits, imports, expression, expected)
 
 
 def _verify(

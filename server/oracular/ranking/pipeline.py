@@ -18,6 +18,7 @@ from oracular.ranking.steps.guard_verdict import GuardVerdictStep
 from oracular.ranking.steps.helper_calls import FewerHelperCalls, JoinHelpers, PassingHelpers
 from oracular.ranking.steps.judge import Judge
 from oracular.ranking.steps.learned_score import LearnedScore
+from oracular.ranking.steps.mutant_kills import MutantKills
 from oracular.ranking.steps.named_values import NamedValues
 from oracular.ranking.steps.settled_targets import SettledTargets
 from oracular.ranking.steps.witnessed_exception import WitnessedException
@@ -42,6 +43,7 @@ STEPS: tuple[Step, ...] = (
     NamedValues(),
     PassingHelpers(),
     FewerHelperCalls(),
+    MutantKills(),
 )
 STEP_NAMES = tuple(step.name for step in STEPS)
 
@@ -55,8 +57,8 @@ class RankingPipeline:
     @classmethod
     def learned(cls, model: LearnedRanker) -> RankingPipeline:
         """Helpers joined and candidates judged, then the learned ranker in place of the hand-set
-        steps (:mod:`oracular.ranking.steps.learned_score`)."""
-        return cls((JoinHelpers(), Judge(), LearnedScore(model)))
+        steps (:mod:`oracular.ranking.steps.learned_score`), then the mutants' word where there is one."""
+        return cls((JoinHelpers(), Judge(), LearnedScore(model), MutantKills()))
 
     @property
     def is_learned(self) -> bool:

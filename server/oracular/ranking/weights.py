@@ -48,6 +48,10 @@ class RankingWeights:
     """... and what its later ones keep of theirs."""
     possible_bug: float = 0.5
     """A failing first choice scored at least this is shown as a possible bug (``docs/execution.md``)."""
+    mutant_kill: float = 1.0
+    """Added to a holding assertion's score per surviving mutant it kills (step ``mutant-kills``):
+    at 1, a verified kill puts it above every holding oracle that kills none, as the issue asks;
+    not fitted (runs of mutants exist only where a user asked for them)."""
 
     @classmethod
     def from_config(cls, data: Mapping[str, Any]) -> RankingWeights:
