@@ -16,24 +16,28 @@ many not yet killed mutants each target's value would tell apart.
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import replace
 
+from oracular.candidates.grammar import Candidate
 from oracular.candidates.observed import ObservationPlan, ObservedValue, TestObservation, observed_candidates
 from oracular.engine import OracleEngine
 from oracular.engine.analysis import FileAnalysis, TestStatus
 from oracular.execution.observe import Harness
 from oracular.execution.scratch import ScratchBuilder, Variant, byte_edit
 from oracular.java.prefix import PrefixAnalysis
+from oracular.java.prefix_values import block_locals
 from oracular.java.source import SourceText, load_source
+from oracular.java.targets import Target
 from oracular.mutation.calls import tests_by_name
 from oracular.mutation.infection import Infection
 from oracular.mutation.records import Cause, KillingOracle, MethodResult, MutantResult
 from oracular.mutation.runs import ClassBench
 
 OBSERVE, KILL = "observe", "kill"
-MAX_ORACLES_PER_TEST = 3
+MAX_ORACLES_PER_TEST = 6
 Differences = dict[tuple[str, str], list[str]]
 """(mutant id, test) -> the targets whose value at the test's end differs under the mutant."""
 
@@ -51,7 +55,10 @@ def explain(
     if not survivors:
         return
     statuses = tests_by_name(analysis, {t for m in survivors for t in m.executed_by})
-    prefixes = {name: _whole_test(engine, analysis, status) for name, status in statuses.items()}
+    mutated = {t: {m.mutant.method or "" for m in survivors if t in m.executed_by} for t in statuses}
+    prefixes = {
+        name: _whole_test(engine, analysis, status, mutated[name]) for name, status in statuses.items()
+    }
     plans = [
         ObservationPlan(statuses[n].test, p, tuple(p.targets)) for n, p in prefixes.items() if p is not None
     ]
@@ -84,13 +91,42 @@ def explain(
         method.oracles = [o for o in oracles if ids.intersection(o.kills)]
 
 
-def _whole_test(engine: OracleEngine, analysis: FileAnalysis, status: TestStatus) -> PrefixAnalysis | None:
-    """The test's whole body as the prefix: its targets are what it could read at its end. A last
-    statement that is an oracle stays (its value is not a target)."""
+def _whole_test(
+    engine: OracleEngine, analysis: FileAnalysis, status: TestStatus, mutated: set[str]
+) -> PrefixAnalysis | None:
+    """The test's whole body as the prefix: its targets are what it could read at its end, and the
+    readers of what the survivors it runs would have set (:func:`readers`). A last statement that
+    is an oracle stays (its value is not a target)."""
     prefix = engine.prefix_for(analysis, status)
-    if prefix is not None and not status.oracle_free:
-        prefix = replace(prefix, replace_last=False, targets=[t for t in prefix.targets if t.kind != "call"])
-    return prefix
+    if prefix is None:
+        return None
+    targets = prefix.targets if status.oracle_free else [t for t in prefix.targets if t.kind != "call"]
+    known = {t.expression for t in targets}
+    extra = [t for t in readers(prefix, mutated) if t.expression not in known]
+    return replace(
+        prefix, replace_last=prefix.replace_last and status.oracle_free, targets=[*targets, *extra]
+    )
+
+
+_STEM = re.compile(r"^(?:set|with|add|put|enable|disable|is|get|has)(?=[A-Z])")
+
+
+def readers(prefix: PrefixAnalysis, mutated: set[str]) -> list[Target]:
+    """The JavaBeans readers (``getX()``, ``isX()``, ``hasX()``) of what the mutated methods name,
+    on the locals in scope at the test's end: a builder's ``setQuoteMode`` whose extreme mutant
+    returns ``this`` leaves ``format.getQuoteMode()`` as it was, which the test's generic targets
+    (a few observers per local, by relevance) may not include."""
+    stems = {_STEM.sub("", name)[:1].upper() + _STEM.sub("", name)[1:] for name in mutated}
+    out_of_scope = block_locals(prefix.statements)
+    found: list[Target] = []
+    for local, type_text in prefix.env.locals.items():
+        cls = prefix.env.resolve_class(type_text) if local not in out_of_scope else None
+        for stem in sorted(stems) if cls is not None else []:
+            for reader in (f"get{stem}", f"is{stem}", f"has{stem}"):
+                hit = prefix.env.find_method(cls, reader, 0)
+                if hit is not None and hit[1].name == reader and hit[1].return_type not in (None, "void"):
+                    found.append(Target(f"{local}.{reader}()", hit[1].return_type, "observer"))
+    return found
 
 
 def _overlay(runs: ClassBench, mutant: MutantResult):
@@ -132,39 +168,60 @@ def _oracles(
         observation = original.get(index[test])
         if prefix is None or observation is None:
             continue
+        stating = _stating(
+            prefix, observation, {e for m in weak for e in differences[(m.mutant.id, test)]}, namer
+        )
         renderer = engine.renderer_for(analysis, status.test.flavour, False, prefix.focal)
         left = list(weak)
         for _ in range(MAX_ORACLES_PER_TEST):
             counts: dict[str, int] = defaultdict(int)
             for m in left:
                 for expression in differences[(m.mutant.id, test)]:
-                    counts[expression] += 1
+                    if expression in stating:
+                        counts[expression] += 1
             if not counts:
                 break
-            best = max(counts, key=lambda e: (counts[e], _informative(observation.values[e])))
-            oracle = _render(test, status, prefix, best, observation.values[best], namer, renderer)
-            if oracle is not None:
-                chosen.append((oracle, [m for m in left if best in differences[(m.mutant.id, test)]]))
+            best = max(counts, key=lambda e: (counts[e], _plainness(observation.values[e]), -len(e)))
+            oracle = _render(test, status, prefix, best, stating[best], renderer)
+            chosen.append((oracle, [m for m in left if best in differences[(m.mutant.id, test)]]))
             left = [m for m in left if best not in differences[(m.mutant.id, test)]]
     _verify(analysis.source, runs, statuses, chosen)
     return [oracle for oracle, _ in chosen if oracle.holds and oracle.kills]
 
 
-def _informative(value: ObservedValue) -> bool:
-    """A value an oracle can state (not only "not null")."""
-    return value.kind not in ("object", "thrown")
+PLAIN = ("boolean", "literal", "null", "enum", "class", "list", "array", "string")
+"""Observed kinds, the plainest value to state first: a flag or a number before an object's text."""
 
 
-def _render(test, status, prefix, expression, value, namer, renderer) -> KillingOracle | None:
-    target = next((t for t in prefix.targets if t.expression == expression), None)
-    candidates = observed_candidates(target, value, namer) if target is not None else []
-    if not candidates:
-        return None
-    rendered = renderer.render(candidates[0], prefix, status.test.node)
+def _plainness(value: ObservedValue) -> int:
+    return len(PLAIN) - PLAIN.index(value.kind) if value.kind in PLAIN else 0
+
+
+def _stating(
+    prefix: PrefixAnalysis, observation: TestObservation, expressions: set[str], namer
+) -> dict[str, Candidate]:
+    """Per differing target, the first observed candidate that states its value: ``assertNotNull``
+    tells a value from ``null`` only, and an extreme mutant rarely returns ``null`` where the code
+    returns an object."""
+    found = {}
+    for target in prefix.targets:
+        value = observation.values.get(target.expression)
+        if target.expression not in expressions or value is None:
+            continue
+        stated = [c for c in observed_candidates(target, value, namer) if c.assertion != "assertNotNull"]
+        if stated:
+            found[target.expression] = stated[0]
+    return found
+
+
+def _render(
+    test: str, status: TestStatus, prefix: PrefixAnalysis, expression: str, candidate: Candidate, renderer
+) -> KillingOracle:
+    rendered = renderer.render(candidate, prefix, status.test.node)
     edits = [rendered.statement_edit, *renderer.import_edits(rendered.imports)]
     imports = [line.text() for line in sorted(rendered.imports, key=lambda i: i.name)]
     statement = rendered.statement_edit.new_text.strip()
-    expected = candidates[0].expected.text if candidates[0].expected is not None else ""
+    expected = candidate.expected.text if candidate.expected is not None else ""
     return KillingOracle(test, status.test.line + 1, statement, edits, imports, expression, expected)
 
 
