@@ -25,14 +25,14 @@ REALISTIC_DIR = "realistic"
 """The realistic datasets' folder in the cache (``oracular corpus realistic``)."""
 
 
-def write_atomically(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` in one step: another process or thread reading the cache sees the
-    old file or the new one, never half of one."""
+def write_atomically(path: Path, text: str | bytes) -> None:
+    """Write ``text`` (UTF-8, or bytes as they are) to ``path`` in one step: another process or
+    thread reading the cache sees the old file or the new one, never half of one."""
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
     try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
+        with os.fdopen(handle, "wb") as out:
+            out.write(text.encode("utf-8") if isinstance(text, str) else text)
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):

@@ -9,14 +9,15 @@ import pytest
 
 from oracular.cli.common import engine_for
 from oracular.cli.main import main
-from oracular.execution.oracle_checks import OracleChecker
+from oracular.execution.classpath import ClasspathSettings
+from oracular.execution.oracle_checks import CheckSettings, OracleChecker
 from oracular.java.source import load_source
 from oracular.mutation.calls import called_methods
 from oracular.mutation.pseudo_tested import PseudoTester
 from oracular.mutation.records import Cause, MethodVerdict
 from oracular.ranking.baseline import BaselineRanker
 
-from .conftest import PSEUDO_TEST, require_toolchain
+from .conftest import PSEUDO_MAIN, PSEUDO_TEST, require_toolchain
 
 
 def _run(root: Path, checker: OracleChecker):
@@ -109,3 +110,20 @@ def test_the_command_says_what_is_wrong_in_one_line(
 ) -> None:
     assert main(["pseudo-tested", str(tmp_path / "missing")]) == 2
     assert capsys.readouterr().err.strip() == f"oracular: no such file or directory: {tmp_path / 'missing'}"
+
+
+def test_a_second_run_of_the_same_inputs_is_remembered(pseudo_project: Path) -> None:
+    require_toolchain()
+    settings = CheckSettings(classpath=ClasspathSettings(use_build_tools=False), use_cache=True)
+    checker = OracleChecker(settings)
+    try:
+        first, _ = _run(pseudo_project, checker)
+        again, steps = _run(pseudo_project, checker)
+        assert not first.cached and again.cached and steps == []  # nothing ran
+        assert [m.to_json() for m in again.methods] == [m.to_json() for m in first.methods]
+        main = pseudo_project / PSEUDO_MAIN
+        main.write_text(main.read_text().replace("return count;", "return count + 0;"))
+        changed, _ = _run(pseudo_project, checker)
+        assert not changed.cached  # the project changed: run again
+    finally:
+        checker.close()

@@ -9,21 +9,26 @@ for the mutants that survive, which tests really run them (:mod:`oracular.mutati
 why they survive (:mod:`oracular.mutation.reneri`), and the oracle that would kill them.
 
 Everything runs in the scratch space of the checks, in the sandboxed helper JVM, each test
-time-bounded, the whole cancellable between steps.
+time-bounded, the whole cancellable between steps. A run is remembered by what it depends on (the
+test file's text, the project's fingerprint, the helper, the settings): asked again unchanged, the
+answer comes from the cache.
 """
 
 from __future__ import annotations
 
 import hashlib
+import pickle
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from oracular.cache import write_atomically
 from oracular.engine import OracleEngine
 from oracular.engine.analysis import FileAnalysis
 from oracular.execution.jvm import CheckCancelled, HelperFailed
-from oracular.execution.oracle_checks import OracleChecker
+from oracular.execution.oracle_checks import Bench, OracleChecker
+from oracular.execution.runner import prune
 from oracular.java.source import SourceError, SourceText, load_source
 from oracular.mutation.calls import CalledMethod, called_methods, method_node, tests_by_name
 from oracular.mutation.infection import probe_survivors
@@ -32,6 +37,9 @@ from oracular.mutation.records import ClassResult, MethodResult, MutantResult
 from oracular.mutation.reneri import explain
 from oracular.mutation.runs import KILLING, ClassBench, test_key
 
+CACHE_VERSION = "1"
+MAX_CACHED = 2000
+"""Past this many remembered runs, the oldest half is deleted."""
 Progress = Callable[[str, int, int], None]
 """``(what, done, total)``: the editor's progress report and the CLI's bar."""
 TESTS = "tests"
@@ -82,10 +90,34 @@ class PseudoTester:
         if isinstance(bench, str):
             result.error = bench
             return
+        cache = self.checker.cache_dir / "pseudo-tested" / f"{self._key(source, bench)}.pickle"
+        if self.checker.settings.use_cache and _load(cache, result):
+            return
         digest = hashlib.sha256(str(source.path).encode()).hexdigest()[:16]
         runs = ClassBench(
             bench, self.checker.cache_dir / "scratch" / "pseudo" / digest, self.settings.timeout_s, cancelled
         )
+        self._mutate(analysis, calls, runs, result, progress)
+        if self.checker.settings.use_cache and result.error is None:
+            write_atomically(cache, pickle.dumps((CACHE_VERSION, result)))
+            prune(cache.parent, MAX_CACHED)
+
+    def _key(self, source: SourceText, bench: Bench) -> str:
+        """Everything the answer depends on: the test file's text, the project's sources, classes and
+        jars (the context's fingerprint: names, sizes, times), the helper and the settings."""
+        parts = [CACHE_VERSION, str(source.path), source.text, bench.context.fingerprint,
+                 str(bench.worker.toolchain.helper), bench.worker.environment, repr(self.settings),
+                 *map(str, bench.context.classpath)]  # fmt: skip
+        return hashlib.sha256("\0".join(parts).encode("utf-8")).hexdigest()[:32]
+
+    def _mutate(
+        self,
+        analysis: FileAnalysis,
+        calls: dict[CalledMethod, list[str]],
+        runs: ClassBench,
+        result: ClassResult,
+        progress: Progress,
+    ) -> None:
         passing = self._baseline(analysis, calls, runs, result)
         if passing is None:
             return
@@ -147,6 +179,19 @@ class PseudoTester:
             record.killed_by = [t for t in executing if outcome.results[test_key(t)].status in KILLING]
             result.mutants_run += 1
         return found
+
+
+def _load(cache: Path, into: ClassResult) -> bool:
+    """A remembered run of the same inputs, copied into ``into``; ``False`` if there is none."""
+    try:
+        version, found = pickle.loads(cache.read_bytes())
+    except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ValueError, TypeError):
+        return False
+    if version != CACHE_VERSION or not isinstance(found, ClassResult):
+        return False
+    into.methods, into.failing_tests, into.mutants_run = found.methods, found.failing_tests, found.mutants_run
+    into.cached = True
+    return True
 
 
 __all__ = ["CheckCancelled", "PseudoTestSettings", "PseudoTester"]

@@ -144,6 +144,8 @@ class ClassResult:
     """Tests that fail on the original code: left out, they cannot tell a mutant apart."""
     mutants_run: int = 0
     elapsed_s: float = 0.0
+    cached: bool = False
+    """Remembered from an earlier run of the same inputs."""
 
     def count(self, verdict: MethodVerdict) -> int:
         return sum(m.verdict is verdict for m in self.methods)
@@ -155,6 +157,7 @@ class ClassResult:
             "failingTests": self.failing_tests,
             "mutantsRun": self.mutants_run,
             "elapsed_s": round(self.elapsed_s, 3),
+            "cached": self.cached,
             "methods": [m.to_json() for m in self.methods],
         }
 
