@@ -16,6 +16,7 @@ answer comes from the cache.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import pickle
 import time
@@ -105,7 +106,7 @@ class PseudoTester:
     def _key(self, source: SourceText, bench: Bench) -> str:
         """Everything the answer depends on: the test file's text, the project's sources, classes and
         jars (the context's fingerprint: names, sizes, times), the helper and the settings."""
-        parts = [CACHE_VERSION, str(source.path), source.text, bench.context.fingerprint,
+        parts = [CACHE_VERSION, _code_version(), str(source.path), source.text, bench.context.fingerprint,
                  str(bench.worker.toolchain.helper), bench.worker.environment, repr(self.settings),
                  *map(str, bench.context.classpath)]  # fmt: skip
         return hashlib.sha256("\0".join(parts).encode("utf-8")).hexdigest()[:32]
@@ -179,6 +180,16 @@ class PseudoTester:
             record.killed_by = [t for t in executing if outcome.results[test_key(t)].status in KILLING]
             result.mutants_run += 1
         return found
+
+
+@functools.cache
+def _code_version() -> str:
+    """This package's own sources, hashed: a run remembered by another version of the analysis is
+    not this version's answer."""
+    digest = hashlib.sha256()
+    for path in sorted(Path(__file__).parent.glob("*.py")):
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
 
 
 def _load(cache: Path, into: ClassResult) -> bool:

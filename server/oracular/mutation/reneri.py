@@ -38,8 +38,9 @@ from oracular.mutation.runs import ClassBench
 
 OBSERVE, KILL = "observe", "kill"
 MAX_ORACLES_PER_TEST = 6
-Differences = dict[tuple[str, str], list[str]]
-"""(mutant id, test) -> the targets whose value at the test's end differs under the mutant."""
+Differences = dict[tuple[str, str], dict[str, ObservedValue]]
+"""(mutant id, test) -> the targets whose value at the test's end differs under the mutant, with
+the mutant's value."""
 
 
 def explain(
@@ -77,7 +78,7 @@ def explain(
         mutated = harness.interpret(runs.run(OBSERVE, keys, overlay)) if overlay is not None and keys else {}
         for test in mutant.executed_by:
             t = index.get(test)
-            differ = _differing(original.get(t), mutated.get(t)) if t is not None else []
+            differ = _differing(original.get(t), mutated.get(t)) if t is not None else {}
             differences[(mutant.mutant.id, test)] = differ
             if differ:
                 mutant.causes[test] = Cause.WEAK_ORACLE
@@ -134,14 +135,30 @@ def _overlay(runs: ClassBench, mutant: MutantResult):
     return runs.overlay(mutant.mutant.id, focal, mutant.mutant.apply(focal.data))
 
 
-def _differing(original: TestObservation | None, mutated: TestObservation | None) -> list[str]:
-    """Targets read under both whose values differ (a read that threw under one differs too)."""
+def _differing(original: TestObservation | None, mutated: TestObservation | None) -> dict[str, ObservedValue]:
+    """Targets read under both whose values differ (a read that threw under one differs too), with
+    the mutant's value."""
     if original is None or mutated is None:
-        return []
-    return [
-        expression for expression, value in original.values.items()
-        if (other := mutated.values.get(expression)) is not None and other != value
-    ]  # fmt: skip
+        return {}
+    return {
+        expression: other for expression, value in original.values.items()
+        if (other := mutated.values.get(expression)) is not None and _distinct(value, other)
+    }  # fmt: skip
+
+
+BY_CONTENT = frozenset({"list", "literal", "boolean", "null"})
+"""Kinds whose equality ignores the runtime class: ``List.equals`` compares elements (joptsimple's
+``nonOptionArguments()`` is an unmodifiable empty list, its mutant ``Collections.emptyList()``:
+equal), and a literal's payload spells its type."""
+
+
+def _distinct(a: ObservedValue, b: ObservedValue) -> bool:
+    """Whether an assertion could tell two observed values apart."""
+    if a.kind != b.kind:
+        return True
+    if a.kind in BY_CONTENT:
+        return a.payload != b.payload
+    return (a.type, a.payload) != (b.type, b.payload)
 
 
 def _oracles(
@@ -174,17 +191,16 @@ def _oracles(
         renderer = engine.renderer_for(analysis, status.test.flavour, False, prefix.focal)
         left = list(weak)
         for _ in range(MAX_ORACLES_PER_TEST):
-            counts: dict[str, int] = defaultdict(int)
+            killing: dict[str, list[MutantResult]] = defaultdict(list)
             for m in left:
-                for expression in differences[(m.mutant.id, test)]:
-                    if expression in stating:
-                        counts[expression] += 1
-            if not counts:
+                for expression, value in differences[(m.mutant.id, test)].items():
+                    if expression in stating and _tells(stating[expression], value):
+                        killing[expression].append(m)
+            if not killing:
                 break
-            best = max(counts, key=lambda e: (counts[e], _plainness(observation.values[e]), -len(e)))
-            oracle = _render(test, status, prefix, best, stating[best], renderer)
-            chosen.append((oracle, [m for m in left if best in differences[(m.mutant.id, test)]]))
-            left = [m for m in left if best not in differences[(m.mutant.id, test)]]
+            best = max(killing, key=lambda e: (len(killing[e]), _plainness(observation.values[e]), -len(e)))
+            chosen.append((_render(test, status, prefix, best, stating[best], renderer), killing[best]))
+            left = [m for m in left if m not in killing[best]]
     _verify(analysis.source, runs, statuses, chosen)
     return [oracle for oracle, _ in chosen if oracle.holds and oracle.kills]
 
@@ -200,18 +216,23 @@ def _plainness(value: ObservedValue) -> int:
 def _stating(
     prefix: PrefixAnalysis, observation: TestObservation, expressions: set[str], namer
 ) -> dict[str, Candidate]:
-    """Per differing target, the first observed candidate that states its value: ``assertNotNull``
-    tells a value from ``null`` only, and an extreme mutant rarely returns ``null`` where the code
-    returns an object."""
+    """Per differing target, the first observed candidate that states its value, else
+    ``assertNotNull`` (which tells the value from ``null`` only: :func:`_tells`)."""
     found = {}
     for target in prefix.targets:
         value = observation.values.get(target.expression)
         if target.expression not in expressions or value is None:
             continue
-        stated = [c for c in observed_candidates(target, value, namer) if c.assertion != "assertNotNull"]
+        candidates = observed_candidates(target, value, namer)
+        stated = [c for c in candidates if c.assertion != "assertNotNull"] or candidates
         if stated:
             found[target.expression] = stated[0]
     return found
+
+
+def _tells(candidate: Candidate, mutated: ObservedValue) -> bool:
+    """Whether ``candidate`` (true of the code's value) fails on the mutant's differing value."""
+    return candidate.assertion != "assertNotNull" or mutated.kind == "null"
 
 
 def _render(
