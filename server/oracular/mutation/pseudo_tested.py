@@ -130,7 +130,7 @@ class PseudoTester:
         infected = probe_survivors(runs, result.methods)
         if self.settings.causes:
             progress("why mutants survive", len(work), len(work))
-            explain(self.engine, analysis, runs, result.methods, infected)
+            result.oracles_tried = explain(self.engine, analysis, runs, result.methods, infected)
 
     def _baseline(
         self,
@@ -201,6 +201,7 @@ def _load(cache: Path, into: ClassResult) -> bool:
     if version != CACHE_VERSION or not isinstance(found, ClassResult):
         return False
     into.methods, into.failing_tests, into.mutants_run = found.methods, found.failing_tests, found.mutants_run
+    into.oracles_tried = found.oracles_tried
     into.cached = True
     return True
 

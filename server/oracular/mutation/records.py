@@ -146,6 +146,8 @@ class ClassResult:
     elapsed_s: float = 0.0
     cached: bool = False
     """Remembered from an earlier run of the same inputs."""
+    oracles_tried: int = 0
+    """Killing oracles rendered and run; those that held and killed are the methods' ``oracles``."""
 
     def count(self, verdict: MethodVerdict) -> int:
         return sum(m.verdict is verdict for m in self.methods)
@@ -158,6 +160,7 @@ class ClassResult:
             "mutantsRun": self.mutants_run,
             "elapsed_s": round(self.elapsed_s, 3),
             "cached": self.cached,
+            "oraclesTried": self.oracles_tried,
             "methods": [m.to_json() for m in self.methods],
         }
 

@@ -49,9 +49,9 @@ def explain(
     runs: ClassBench,
     methods: Sequence[MethodResult],
     infected: Infection,
-) -> None:
+) -> int:
     """Fill each surviving mutant's causes (``infected``: the probe's word, where it ran), and each
-    method's killing oracles."""
+    method's killing oracles; how many oracles were tried (run on the code and the mutants)."""
     survivors = [m for method in methods for m in method.mutants if m.survived]
     if not survivors:
         return
@@ -86,10 +86,12 @@ def explain(
                 mutant.causes[test] = Cause.NO_PROPAGATION
             else:
                 mutant.causes[test] = Cause.NO_INFECTION
-    oracles = _oracles(engine, analysis, runs, statuses, prefixes, original, index, survivors, differences)
+    tried = _oracles(engine, analysis, runs, statuses, prefixes, original, index, survivors, differences)
+    oracles = [oracle for oracle in tried if oracle.holds and oracle.kills]
     for method in methods:
         ids = {m.mutant.id for m in method.mutants}
         method.oracles = [o for o in oracles if ids.intersection(o.kills)]
+    return len(tried)
 
 
 def _whole_test(
@@ -172,7 +174,8 @@ def _oracles(
     survivors: Sequence[MutantResult],
     differences: Differences,
 ) -> list[KillingOracle]:
-    """Greedy per test: the target telling most weak-oracle mutants apart, rendered and verified."""
+    """Greedy per test: the target telling most weak-oracle mutants apart, rendered and run (each
+    says whether it holds and what it kills)."""
     namer = engine.type_namer(analysis)
     chosen: list[tuple[KillingOracle, list[MutantResult]]] = []
     weak_by_test: dict[str, list[MutantResult]] = defaultdict(list)
@@ -202,7 +205,7 @@ def _oracles(
             chosen.append((_render(test, status, prefix, best, stating[best], renderer), killing[best]))
             left = [m for m in left if m not in killing[best]]
     _verify(analysis.source, runs, statuses, chosen)
-    return [oracle for oracle, _ in chosen if oracle.holds and oracle.kills]
+    return [oracle for oracle, _ in chosen]
 
 
 PLAIN = ("boolean", "literal", "null", "enum", "class", "list", "array", "string")
