@@ -54,7 +54,7 @@ def explain(
     method's killing oracles; how many oracles were tried (run on the code and the mutants)."""
     survivors = [m for method in methods for m in method.mutants if m.survived]
     if not survivors:
-        return
+        return 0
     statuses = tests_by_name(analysis, {t for m in survivors for t in m.executed_by})
     mutated = {t: {m.mutant.method or "" for m in survivors if t in m.executed_by} for t in statuses}
     prefixes = {
