@@ -78,14 +78,13 @@ def explain(
         mutated = harness.interpret(runs.run(OBSERVE, keys, overlay)) if overlay is not None and keys else {}
         for test in mutant.executed_by:
             t = index.get(test)
+            if not infected.get((mutant.mutant.id, test), True):
+                mutant.causes[test] = Cause.NO_INFECTION  # what differs at the end is not its doing
+                differences[(mutant.mutant.id, test)] = {}
+                continue
             differ = _differing(original.get(t), mutated.get(t)) if t is not None else {}
             differences[(mutant.mutant.id, test)] = differ
-            if differ:
-                mutant.causes[test] = Cause.WEAK_ORACLE
-            elif infected.get((mutant.mutant.id, test), True):
-                mutant.causes[test] = Cause.NO_PROPAGATION
-            else:
-                mutant.causes[test] = Cause.NO_INFECTION
+            mutant.causes[test] = Cause.WEAK_ORACLE if differ else Cause.NO_PROPAGATION
     tried = _oracles(engine, analysis, runs, statuses, prefixes, original, index, survivors, differences)
     oracles = [oracle for oracle in tried if oracle.holds and oracle.kills]
     for method in methods:
@@ -155,9 +154,12 @@ equal), and a literal's payload spells its type."""
 
 
 def _distinct(a: ObservedValue, b: ObservedValue) -> bool:
-    """Whether an assertion could tell two observed values apart."""
+    """Whether an assertion could tell two observed values apart (of a throw, its class: the
+    message of ``List.get``'s ``IndexOutOfBoundsException`` depends on the list's class)."""
     if a.kind != b.kind:
         return True
+    if a.kind == "thrown":
+        return a.type != b.type
     if a.kind in BY_CONTENT:
         return a.payload != b.payload
     return (a.type, a.payload) != (b.type, b.payload)
