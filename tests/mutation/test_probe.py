@@ -64,7 +64,8 @@ def test_each_mutant_gets_its_comparison() -> None:
     self_text, _ = _probed("grow")
     assert "oracular$r != this" in self_text
     sum_text, _ = _probed("sum")
-    assert "oracular$r != (0)" in sum_text and "Probe.state(xs)" in sum_text  # static: no `this`
+    assert "oracular$r != (0)" in sum_text  # static: its class's static fields, not `this`
+    assert "Probe.state(oracular.exec.Probe.statics(Shapes.class), xs)" in sum_text
     reset_text, _ = _probed("reset")
     assert "oracular$changed || false" in reset_text  # void: only the state tells
 

@@ -5,7 +5,8 @@ method, in this test, return or leave anything the extreme mutant would not?), a
 class compiled alone answers it in the helper JVM that already runs the tests. The original body
 moves to a private method ``name$oracular`` with the same parameters; the method keeps its
 declaration (annotations, modifiers, overriding) and calls it between two snapshots of the
-receiver's and arguments' state. What each mutant would have done is known from its body:
+receiver's and arguments' state (a static method's: its class's static fields). What each mutant
+would have done is known from its body:
 nothing (``{ }``), or ``return`` of a default, of ``this``, of the first argument, all without
 touching the state. So a mutant is infected where the state changed, the call threw, or the
 result differs from what the mutant returns. The wrapper also says that the method ran at all: a
@@ -53,6 +54,13 @@ def _differs(returned_type: str, result: str, mutant_body: str) -> str:
     return f"!java.util.Objects.equals({result}, {value})"
 
 
+def _owner_name(method: Node) -> str | None:
+    """The simple name of the class declaring ``method`` (``None`` in an anonymous class)."""
+    owner = method.parent.parent if method.parent is not None else None
+    name = owner.child_by_field_name("name") if owner is not None else None
+    return syntax.text(name) if name is not None and owner.type != "object_creation_expression" else None
+
+
 def probe_key(mutant: Mutant) -> str:
     """The observation key under which the probe says ``mutant`` is infected."""
     return f"infected:{mutant.id}"
@@ -86,7 +94,9 @@ def probe_body(method: Node, mutants: Sequence[Mutant]) -> str:
     static = "static" in syntax.modifiers(method)
     returned = syntax.text(method.child_by_field_name("type"))
     names = _parameter_names(method)
-    parts = ", ".join([*([] if static else ["this"]), *names]) or "new Object[0]"
+    owner = _owner_name(method)
+    receiver = f"{PROBE}.statics({owner}.class)" if static and owner else "this"
+    parts = ", ".join([*([] if static and not owner else [receiver]), *names]) or "new Object[0]"
     call = f"{syntax.text(method.child_by_field_name('name'))}$oracular({', '.join(names)})"
     void = returned == "void"
     lines = [f'{PROBE}.called("{called_key(mutants)}");', f"String oracular$before = {PROBE}.state({parts});"]

@@ -41,6 +41,32 @@ public final class Probe {
         return out.toString();
     }
 
+    /**
+     * The static fields of {@code c} and its superclasses, read as {@link #state} reads fields: what
+     * a static method changes (a setter of a global option). As text, so that {@link #state} compares
+     * it as it is.
+     */
+    public static String statics(Class<?> c) {
+        StringBuilder out = new StringBuilder();
+        IdentityHashMap<Object, Boolean> seen = new IdentityHashMap<>();
+        for (Class<?> k = c; k != null && k != Object.class; k = k.getSuperclass()) {
+            for (Field f : k.getDeclaredFields()) {
+                if (!Modifier.isStatic(f.getModifiers()) || f.isSynthetic()) {
+                    continue;
+                }
+                out.append(f.getName()).append('=');
+                try {
+                    f.setAccessible(true);
+                    describe(f.get(null), DEPTH, seen, out);
+                } catch (RuntimeException | IllegalAccessException | LinkageError e) {
+                    out.append('?');
+                }
+                out.append(';');
+            }
+        }
+        return out.toString();
+    }
+
     /** The wrapped method ran: the test executes it (its calls were found statically). */
     public static void called(String key) {
         Observe.value(key, true);
