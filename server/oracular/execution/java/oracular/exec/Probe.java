@@ -22,7 +22,8 @@ import java.util.Map;
  *
  * <p>The state is read by reflection to a bounded depth: primitives, strings, enums and boxed
  * values as text; arrays, collections and maps element by element; the JDK's other objects by
- * their {@code toString}; other objects field by field (static fields left out).
+ * their {@code toString}; other objects field by field (static fields left out, but a static
+ * method's class's are its state: {@link #statics}); and the system properties.
  */
 public final class Probe {
     private static final int DEPTH = 4;
@@ -38,7 +39,9 @@ public final class Probe {
             describe(part, DEPTH, seen, out);
             out.append('|');
         }
-        return out.toString();
+        // The JVM's own global state a method may set (xmlunit's setControlParser names the
+        // parser factory in a system property).
+        return out.append(System.getProperties().hashCode()).toString();
     }
 
     /**
