@@ -83,7 +83,8 @@ class PseudoTested:
         async with self.server.progress(f"Oracular: pseudo-tested methods of {Path(fs_path).name}") as report:
 
             def progress(what: str, done: int, total: int) -> None:
-                loop.call_soon_threadsafe(report, f"{what} ({done}/{total})")
+                if not stop.is_set():  # a cancelled run's progress has ended
+                    loop.call_soon_threadsafe(report, f"{what} ({done}/{total})")
 
             job = loop.run_in_executor(
                 self._executor, self._run, Path(fs_path), text, checker, progress, stop
