@@ -4,19 +4,30 @@ oracle as a quick fix offered for the version the run was made for only."""
 
 from __future__ import annotations
 
+import asyncio
+import json
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from lsprotocol import types
+from pygls.exceptions import JsonRpcException
 
 from oracular.execution.toolchain import DEBIAN_JAVA
 from oracular.lsp.pseudo_tested import PSEUDO_TESTED, RUN_TITLE
 
 from ..execution.conftest import require_toolchain
 from ..mutation.conftest import PSEUDO, PSEUDO_MAIN, PSEUDO_TEST
-from .conftest import RecordingClient, apply_workspace_edit, at, code_actions, error_of, initialize, opened
+from .conftest import (
+    RecordingClient,
+    apply_workspace_edit,
+    at,
+    code_actions,
+    error_of,
+    initialize,
+    opened,
+)
 
 JUNIT4 = [str(DEBIAN_JAVA / n) for n in ("junit4.jar", "hamcrest-core.jar")]
 RUNNING = {"checkOracles": True, "classpath": JUNIT4}
@@ -97,3 +108,35 @@ async def test_the_command_refuses_where_user_code_may_not_run(
     )
     error = await error_of(request)
     assert str(error).startswith(f"{PSEUDO_TESTED}: ") and "checkOracles" in str(error), str(error)
+
+
+@pytest.mark.asyncio
+async def test_a_cancelled_run_stops_and_the_next_one_answers(
+    vscode_client: RecordingClient, tmp_path: Path
+) -> None:
+    """``$/cancelRequest`` on a run: its request fails as cancelled, nothing is kept for the
+    document, and the next run (same helper JVM) answers in full."""
+    require_toolchain()
+    client = vscode_client
+    root = _copy(tmp_path)
+    await initialize(client, "visual-studio-code", root, RUNNING)
+    async with opened(client, root / PSEUDO_TEST) as doc:
+        await doc.diagnostics()
+        waiter = client.protocol.raw_waiters["run-1"] = asyncio.get_running_loop().create_future()
+        request = {"command": PSEUDO_TESTED, "arguments": [doc.uri]}
+        client.send_raw(json.dumps(_message("run-1", "workspace/executeCommand", request)).encode())
+        await asyncio.sleep(1.0)  # the run is under way (the helper JVM starts, the tests compile)
+        client.send_raw(json.dumps(_message(None, "$/cancelRequest", {"id": "run-1"})).encode())
+        with pytest.raises(JsonRpcException):
+            await asyncio.wait_for(waiter, 30)
+        actions = await code_actions(client, doc, at(doc.position_of("s.size();")))
+        assert not any("kills" in a.title for a in actions)  # the cancelled run left nothing
+        answer = await client.workspace_execute_command_async(
+            types.ExecuteCommandParams(command=PSEUDO_TESTED, arguments=[doc.uri])
+        )
+        assert {m["method"]: m["verdict"] for m in answer["methods"]}["IntStack.size"] == "pseudo-tested"
+
+
+def _message(msg_id: str | None, method: str, params: object) -> dict:
+    message = {"jsonrpc": "2.0", "method": method, "params": params}
+    return message if msg_id is None else {**message, "id": msg_id}
