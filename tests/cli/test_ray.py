@@ -7,6 +7,7 @@ development install includes it).
 
 from __future__ import annotations
 
+import json
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,15 +20,20 @@ from oracular.corpus.mine import mine_corpus
 
 from ..conftest import EXAMPLE, FIXTURES
 from ..corpus.test_mine import DEV, TRAIN, make_cache
+from ..execution.conftest import require_toolchain
+from ..mutation.conftest import PSEUDO
 
 ray = pytest.importorskip("ray")
 
 
 @pytest.fixture(scope="module")
-def local_ray() -> Iterator[None]:
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
-    yield
-    ray.shutdown()
+def local_ray(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Ray's workers inherit this process's environment at start: a private cache for their runs."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("ORACULAR_CACHE", str(tmp_path_factory.mktemp("ray-cache")))
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+        yield
+        ray.shutdown()
 
 
 def json_lines(capsys: pytest.CaptureFixture[str], *args: str) -> list[str]:
@@ -77,3 +83,22 @@ def test_corpus_mine_on_ray_gives_the_local_datasets(local_ray: None, tmp_path: 
         }
     assert datasets["ray"] == datasets["local"]
     assert datasets["local"]
+
+
+def test_pseudo_tested_on_ray_gives_the_local_verdicts(
+    local_ray: None, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The run on Ray compiles and runs the mutants in its actor's own helper JVM (another time
+    limit than the local run's: nothing remembered is shared)."""
+    require_toolchain()
+    root = tmp_path / "pseudo"
+    shutil.copytree(PSEUDO, root)
+
+    def verdicts(*extra: str) -> list[dict[str, str]]:
+        assert main(["pseudo-tested", "--json", "--no-causes", str(root / "src/test"), *extra]) == 0
+        lines = capsys.readouterr().out.splitlines()
+        return [{m["method"]: m["verdict"] for m in json.loads(line)["methods"]} for line in lines]
+
+    local = verdicts("--check-timeout", "5")
+    assert local and local[0]["IntStack.size"] == "pseudo-tested"
+    assert verdicts("--check-timeout", "6", "--ray", "auto") == local
