@@ -120,7 +120,7 @@ def format_result(result: ClassResult) -> str:
             for test, cause in mutant.causes.items():
                 lines.append(f"      {mutant.mutant.replacement} survives {test}: {cause}")
         for oracle in method.oracles:
-            kills = f"kills {len(oracle.kills)}: in {oracle.test} (line {oracle.test_line})"
+            kills = f"kills {method.kills_of(oracle)}: in {oracle.test} (line {oracle.test_line})"
             lines.append(f"      {kills}: {oracle.statement}")
     return "\n".join(lines) + "\n"
 

@@ -186,19 +186,19 @@ class PseudoTested:
             for s in file.statuses
         }  # fmt: skip
         return [
-            self._kill_action(analysis, method, oracle)
-            for method in run.result.methods
-            for oracle in method.oracles
+            self._kill_action(analysis, run.result, oracle)
+            for oracle in run.result.oracles
             if (span := spans.get((oracle.test, oracle.test_line))) is not None and overlaps(span, wanted)
         ]
 
     def _kill_action(
-        self, analysis: Analysis, method: MethodResult, oracle: KillingOracle
+        self, analysis: Analysis, result: ClassResult, oracle: KillingOracle
     ) -> types.CodeAction:
+        """One action per oracle, however many methods' mutants it kills."""
         kills = len(oracle.kills)
         title = (
             f"Add oracle: {one_line(oracle.statement)} · kills {kills} surviving mutant"
-            f"{'s' if kills != 1 else ''} of {method.method.label}"
+            f"{'s' if kills != 1 else ''} of {', '.join(result.killed_methods(oracle))}"
         )
         edit = workspace_edit(
             analysis.uri, analysis.version, oracle.edits, self.server.client.document_changes

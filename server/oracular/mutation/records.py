@@ -110,6 +110,10 @@ class MethodResult:
             return MethodVerdict.TESTED
         return MethodVerdict.PSEUDO_TESTED if survived == len(live) else MethodVerdict.PARTIALLY_TESTED
 
+    def kills_of(self, oracle: KillingOracle) -> int:
+        """How many of this method's mutants ``oracle`` kills (it may kill other methods' too)."""
+        return len({m.mutant.id for m in self.mutants}.intersection(oracle.kills))
+
     def describe(self) -> str:
         """``pseudo-tested: 0 of 2 extreme mutants killed (StackTest)``: a code lens's title."""
         live = self.live
@@ -148,6 +152,15 @@ class ClassResult:
     """Remembered from an earlier run of the same inputs."""
     oracles_tried: int = 0
     """Killing oracles rendered and run; those that held and killed are the methods' ``oracles``."""
+
+    @property
+    def oracles(self) -> list[KillingOracle]:
+        """Each killing oracle once, in the order the methods list them."""
+        return list({id(o): o for m in self.methods for o in m.oracles}.values())
+
+    def killed_methods(self, oracle: KillingOracle) -> list[str]:
+        """The methods (labels) some of whose mutants ``oracle`` kills."""
+        return [m.method.label for m in self.methods if m.kills_of(oracle)]
 
     def count(self, verdict: MethodVerdict) -> int:
         return sum(m.verdict is verdict for m in self.methods)
