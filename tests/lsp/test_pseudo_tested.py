@@ -5,9 +5,10 @@ oracle as a quick fix offered for the version the run was made for only."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import shutil
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
@@ -20,6 +21,7 @@ from oracular.lsp.pseudo_tested import PSEUDO_TESTED, RUN_TITLE
 from ..execution.conftest import require_toolchain
 from ..mutation.conftest import PSEUDO, PSEUDO_MAIN, PSEUDO_TEST
 from .conftest import (
+    Document,
     RecordingClient,
     apply_workspace_edit,
     at,
@@ -47,6 +49,17 @@ def _copy(tmp_path: Path) -> Path:
     return root
 
 
+@contextlib.asynccontextmanager
+async def _running(client: RecordingClient, tmp_path: Path) -> AsyncIterator[Document]:
+    """A server that may run code, on a copy of the fixture, with its test class open and analysed."""
+    require_toolchain()
+    root = _copy(tmp_path)
+    await initialize(client, "visual-studio-code", root, RUNNING)
+    async with opened(client, root / PSEUDO_TEST) as doc:
+        await doc.diagnostics()
+        yield doc
+
+
 async def _lenses(client: RecordingClient, path: Path) -> list[str]:
     params = types.CodeLensParams(text_document=types.TextDocumentIdentifier(uri=path.as_uri()))
     return [
@@ -60,12 +73,9 @@ async def _lenses(client: RecordingClient, path: Path) -> list[str]:
 async def test_run_from_the_class_lens_then_verdicts_and_the_killing_quick_fix(
     vscode_client: RecordingClient, tmp_path: Path
 ) -> None:
-    require_toolchain()
     client = vscode_client
-    root = _copy(tmp_path)
-    await initialize(client, "visual-studio-code", root, RUNNING)
-    async with opened(client, root / PSEUDO_TEST) as doc:
-        await doc.diagnostics()
+    root = tmp_path / "pseudo"
+    async with _running(client, tmp_path) as doc:
         lens = await client.text_document_code_lens_async(types.CodeLensParams(text_document=doc.identifier))
         (run_lens,) = lens or []
         assert run_lens.command is not None and run_lens.command.title == RUN_TITLE
@@ -116,12 +126,8 @@ async def test_a_cancelled_run_stops_and_the_next_one_answers(
 ) -> None:
     """``$/cancelRequest`` on a run: its request fails as cancelled, nothing is kept for the
     document, and the next run (same helper JVM) answers in full."""
-    require_toolchain()
     client = vscode_client
-    root = _copy(tmp_path)
-    await initialize(client, "visual-studio-code", root, RUNNING)
-    async with opened(client, root / PSEUDO_TEST) as doc:
-        await doc.diagnostics()
+    async with _running(client, tmp_path) as doc:
         waiter = client.protocol.raw_waiters["run-1"] = asyncio.get_running_loop().create_future()
         request = {"command": PSEUDO_TESTED, "arguments": [doc.uri]}
         client.send_raw(json.dumps(_message("run-1", "workspace/executeCommand", request)).encode())

@@ -43,8 +43,9 @@ public class Shapes {
 """
 
 
-def _probed(name: str) -> tuple[str, list]:
-    source = java(CLASS)
+def _probed(name: str, text: str = CLASS) -> tuple[str, list]:
+    """``text`` with method ``name`` wrapped by the probe for its extreme mutants, and those."""
+    source = java(text)
     source.path = Path("Shapes.java")
     node = next(
         n for n in syntax.walk(source.root)
@@ -74,13 +75,7 @@ def test_the_probed_class_compiles(tmp_path: Path) -> None:
     require_toolchain()
     text = java(CLASS).text
     for name in ("first", "sum", "grow", "reset"):
-        source = java(text)
-        source.path = Path("Shapes.java")
-        node = next(
-            n for n in syntax.walk(source.root)
-            if n.type == "method_declaration" and syntax.text(n.child_by_field_name("name")) == name
-        )  # fmt: skip
-        text = probed_source(source, node, extreme_mutants(source, node)).decode()
+        text, _ = _probed(name, text)
     src = tmp_path / "p" / "Shapes.java"
     src.parent.mkdir()
     src.write_text(text)

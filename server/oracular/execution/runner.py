@@ -397,17 +397,24 @@ class ScratchRunner:
         timeout_s: float,
         timeouts: dict[str, float] | None = None,
         cancelled: Cancelled | None = None,
+        keys: Iterable[str] | None = None,
     ) -> None:
-        """Run the methods of ``scratch`` (compiled into ``out_dir``) and record them in ``outcome``."""
+        """Run the methods of ``scratch`` (compiled into ``out_dir``; only those of ``keys`` when
+        given) and record them in ``outcome``."""
         timeouts = timeouts or {}
-        tests = [TestRef(m.class_name, m.name, timeouts.get(k), m.run_on) for k, m in scratch.methods.items()]
+        methods = (
+            {k: scratch.methods[k] for k in keys if k in scratch.methods}
+            if keys is not None
+            else scratch.methods
+        )
+        tests = [TestRef(m.class_name, m.name, timeouts.get(k), m.run_on) for k, m in methods.items()]
         run = self.worker.run(self.runtime_classpath(out_dir, context), tests, timeout_s, cancelled)
         outcome.run_s = run.elapsed_s
         outcome.crashed = run.crashed
         outcome.observations = run.observations
         outcome.ancestors = run.ancestors
-        for k, m in scratch.methods.items():
-            outcome.results[k] = run.outcomes[(m.class_name, m.name)]
+        for k, m in methods.items():
+            outcome.results[k] = run.outcomes.get((m.class_name, m.name), TestOutcome("notrun"))
 
 
 def prune(folder: Path, limit: int) -> int:

@@ -145,22 +145,27 @@ class PseudoTested:
 
     # -- what the features show ------------------------------------------------------------
     def lenses(self, uri: str) -> list[types.CodeLens]:
-        """Above each method some run judged, in its source file; above each test class, the run."""
+        """Above each method some run judged, in its source file; above each test class, the run.
+        The file is parsed only where some run judged one of its methods (to find it where it is
+        now); a test file's run lens reads its cached analysis."""
         fs_path = to_fs_path(uri)
         if fs_path is None:
             return []
         path = Path(fs_path).resolve()
-        source = self._current(uri, path)
-        if source is None:
-            return []
-        lenses = [self._run_lens(uri, node) for node in _classes_with_tests(self.server, uri, source)]
-        for run in self.runs.values():
-            for method in run.result.methods:
-                if method.method.path.resolve() == path and _declared_at(source, method):
-                    lenses.append(_verdict_lens(run, method))
+        analysis = self.server.documents.cached(uri)
+        lenses = [self._run_lens(uri, node) for node in _classes_with_tests(analysis)]
+        judged = [
+            (r, m) for r in self.runs.values() for m in r.result.methods if m.method.path.resolve() == path
+        ]
+        source = self._current(uri, path, analysis) if judged else None
+        if source is not None:
+            lenses += [_verdict_lens(run, method) for run, method in judged if _declared_at(source, method)]
         return sorted(lenses, key=lambda lens: lens.range.start.line)
 
-    def _current(self, uri: str, path: Path) -> SourceText | None:
+    def _current(self, uri: str, path: Path, analysis: Analysis | None) -> SourceText | None:
+        """The file as the editor has it: the cached analysis's tree, else the buffer or the disk."""
+        if analysis is not None and analysis.report is not None:
+            return analysis.report.analysis.source
         document = self.server.open_document(uri)
         try:
             return parse_text(document.text, path) if document is not None else load_source(path)
@@ -237,14 +242,14 @@ def _verdict_lens(run: Run, method: MethodResult) -> types.CodeLens:
     return types.CodeLens(range=lsp_range((line, 0), (line, 0)), command=command)
 
 
-def _classes_with_tests(server: OracularServer, uri: str, source: SourceText) -> list:
+def _classes_with_tests(analysis: Analysis | None) -> list:
     """The top-level classes of a test file that hold its tests: the run's lens goes above them."""
-    analysis = server.documents.cached(uri)
     if analysis is None or analysis.report is None:
         return []
-    starts = [s.test.node.start_byte for s in analysis.report.analysis.statuses]
+    file = analysis.report.analysis
+    starts = [s.test.node.start_byte for s in file.statuses]
     return [
-        node for node in source.root.named_children
+        node for node in file.source.root.named_children
         if node.type == "class_declaration" and any(node.start_byte <= b < node.end_byte for b in starts)
     ]  # fmt: skip
 

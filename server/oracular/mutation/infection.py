@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from oracular.java.source import load_source
 from oracular.mutation.calls import method_node
 from oracular.mutation.probe import called_key, probe_key, probed_source
 from oracular.mutation.records import MethodResult
@@ -31,7 +30,7 @@ def probe_survivors(runs: ClassBench, methods: Sequence[MethodResult]) -> Infect
         survivors = [m for m in method.mutants if m.survived]
         if not survivors:
             continue
-        focal = load_source(method.method.path, lenient=True)
+        focal = runs.focal(method.method.path)
         node = method_node(focal, method.method)
         if node is None:
             continue

@@ -459,9 +459,9 @@ def mutants_for(
 
 
 def extreme_mutants(source: SourceText, node: Node) -> list[Mutant]:
-    """The extreme mutants of one method: those replacing its own body."""
-    body = node.child_by_field_name("body")
-    if body is None or source.path is None:
+    """The extreme mutants of one method declaration (its own body; no walk of the whole file)."""
+    if source.path is None:
         return []
-    found = mutants_for(source, source.path, None, ("extreme",))
-    return [m for m in found if (m.start, m.end) == (body.start_byte, body.end_byte)]
+    collector = _Collector(source, source.path, frozenset({"extreme"}))
+    collector.visit(node)
+    return collector.found

@@ -30,7 +30,7 @@ from oracular.engine.analysis import FileAnalysis
 from oracular.execution.jvm import CheckCancelled, HelperFailed
 from oracular.execution.oracle_checks import Bench, OracleChecker
 from oracular.execution.runner import prune
-from oracular.java.source import SourceError, SourceText, load_source
+from oracular.java.source import SourceError, SourceText
 from oracular.mutation.calls import CalledMethod, called_methods, method_node, tests_by_name
 from oracular.mutation.infection import probe_survivors
 from oracular.mutation.operators import extreme_mutants
@@ -162,7 +162,7 @@ class PseudoTester:
     ) -> MethodResult:
         found = MethodResult(method, tests)
         try:
-            focal = load_source(method.path, lenient=True)
+            focal = runs.focal(method.path)
         except SourceError:
             return found
         node = method_node(focal, method)
@@ -172,7 +172,7 @@ class PseudoTester:
             found.mutants.append(record)
             if not executing:
                 continue
-            overlay = runs.overlay(mutant.id, focal, mutant.apply(focal.data))
+            overlay = runs.mutant_overlay(mutant)
             if overlay is None:
                 record.stillborn = True
                 continue

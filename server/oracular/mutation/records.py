@@ -162,9 +162,6 @@ class ClassResult:
         """The methods (labels) some of whose mutants ``oracle`` kills."""
         return [m.method.label for m in self.methods if m.kills_of(oracle)]
 
-    def count(self, verdict: MethodVerdict) -> int:
-        return sum(m.verdict is verdict for m in self.methods)
-
     def to_json(self) -> dict:
         return {
             "path": str(self.path),

@@ -29,7 +29,7 @@ from oracular.execution.observe import Harness
 from oracular.execution.scratch import ScratchBuilder, Variant, byte_edit
 from oracular.java.prefix import PrefixAnalysis
 from oracular.java.prefix_values import block_locals
-from oracular.java.source import SourceText, load_source
+from oracular.java.source import SourceText
 from oracular.java.targets import Target
 from oracular.mutation.calls import tests_by_name
 from oracular.mutation.infection import Infection
@@ -69,7 +69,7 @@ def explain(
     original = harness.interpret(runs.run(OBSERVE, runs.keys(OBSERVE)))
     differences: Differences = {}
     for mutant in survivors:
-        overlay = _overlay(runs, mutant)
+        overlay = runs.mutant_overlay(mutant.mutant)
         keys = [
             k
             for k in runs.keys(OBSERVE)
@@ -129,11 +129,6 @@ def readers(prefix: PrefixAnalysis, mutated: set[str]) -> list[Target]:
                 if hit is not None and hit[1].name == reader and hit[1].return_type not in (None, "void"):
                     found.append(Target(f"{local}.{reader}()", hit[1].return_type, "observer"))
     return found
-
-
-def _overlay(runs: ClassBench, mutant: MutantResult):
-    focal = load_source(mutant.mutant.path, lenient=True)
-    return runs.overlay(mutant.mutant.id, focal, mutant.mutant.apply(focal.data))
 
 
 def _differing(original: TestObservation | None, mutated: TestObservation | None) -> dict[str, ObservedValue]:
@@ -276,7 +271,7 @@ def _verify(
         if not oracle.holds:
             continue
         for mutant in mutants:
-            overlay = _overlay(runs, mutant)
+            overlay = runs.mutant_overlay(mutant.mutant)
             outcome = runs.run(KILL, [f"k{i}"], overlay) if overlay is not None else None
             if (
                 outcome is not None

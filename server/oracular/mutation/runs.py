@@ -16,13 +16,14 @@ from dataclasses import replace
 from pathlib import Path
 
 from oracular.engine.analysis import TestStatus
-from oracular.execution.jvm import Observation, TestOutcome, TestRef
+from oracular.execution.jvm import Observation
 from oracular.execution.oracle_checks import Bench
 from oracular.execution.runner import ScratchOutcome, ScratchRunner, javac_options
 from oracular.execution.scratch import ScratchBuilder, ScratchClass, Variant
 from oracular.java.declarations import package_of
 from oracular.java.junit import TestMethod
-from oracular.java.source import SourceText
+from oracular.java.source import SourceText, load_source
+from oracular.mutation.operators import Mutant
 
 KILLING = frozenset({"failed", "timeout", "crashed", "notrun"})
 """A test that does not pass on a mutant kills it (a hang or a crash too)."""
@@ -46,6 +47,7 @@ class ClassBench:
         self.runner = ScratchRunner(bench.worker, work, use_cache=False)
         self._compiled: dict[str, tuple[ScratchClass, ScratchOutcome, Path]] = {}
         self._overlays: dict[str, Path | None] = {}
+        self._sources: dict[Path, SourceText] = {}
 
     @staticmethod
     def tests_as_written(
@@ -74,19 +76,10 @@ class ClassBench:
         )
         if not wanted or compiled.class_error is not None:
             return outcome
-        context = self.bench.context
-        if overlay is not None:
-            context = replace(context, overlay=(overlay,))
-        methods = [scratch.methods[k] for k in wanted]
-        refs = [TestRef(m.class_name, m.name, None, m.run_on) for m in methods]
-        result = self.bench.worker.run(
-            self.runner.runtime_classpath(out, context), refs, self.timeout_s, self.cancelled
+        context = (
+            replace(self.bench.context, overlay=(overlay,)) if overlay is not None else self.bench.context
         )
-        outcome.run_s, outcome.crashed = result.elapsed_s, result.crashed
-        outcome.observations, outcome.ancestors = result.observations, result.ancestors
-        for k in wanted:
-            method = scratch.methods[k]
-            outcome.results[k] = result.outcomes.get((method.class_name, method.name), TestOutcome("notrun"))
+        self.runner.run_compiled(scratch, outcome, out, context, self.timeout_s, None, self.cancelled, wanted)
         return outcome
 
     def observations_alone(self, name: str, key: str, overlay: Path) -> dict[str, Observation]:
@@ -97,6 +90,18 @@ class ClassBench:
     def keys(self, name: str) -> list[str]:
         """The generated methods of scratch ``name`` that compiled."""
         return list(self._compiled[name][0].methods)
+
+    def focal(self, path: Path) -> SourceText:
+        """A source file of the code under test, read and parsed once per run (raises
+        :class:`~oracular.java.source.SourceError`)."""
+        if path not in self._sources:
+            self._sources[path] = load_source(path, lenient=True)
+        return self._sources[path]
+
+    def mutant_overlay(self, mutant: Mutant) -> Path | None:
+        """``mutant``'s file compiled alone (once per run); ``None`` if it does not compile."""
+        focal = self.focal(mutant.path)
+        return self.overlay(mutant.id, focal, mutant.apply(focal.data))
 
     def overlay(self, slot: str, source: SourceText, data: bytes) -> Path | None:
         """``data`` (a changed ``source``) compiled alone into a class folder, once per ``slot``;

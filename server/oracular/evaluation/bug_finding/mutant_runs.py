@@ -29,8 +29,8 @@ from oracular.evaluation.bug_finding.workers import Harness
 from oracular.execution.jvm import JvmWorker, TestOutcome, TestRef
 from oracular.java.source import load_source
 from oracular.mutation.operators import Mutant, mutants_for
+from oracular.mutation.runs import KILLING
 
-KILLING = frozenset({"failed", "timeout", "crashed", "notrun"})
 EXAMPLES = 5
 """Mutants only an inserted oracle killed, shown in the report."""
 
