@@ -242,6 +242,30 @@ def test_the_fallback_adds_system_jars_for_packages_the_sources_import_and_nothi
     assert found == [java_dir / "mail.jar", xerces, jaxen]
 
 
+def test_a_class_of_a_package_split_across_system_jars_comes_from_the_jar_that_holds_it(
+    tmp_path: Path,
+) -> None:
+    """okio imports ``IgnoreJRERequirement``, which ``animal-sniffer-annotations.jar`` holds; the
+    package's other jar, ``animal-sniffer.jar`` (a shorter name), does not: its sources did not
+    compile."""
+    java_dir = tmp_path / "java"
+    package = "org/codehaus/mojo/animal_sniffer"
+    _jar(java_dir / "animal-sniffer.jar", f"{package}/Clazz.class")
+    annotations = _jar(java_dir / "animal-sniffer-annotations.jar", f"{package}/IgnoreJRERequirement.class")
+    src = tmp_path / "project" / "src" / "okio"
+    src.mkdir(parents=True)
+    (src / "Okio.java").write_text(
+        "package okio;\nimport org.codehaus.mojo.animal_sniffer.IgnoreJRERequirement;\npublic class Okio {}\n",
+        encoding="utf-8",
+    )
+    found = cp.system_jars_for_imports([tmp_path / "project" / "src"], [], java_dir)
+    assert found == [annotations]
+    (src / "Okio.java").write_text(  # a whole package: its first jar, as before
+        "package okio;\nimport org.codehaus.mojo.animal_sniffer.*;\npublic class Okio {}\n", encoding="utf-8"
+    )
+    assert cp.system_jars_for_imports([tmp_path / "project" / "src"], [], java_dir) == [java_dir / "animal-sniffer.jar"]
+
+
 def test_class_folders_provide_packages_named_like_build_folders(tmp_path: Path) -> None:
     classes = tmp_path / "classes"
     (classes / "org/acme/build").mkdir(parents=True)
@@ -273,15 +297,15 @@ def test_which_system_jar_provides_a_package_is_remembered_on_disk_until_the_jar
     monkeypatch.setattr(cp, "cache_root", lambda: tmp_path / "cache")
     java_dir = tmp_path / "java"
     jaxen = _jar(java_dir / "jaxen.jar", "org/jaxen/XPath.class")
-    assert cp._system_packages(java_dir) == {"org.jaxen": jaxen}
+    assert cp._system_packages(java_dir) == {"org.jaxen": (jaxen,)}
     cp._system_index.clear()  # a new process: nothing in memory...
 
     def unread(jar: Path) -> frozenset[str]:
         raise AssertionError(f"{jar} read again")
 
     monkeypatch.setattr(cp, "_packages_in_jar", unread)
-    assert cp._system_packages(java_dir) == {"org.jaxen": jaxen}  # ...the file answers
+    assert cp._system_packages(java_dir) == {"org.jaxen": (jaxen,)}  # ...the file answers
     monkeypatch.undo()
     monkeypatch.setattr(cp, "cache_root", lambda: tmp_path / "cache")
     mail = _jar(java_dir / "mail.jar", "javax/mail/Message.class")
-    assert cp._system_packages(java_dir) == {"org.jaxen": jaxen, "javax.mail": mail}  # a jar more
+    assert cp._system_packages(java_dir) == {"org.jaxen": (jaxen,), "javax.mail": (mail,)}  # a jar more

@@ -340,6 +340,43 @@ def test_a_test_implementing_an_abstract_one_is_observed(tmp_path: Path, checker
     assert observation.values["b.length()"] == ObservedValue("literal", "int", "3")
 
 
+BASE_CASE = """
+package r;
+
+public abstract class BaseCase extends junit.framework.TestCase {
+}
+"""
+
+ANNOTATED_JUNIT3_TEST = """
+package r;
+
+import org.junit.Test;
+
+public class AnnotatedTest extends BaseCase {
+    @Test
+    public void grows() {
+        StringBuilder b = new StringBuilder("ab");
+        b.append('c');
+    }
+}
+"""
+
+
+def test_annotated_tests_of_a_testcase_subclass_are_observed(tmp_path: Path, checker: OracleChecker) -> None:
+    """JUnit runs a ``TestCase`` subclass as JUnit 3 whatever its annotations say: only its
+    ``test*`` methods run, so the variants are named so (ini4j's ``@Test`` methods in a class
+    extending its ``TestCase`` base ran none and were never observed)."""
+    require_toolchain()
+    write_project(
+        tmp_path, {"test/java/r/BaseCase": BASE_CASE, "test/java/r/AnnotatedTest": ANNOTATED_JUNIT3_TEST}
+    )
+    path = tmp_path / "src/test/java/r/AnnotatedTest.java"
+    observed = observe(engine_for([path], EngineSettings(top_k=64)), path, checker)
+    (observation,) = observed.tests.values()
+    assert observation.ran, observed.notes
+    assert observation.values["b.length()"] == ObservedValue("literal", "int", "3")
+
+
 SHAPE_TEST = """
 package t;
 

@@ -29,7 +29,13 @@ from pathlib import Path
 
 from oracular.cache import write_atomically
 from oracular.execution.build_tools import build_fingerprint, gradle_classpath, maven_classpath
-from oracular.execution.poms import Resolution, pom_resource_dirs, resolve_pom_dependencies, source_encoding
+from oracular.execution.poms import (
+    Resolution,
+    packaged_builds,
+    pom_resource_dirs,
+    resolve_pom_dependencies,
+    source_encoding,
+)
 from oracular.execution.toolchain import DEBIAN_JAVA, cache_root
 from oracular.java.declarations import Import
 from oracular.java.workspace import PRUNED_DIRS, is_test_path, package_root, walk_project
@@ -259,8 +265,12 @@ def fallback_classpath(
         notes.append(
             f"{len(system)} jars of {java_dir} for imported packages ({', '.join(j.name for j in system)})"
         )
+    packaged = packaged_builds(poms, repos)
+    if packaged:
+        names = ", ".join(j.name for j in packaged)
+        notes.append(f"the packaged build of this version behind the sources ({names})")
     missing = [*resolution.missing, *(f"{name} (apt-get install junit4 junit5)" for name in debian_missing)]
-    return [*local, *resolution.jars, *debian, *system], missing, notes
+    return [*local, *resolution.jars, *debian, *system, *packaged], missing, notes
 
 
 NOT_IN_THE_JDK = ("javax.mail", "javax.activation", "javax.annotation", "javax.inject", "javax.servlet",
@@ -292,36 +302,49 @@ def _imported_names(roots: Iterable[Path]) -> set[str]:
 
 
 _system_lock = threading.Lock()
-_system_index: dict[tuple[str, int], dict[str, Path]] = {}
+_system_index: dict[tuple[str, int], dict[str, tuple[Path, ...]]] = {}
 
 
-def _system_packages(java_dir: Path) -> dict[str, Path]:
-    """Package -> the jar of ``java_dir`` providing it (the shortest file name: Debian's
-    unversioned link, ``jaxen.jar`` rather than ``jaxen-1.2.0.jar``).
+def _system_packages(java_dir: Path) -> dict[str, tuple[Path, ...]]:
+    """Package -> the jars of ``java_dir`` providing it, the shortest file name first (Debian's
+    unversioned link, ``jaxen.jar`` before ``jaxen-1.2.0.jar``).
 
-    Kept on disk too, keyed by the jars' names, sizes and times: with the dev projects' build
-    dependencies installed, ``/usr/share/java`` holds 2,600 jars, and reading them all took every
-    fresh ``oracular suggest`` (and each evaluation) 2.9 s before its first observation."""
+    Every provider is kept because packages are split across jars: ``animal-sniffer.jar`` and
+    ``animal-sniffer-annotations.jar`` both hold ``org.codehaus.mojo.animal_sniffer``, and only the
+    second its ``IgnoreJRERequirement`` (okio's sources import it). Kept on disk too, keyed by the
+    jars' names, sizes and times: with the dev projects' build dependencies installed,
+    ``/usr/share/java`` holds 2,600 jars, and reading them all took every fresh ``oracular
+    suggest`` (and each evaluation) 2.9 s before its first observation."""
     jars = sorted(java_dir.glob("*.jar"), key=lambda j: (len(j.name), j.name))
     key = (str(java_dir), build_fingerprint(jars))
     with _system_lock:
         if key in _system_index:
             return _system_index[key]
-    stored = cache_root() / "classpath" / f"system-{key[1]}.json"
+    stored = cache_root() / "classpath" / f"system-jars-{key[1]}.json"
     try:
         data = json.loads(stored.read_text(encoding="utf-8"))
-        index = {package: Path(jar) for package, jar in data["index"].items()}
+        index = {package: tuple(map(Path, found)) for package, found in data["index"].items()}
     except (OSError, ValueError, KeyError, TypeError):
-        index = {}
+        providers: dict[str, list[Path]] = {}
         for jar in jars:
             for package in _packages_in_jar(jar):
-                index.setdefault(package, jar)
-        data = {"java_dir": str(java_dir), "index": {p: str(j) for p, j in index.items()}}
+                providers.setdefault(package, []).append(jar)
+        index = {package: tuple(found) for package, found in providers.items()}
+        data = {"java_dir": str(java_dir), "index": {p: [str(j) for j in f] for p, f in index.items()}}
         with contextlib.suppress(OSError):  # a cache that cannot be written is only slower
             write_atomically(stored, json.dumps(data))
     with _system_lock:
         _system_index[key] = index
     return index
+
+
+def _holds_class(jar: Path, entry: str) -> bool:
+    try:
+        with zipfile.ZipFile(jar) as archive:
+            archive.getinfo(entry)
+    except (OSError, zipfile.BadZipFile, KeyError):
+        return False
+    return True
 
 
 def system_jars_for_imports(
@@ -335,6 +358,7 @@ def system_jars_for_imports(
     ``org.apache.xerces``); without them its test classes do not compile and no value is
     observed. Only packages nothing else provides are looked up, and the workspace's own
     classes come first on the classpath, so an added jar never replaces the project's code.
+    A class of a package several jars hold comes from the jar that holds that class.
     """
     roots = list(source_roots)
     provided = PackageIndex.of_paths(classpath, roots)
@@ -345,10 +369,15 @@ def system_jars_for_imports(
             continue
         parts = name.split(".")
         # the import's package, or its outer class's (``a.b.C.Inner``), never a shorter one
-        prefixes = [".".join(parts[:i]) for i in range(len(parts), max(1, len(parts) - 3), -1)]
-        jar = next((index[p] for p in prefixes if p in index), None)
-        if jar is not None:
-            added.setdefault(jar, None)
+        prefixes = [parts[:i] for i in range(len(parts), max(1, len(parts) - 3), -1)]
+        package = next((p for p in prefixes if ".".join(p) in index), None)
+        if package is None:
+            continue
+        jars = index[".".join(package)]
+        if len(package) < len(parts):  # a class of the package: its own jar, where one holds it
+            entry = "/".join(parts[: len(package) + 1]) + ".class"
+            jars = tuple(j for j in jars if _holds_class(j, entry)) or jars
+        added.setdefault(jars[0], None)
     return list(added)
 
 

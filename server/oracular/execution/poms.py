@@ -229,3 +229,29 @@ def resolve_pom_dependencies(poms: Sequence[Path], repos: Sequence[Path], depth:
                 version = _interpolate(child.version, properties)
                 queue.append((Dependency(child.group, child.artifact, version, child.scope), level + 1))
     return result
+
+
+def packaged_builds(poms: Sequence[Path], repos: Sequence[Path]) -> list[Path]:
+    """The local repositories' jars of the POMs' own artifacts at exactly their versions: the
+    project's build output as a distribution packaged it.
+
+    Why: some sources do not compile from the tree alone: a class a build step generates
+    (jackson's ``PackageVersion`` from a template), or code an older JDK accepted (ini4j's
+    ``remove(Object, Object)`` clashes with ``Map``'s since Java 8). Behind the sources on the
+    classpath, the packaged classes stand in for those; javac still compiles any source newer
+    than its packaged class (an edited file), and another version is never taken: it would be
+    another program.
+    """
+    found = []
+    for pom in poms:
+        properties, _, coordinate = read_pom(pom)
+        version = properties.get("project.version")
+        if coordinate is None or not version or "${" in version:
+            continue
+        group, artifact = coordinate
+        for repo in repos:
+            jar = repo / group.replace(".", "/") / artifact / version / f"{artifact}-{version}.jar"
+            if jar.exists():
+                found.append(jar)
+                break
+    return found

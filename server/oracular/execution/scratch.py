@@ -26,7 +26,7 @@ from oracular.candidates.render import TextEdit
 from oracular.execution.subclasses import ConcreteSubclass, concrete_subclass, is_abstract_class
 from oracular.java import syntax
 from oracular.java.declarations import package_of
-from oracular.java.junit import Flavour, TestMethod
+from oracular.java.junit import TestMethod
 from oracular.java.source import SourceText
 
 TOP_LEVEL_TYPES = frozenset(
@@ -206,7 +206,7 @@ class ScratchBuilder:
 
     @staticmethod
     def generated_name(test: TestMethod, number: int) -> str:
-        return f"testOracular${number}" if test.flavour is Flavour.JUNIT3 else f"oracular${number}"
+        return f"testOracular${number}" if test.junit3_class else f"oracular${number}"
 
     def _method_text(self, test: TestMethod, variant: Variant, name: str) -> str:
         node = test.node

@@ -60,6 +60,9 @@ class TestMethod:
     line_of: Callable[[int], int] | None = None
     """The document's 0-based line of a byte offset, counted as LSP counts (``\n``, ``\r\n``
     and a lone ``\r`` end lines; tree-sitter's rows count ``\n`` only): ``SourceText.line_of``."""
+    junit3_class: bool = False
+    """Its class extends ``TestCase``: JUnit runs it as JUnit 3 whatever its annotations say, so
+    only public ``test*`` methods run (ini4j's ``@Test`` methods in a ``TestCase`` subclass)."""
 
     @property
     def name_node(self) -> Node:
@@ -149,7 +152,8 @@ def find_test_methods(
         name = syntax.text(node.child_by_field_name("name"))
         flavour = default
         is_test = bool(TEST_ANNOTATIONS & annotations.keys())
-        if not is_test and _is_junit3_class(class_node, junit3_bases):
+        junit3_class = _is_junit3_class(class_node, junit3_bases)
+        if not is_test and junit3_class:
             params = node.child_by_field_name("parameters")
             is_test = (
                 name.startswith("test")
@@ -169,5 +173,7 @@ def find_test_methods(
             )
         if is_test:
             chain = _class_chain(class_node)
-            found.append(TestMethod(node, name, class_node, chain, flavour, annotations, source.line_of))
+            found.append(
+                TestMethod(node, name, class_node, chain, flavour, annotations, source.line_of, junit3_class)
+            )
     return found
