@@ -254,16 +254,12 @@ def test_a_class_of_a_package_split_across_system_jars_comes_from_the_jar_that_h
     annotations = _jar(java_dir / "animal-sniffer-annotations.jar", f"{package}/IgnoreJRERequirement.class")
     src = tmp_path / "project" / "src" / "okio"
     src.mkdir(parents=True)
-    (src / "Okio.java").write_text(
-        "package okio;\nimport org.codehaus.mojo.animal_sniffer.IgnoreJRERequirement;\npublic class Okio {}\n",
-        encoding="utf-8",
-    )
-    found = cp.system_jars_for_imports([tmp_path / "project" / "src"], [], java_dir)
-    assert found == [annotations]
-    (src / "Okio.java").write_text(  # a whole package: its first jar, as before
-        "package okio;\nimport org.codehaus.mojo.animal_sniffer.*;\npublic class Okio {}\n", encoding="utf-8"
-    )
-    assert cp.system_jars_for_imports([tmp_path / "project" / "src"], [], java_dir) == [java_dir / "animal-sniffer.jar"]
+    source = "package okio;\nimport org.codehaus.mojo.animal_sniffer.{};\npublic class Okio {{}}\n"
+    (src / "Okio.java").write_text(source.format("IgnoreJRERequirement"), encoding="utf-8")
+    roots = [tmp_path / "project" / "src"]
+    assert cp.system_jars_for_imports(roots, [], java_dir) == [annotations]
+    (src / "Okio.java").write_text(source.format("*"), encoding="utf-8")  # a whole package: its first jar
+    assert cp.system_jars_for_imports(roots, [], java_dir) == [java_dir / "animal-sniffer.jar"]
 
 
 def test_class_folders_provide_packages_named_like_build_folders(tmp_path: Path) -> None:

@@ -27,7 +27,10 @@ POM = (
     "<version>1.0</version></project>\n"
 )
 VERSION = 'package p;\n\npublic final class Version {\n    public static final String NAME = "1.0";\n}\n'
-GREETER = 'package p;\n\npublic class Greeter {\n    public String greet() {\n        return "{} " + Version.NAME;\n    }\n}\n'
+GREETER = (
+    "package p;\n\npublic class Greeter {\n    public String greet() {\n"
+    '        return "{} " + Version.NAME;\n    }\n}\n'
+)
 TEST = """package p;
 
 import org.junit.Test;
