@@ -24,7 +24,7 @@ from oracular.training.learned_ranker import (
 HOLDS, SCORE = FEATURES.index("holds"), FEATURES.index("ranker_logit")
 
 
-def write_features(path: Path, projects: int = 6, tests: int = 20, seed: int = 1) -> Path:
+def write_features(path: Path, projects: int = 6, tests: int = 20, seed: int = 1, name: str = "p") -> Path:
     """Tests whose developer's candidate holds when observed (and is the ranker's second guess):
     ``holds`` decides in observed mode, the ranker's score alone is misleading."""
     rng = random.Random(seed)
@@ -38,7 +38,7 @@ def write_features(path: Path, projects: int = 6, tests: int = 20, seed: int = 1
                     row[SCORE] = 1.0 if i == (right + 1) % 4 else rng.random() * 0.5
                     row[HOLDS] = float(observed and i == right)
                 labels = [i == right for i in range(4)]
-                data = {"project": f"p{p}", "file": "F.java", "test": f"T.t{t}", "kind": "assertion",
+                data = {"project": f"{name}{p}", "file": "F.java", "test": f"T.t{t}", "kind": "assertion",
                         "observed": observed, "rows": rows, "labels": labels,
                         "offered": [(right + 1) % 4]}  # fmt: skip
                 out.write(json.dumps(data) + "\n")
@@ -76,10 +76,11 @@ def test_the_cli_fits_and_saves_it_in_the_models_config(
 
 
 def test_a_mode_with_too_few_tests_gets_no_model(tmp_path: Path) -> None:
-    """60 tests of each mode, then 4 more static and 2 more observed ones: asked for 63, only the
-    static mode gets a model; asked for 61 of 60 each, none."""
+    """60 tests of each mode, then 3 more static and 2 more observed ones (a line copied from the
+    first file is the same test: counted once): asked for 63, only the static mode gets a model;
+    asked for 61 of 60 each, none."""
     features = write_features(tmp_path / "f.jsonl")
-    more_static = write_features(tmp_path / "g.jsonl", projects=1, tests=4, seed=2)  # 2 static, 2 observed
+    more_static = write_features(tmp_path / "g.jsonl", projects=1, tests=4, seed=2, name="q")  # 2 and 2
     with more_static.open("a", encoding="utf-8") as out:
         for line in (tmp_path / "f.jsonl").read_text(encoding="utf-8").splitlines()[:2]:
             out.write(line.replace('"observed": true', '"observed": false') + "\n")
@@ -87,3 +88,4 @@ def test_a_mode_with_too_few_tests_gets_no_model(tmp_path: Path) -> None:
     assert model.covers(False) and not model.covers(True) and set(report) == {"static"}
     with pytest.raises(ValueError, match="too few labelled tests in the features"):
         train_learned_ranker([features], min_tests=61)
+    assert len(load_tests([features, features])) == len(load_tests([features])) == 120

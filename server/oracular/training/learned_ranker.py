@@ -48,14 +48,19 @@ class LabelledTest:
 
 
 def load_tests(paths: Iterable[Path]) -> list[LabelledTest]:
-    """The labelled tests of the feature files (tests without candidates left out)."""
+    """The labelled tests of the feature files (tests without candidates left out), each test
+    once per mode: an observed run's unobserved tests are in the static run too, and counting
+    them twice would weigh the projects that do not build double."""
     tests = []
+    seen: set[tuple[str, str, str, bool]] = set()
     for path in paths:
         with path.open(encoding="utf-8") as lines:
             for line in lines:
                 data = json.loads(line)
-                if not data["rows"]:
+                key = (data["project"], data.get("file", ""), data.get("test", ""), data["observed"])
+                if not data["rows"] or key in seen:
                     continue
+                seen.add(key)
                 rows = torch.tensor(data["rows"], dtype=torch.float64)
                 if rows.shape[1] != len(FEATURES):
                     raise ValueError(
