@@ -1,7 +1,8 @@
 """A project whose sources do not compile from the tree alone is observed through its packaged
-build of the same version (a local repository's jar of the POM's own artifact), which stands
+build of the same version (a local repository's jar of the POM's own artifact), which then stands
 behind the sources: a class a build step generates comes from it, and an edited source still wins
-over its packaged class. Another version is never taken."""
+over its packaged class. Sources that compile alone are never mixed with it (a distribution may
+patch its build), and another version is never taken."""
 
 from __future__ import annotations
 
@@ -81,13 +82,16 @@ def _observed(test: Path, checker: OracleChecker) -> list[str]:
     return [s.oracle for s in only.suggestions] if only.observed else []
 
 
-@pytest.mark.parametrize("edited", [True, False])
+@pytest.mark.parametrize(
+    ("case", "expected"), [("edited", "hello 1.0"), ("released", "hi 1.0"), ("generated", "hello 2.0")]
+)
 def test_a_generated_class_comes_from_the_packaged_build_of_the_same_version(
-    edited: bool, tmp_path: Path, checker: OracleChecker, monkeypatch: pytest.MonkeyPatch
+    case: str, expected: str, tmp_path: Path, checker: OracleChecker, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Edited: the source is newer than its packaged class, so javac compiles it (its value is
-    observed); unedited (older, as an unpacked release): the packaged class stands, as for code
-    this JDK no longer compiles."""
+    observed); released (older, as an unpacked release): the packaged class stands, as for code
+    this JDK no longer compiles; generated (the build step ran, ``Version`` is in the tree): the
+    sources compile alone, and the packaged build, newer or not, is not taken."""
     require_toolchain()
     repo = tmp_path / "repo"
     monkeypatch.setattr(cp, "DEBIAN_REPO", repo)
@@ -95,10 +99,13 @@ def test_a_generated_class_comes_from_the_packaged_build_of_the_same_version(
     jar = _package(repo, "1.0", tmp_path / "build")
     test = _project(tmp_path / "project", "hello")
     greeter = tmp_path / "project/src/main/java/p/Greeter.java"
-    stamp = jar.stat().st_mtime + (3600 if edited else -86400)
+    stamp = jar.stat().st_mtime + (3600 if case == "edited" else -86400)
     os.utime(greeter, (stamp, stamp))
+    if case == "generated":
+        generated = greeter.with_name("Version.java")
+        generated.write_text(VERSION.replace("1.0", "2.0"), encoding="utf-8")
+        os.utime(generated, (stamp, stamp))
     assert packaged_builds([tmp_path / "project/pom.xml"], [repo]) == [jar]
-    expected = "hello 1.0" if edited else "hi 1.0"
     assert f'assertEquals("{expected}", greeting);' in _observed(test, checker)
 
 

@@ -112,6 +112,10 @@ class Classpath:
     """Why earlier strategies were not used; what the fallback found."""
     missing: tuple[str, ...] = ()
     """Dependencies or entries that could not be found."""
+    packaged: tuple[Path, ...] = ()
+    """The project's own build as a distribution packaged it, at exactly its version
+    (:func:`~oracular.execution.poms.packaged_builds`): taken only where the sources alone do not
+    compile (:class:`~oracular.execution.runner.ScratchRunner`)."""
 
     @property
     def output_dirs(self) -> tuple[Path, ...]:
@@ -246,7 +250,8 @@ def _dedupe(paths: Iterable[Path]) -> tuple[Path, ...]:
 
 def fallback_classpath(
     root: Path, lay: Layout, java_dir: Path = DEBIAN_JAVA
-) -> tuple[list[Path], list[str], list[str]]:
+) -> tuple[list[Path], list[str], list[str], list[Path]]:
+    """Entries, what is missing, notes, and the packaged build of this version (kept apart)."""
     poms = [m / "pom.xml" for m in lay.modules if (m / "pom.xml").exists()]
     repos = [r for r in (DEBIAN_REPO, M2_REPO) if r.is_dir()]
     resolution = resolve_pom_dependencies(poms, repos) if poms else Resolution()
@@ -268,9 +273,9 @@ def fallback_classpath(
     packaged = packaged_builds(poms, repos)
     if packaged:
         names = ", ".join(j.name for j in packaged)
-        notes.append(f"the packaged build of this version behind the sources ({names})")
+        notes.append(f"the packaged build of this version where the sources do not compile ({names})")
     missing = [*resolution.missing, *(f"{name} (apt-get install junit4 junit5)" for name in debian_missing)]
-    return [*local, *resolution.jars, *debian, *system, *packaged], missing, notes
+    return [*local, *resolution.jars, *debian, *system], missing, notes, packaged
 
 
 NOT_IN_THE_JDK = ("javax.mail", "javax.activation", "javax.annotation", "javax.inject", "javax.servlet",
@@ -410,6 +415,7 @@ def discover(
         result = Classpath(root, "setting", _dedupe([*lay.output_dirs, *entries]), lay, (), tuple(missing))
     else:
         found: list[Path] | None = None
+        packaged: list[Path] = []
         strategy = "fallback"
         if settings.use_build_tools and any(f.name == "pom.xml" for f in build_files):
             found, note = maven_classpath(root)
@@ -421,12 +427,13 @@ def discover(
             strategy = "gradle"
         if found is None:
             strategy = "fallback"
-            found, missing, fallback_notes = fallback_classpath(root, lay, java_dir)
+            found, missing, fallback_notes, packaged = fallback_classpath(root, lay, java_dir)
             notes += fallback_notes
         else:
             missing = [f"{e} (named by {strategy})" for e in found if not e.exists()]
             found = [e for e in found if e.exists()]
-        result = Classpath(root, strategy, _dedupe([*outputs, *found]), lay, tuple(notes), tuple(missing))
+        entries = _dedupe([*outputs, *found])
+        result = Classpath(root, strategy, entries, lay, tuple(notes), tuple(missing), tuple(packaged))
     with _memo_lock:
         _memo[key] = result
     return result

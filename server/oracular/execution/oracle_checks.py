@@ -410,6 +410,7 @@ class OracleChecker:
             runtime_extra=lay.resource_dirs,
             fingerprint=fingerprint,
             encoding=lay.encoding,
+            packaged=classpath.packaged,
         )
 
     def bench(self, source: SourceText) -> Bench | str:

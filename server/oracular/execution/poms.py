@@ -237,10 +237,11 @@ def packaged_builds(poms: Sequence[Path], repos: Sequence[Path]) -> list[Path]:
 
     Why: some sources do not compile from the tree alone: a class a build step generates
     (jackson's ``PackageVersion`` from a template), or code an older JDK accepted (ini4j's
-    ``remove(Object, Object)`` clashes with ``Map``'s since Java 8). Behind the sources on the
-    classpath, the packaged classes stand in for those; javac still compiles any source newer
-    than its packaged class (an edited file), and another version is never taken: it would be
-    another program.
+    ``remove(Object, Object)`` clashes with ``Map``'s since Java 8). Only then do the packaged
+    classes join the classpath (a distribution may patch them: Debian's jackson-core 2.14.1
+    declares exceptions its source does not); javac still compiles any source newer than its
+    packaged class (an edited file), and another version is never taken: it would be another
+    program.
     """
     found = []
     for pom in poms:

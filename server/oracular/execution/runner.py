@@ -99,6 +99,9 @@ class CompileContext:
     overlay: tuple[Path, ...] = ()
     """Class folders that shadow the project's classes at run time (a mutant of a class, compiled
     alone: :mod:`oracular.mutation`); their content is in :attr:`fingerprint`."""
+    packaged: tuple[Path, ...] = ()
+    """The project's packaged build of its version (:attr:`Classpath.packaged`), after the
+    classpath once its sources alone did not compile."""
 
 
 def tree_fingerprint(paths: Iterable[Path], suffixes: tuple[str, ...] = (".java", ".class", ".jar")) -> str:
@@ -185,6 +188,14 @@ def _dir_lock(path: Path) -> threading.Lock:
 
 _not_utf8: set[Path | None] = set()
 """The on-demand class folders (so, projects) whose undeclared encoding turned out not to be UTF-8."""
+_needs_packaged: set[Path | None] = set()
+"""The on-demand class folders (so, projects) whose sources did not compile without their packaged build."""
+
+
+def _classpath(context: CompileContext) -> tuple[Path, ...]:
+    """The dependencies, and the packaged build where the project needed it."""
+    packaged = context.packaged if context.deps_dir in _needs_packaged else ()
+    return (*context.classpath, *packaged)
 
 
 class ScratchRunner:
@@ -206,7 +217,7 @@ class ScratchRunner:
                  context.fingerprint, str(context.encoding), str(timeout_s), repr(sorted(timeouts.items())),
                  str(scratch.relative_path), scratch.text, *(str(c.path) for c in scratch.companions),
                  *map(str, context.classpath), *map(str, context.sourcepath),
-                 *map(str, context.runtime_extra)]  # fmt: skip
+                 *map(str, context.runtime_extra), *map(str, context.packaged)]  # fmt: skip
         for part in parts:
             digest.update(part.encode("utf-8"))
             digest.update(b"\0")
@@ -310,7 +321,13 @@ class ScratchRunner:
         if known is None and unmappable:  # javac's API may still call that a success
             _not_utf8.add(context.deps_dir)
             self.reset_deps(context)  # classes it compiled on demand read the bytes as UTF-8
-            return self._javac_in(FALLBACK_ENCODING, path, scratch, context, out_dir, cancelled)
+            result = self._javac_in(FALLBACK_ENCODING, path, scratch, context, out_dir, cancelled)
+        if not result.ok and context.packaged and context.deps_dir not in _needs_packaged:
+            own = {path.resolve(), *(c.path.resolve() for c in scratch.companions)}
+            if any(d.file and Path(d.file).resolve() not in own for d in result.diagnostics):
+                _needs_packaged.add(context.deps_dir)  # the project's sources failed, not the test
+                encoding = known or (FALLBACK_ENCODING if context.deps_dir in _not_utf8 else "UTF-8")
+                return self._javac_in(encoding, path, scratch, context, out_dir, cancelled)
         return result
 
     def _javac_in(
@@ -328,7 +345,7 @@ class ScratchRunner:
         sources = [path, *(c.path for c in scratch.companions)]
         if not context.sourcepath or context.deps_dir is None:
             return self.worker.compile(
-                sources, out_dir, [helper, *context.classpath], (), options, cancelled=cancelled
+                sources, out_dir, [helper, *_classpath(context)], (), options, cancelled=cancelled
             )
         # Project classes compiled on demand go to the shared deps folder (reused by later
         # checks while their sources are older); the scratch's own classes move out of it.
@@ -337,7 +354,7 @@ class ScratchRunner:
             result = self.worker.compile(
                 sources,
                 deps,
-                [helper, deps, *context.classpath],
+                [helper, deps, *_classpath(context)],
                 context.sourcepath,
                 options,
                 cancelled=cancelled,
@@ -363,7 +380,7 @@ class ScratchRunner:
 
     def runtime_classpath(self, out_dir: Path, context: CompileContext) -> list[Path]:
         deps = [context.deps_dir] if context.deps_dir is not None and context.sourcepath else []
-        return [out_dir, *context.overlay, *deps, *context.classpath, *context.runtime_extra]
+        return [out_dir, *context.overlay, *deps, *_classpath(context), *context.runtime_extra]
 
     def _compile_and_run(
         self,
