@@ -46,14 +46,19 @@ def test_the_engine_ranks_with_the_shipped_model(
     config = store.load_config(default_model_dir())
     assert set(config.stages) == {"exception", "ranker"}
     assert store.size_bytes(default_model_dir()) <= 60e6
-    # the answer confidence reads the features this version computes, and decides abstention
-    assert config.answer is not None and engine.abstention_threshold() == config.answer.threshold
-    assert config.answer.static_threshold is not None  # one threshold per mode
+    # the learned ranker (fitted on train) ranks both modes; its top-1 probability decides abstention
+    learned = config.learned_ranker
+    assert learned is not None and learned.covers(True) and learned.covers(False)
+    assert engine.learned is not None and engine.learned.thresholds == learned.thresholds
+    answered = 0
     for test in report.tests:
         if test.confidence is not None:
             assert test.view is not None and not test.view.observed  # nothing ran here: the static one
-            assert engine.abstention_threshold(test.view) == config.answer.static_threshold
-            assert test.abstained is (test.confidence < config.answer.static_threshold)
+            assert engine.abstention_threshold(test.view) == learned.threshold(False)
+            assert test.confidence == test.suggestions[0].score
+            assert test.abstained is (test.confidence < learned.threshold(False))
+            answered += not test.abstained
+    assert answered < len(report.tests)  # static answers are few (7% on train): some abstain
 
 
 def test_int8_keeps_the_shipped_models_ranking(index: WorkspaceIndex) -> None:

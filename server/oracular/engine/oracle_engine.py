@@ -122,11 +122,16 @@ class OracleEngine:
         return self.settings.weights or self.ranker.ranking_weights or RankingWeights()
 
     def abstention_threshold(self, view: AnswerView | None = None) -> float:
-        """The user's ``abstain_below`` if set, else the ranker's own (for ``view``'s mode, where
-        given: values observed or not)."""
+        """The user's ``abstain_below`` if set, else, for ``view``'s mode (values observed or
+        not), the learned ranker's threshold where it covers the mode, else the ranker's own."""
         if self.settings.abstain_below is not None:
             return self.settings.abstain_below
-        return self.ranker.abstain_below_for(view) if view is not None else self.ranker.abstain_below
+        if view is None:
+            return self.ranker.abstain_below
+        learned = self.learned_for(view.observed)
+        if learned is not None:
+            return learned.threshold(view.observed)
+        return self.ranker.abstain_below_for(view)
 
     @property
     def ranker_fallback(self) -> str | None:
@@ -394,13 +399,11 @@ class OracleEngine:
         if model is None:
             decide_abstention(report, analysis, self.ranker.answer_confidence, self.abstention_threshold)
             return
-        user = self.settings.abstain_below
-        decide_abstention(
-            report,
-            analysis,
-            lambda _view: report.suggestions[0].score,
-            lambda view: user if user is not None else model.threshold(view.observed),
-        )
+
+        def top_probability(_view: AnswerView) -> float:  # read once there is a top-1
+            return report.suggestions[0].score
+
+        decide_abstention(report, analysis, top_probability, self.abstention_threshold)
 
     def _ranking_context(
         self,

@@ -201,6 +201,7 @@ def train_learned_ranker(
     models = {mode: fit([t for t in tests if t.mode == mode], l2) for mode in fitted}
     metadata = {
         "projects": len({t.project for t in tests}), "tests": len(tests), "l2": l2, "folds": folds,
-        "target_precision": target, "out_of_fold": report, "data": [str(p) for p in paths],
+        "target_precision": target, "out_of_fold": report,
+        "data": [f"{p.parent.name}/{p.name}" for p in paths],
     }  # fmt: skip
     return LearnedRanker(FEATURES, models, thresholds, metadata), report
