@@ -25,6 +25,8 @@ from oracular.java.junit import Flavour
 from oracular.java.source import SourceText
 from oracular.java.workspace import WorkspaceIndex
 from oracular.ranking.baseline import BaselineRanker
+from oracular.ranking.features import FEATURES
+from oracular.training.learned_ranker import load_tests
 
 from ..execution.conftest import TEST_PACKAGE, require_toolchain
 from ..execution.test_bug_finding import DEVELOPER_TESTS
@@ -218,6 +220,27 @@ def test_eval_realistic_on_the_example(project: Path, tmp_path: Path, capsys) ->
     assert all(j["top1_status"] in ("holds", None) for j in judged.values())  # observed: nothing fails
     text = out.read_text(encoding="utf-8")
     assert "| asserted call not in the prefix |" in text and "| exception tests |" in text
+
+
+def test_observed_training_features_of_a_project(project: Path, tmp_path: Path) -> None:
+    """What the learned ranker is fitted on, as ``scripts/train_features.sh`` makes it for the train
+    projects: each cut test's candidates with the features of its observed run, labelled with the
+    developer's oracle, read back by the trainer."""
+    require_toolchain()
+    (project / TEST_PACKAGE / "CounterOracleTest.java").write_text(DEVELOPER_TESTS, encoding="utf-8")
+    features = tmp_path / "features.jsonl"
+    args = ["eval", "--realistic", str(project), "--one-cut", "--features", str(features), "-q"]
+    assert main([*args, "-o", str(tmp_path / "r.md")]) == 0
+    lines = [json.loads(line) for line in features.read_text(encoding="utf-8").splitlines()]
+    by_test = {line["test"]: line for line in lines}
+    once = by_test["CounterOracleTest.incrementOnce"]
+    assert once["observed"] and once["project"] and len(once["rows"]) == len(once["labels"]) > 1
+    assert all(len(row) == len(FEATURES) for row in once["rows"])
+    right = [row for row, label in zip(once["rows"], once["labels"], strict=True) if label]
+    assert right and all(row[FEATURES.index("holds")] == 1.0 for row in right)  # the developer's holds
+    tests = load_tests([features, features])  # twice: each test counted once
+    assert len(tests) == sum(1 for line in lines if line["rows"])
+    assert any(t.observed and bool(t.labels.any()) for t in tests)
 
 
 @pytest.mark.parametrize("mode", ["--realistic", "--mutants"])
