@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from oracular.candidates.observed import FileObservation, ObservedValue
+from oracular.candidates.observed import FileObservation, ObservedValue, TestObservation
 from oracular.cli.common import engine_for
 from oracular.engine import EngineSettings, OracleEngine
 from oracular.execution.classpath import ClasspathSettings
@@ -329,15 +329,22 @@ def test_a_test_implementing_an_abstract_one_is_observed(tmp_path: Path, checker
     """The scratch copy keeps the test itself (emptied, without its ``throws``, which the abstract
     one does not declare) beside its variants (without ``@Override``): dropping it left
     ``CounterTest`` abstract, and the whole file unobserved (commons-math3's ``testMinStep``)."""
+    files = {"test/java/r/AbstractCounterTest": ABSTRACT_TEST, "test/java/r/CounterTest": COUNTER_TEST}
+    observation = _the_one_observation(tmp_path, checker, files, "test/java/r/CounterTest")
+    assert observation.values["b.length()"] == ObservedValue("literal", "int", "3")
+
+
+def _the_one_observation(
+    tmp_path: Path, checker: OracleChecker, files: dict[str, str], test: str
+) -> TestObservation:
+    """The project of ``files`` written, ``test``'s single test observed: it ran."""
     require_toolchain()
-    write_project(
-        tmp_path, {"test/java/r/AbstractCounterTest": ABSTRACT_TEST, "test/java/r/CounterTest": COUNTER_TEST}
-    )
-    path = tmp_path / "src/test/java/r/CounterTest.java"
+    write_project(tmp_path, files)
+    path = tmp_path / "src" / f"{test}.java"
     observed = observe(engine_for([path], EngineSettings(top_k=64)), path, checker)
     (observation,) = observed.tests.values()
     assert observation.ran, observed.notes
-    assert observation.values["b.length()"] == ObservedValue("literal", "int", "3")
+    return observation
 
 
 BASE_CASE = """
@@ -366,14 +373,8 @@ def test_annotated_tests_of_a_testcase_subclass_are_observed(tmp_path: Path, che
     """JUnit runs a ``TestCase`` subclass as JUnit 3 whatever its annotations say: only its
     ``test*`` methods run, so the variants are named so (ini4j's ``@Test`` methods in a class
     extending its ``TestCase`` base ran none and were never observed)."""
-    require_toolchain()
-    write_project(
-        tmp_path, {"test/java/r/BaseCase": BASE_CASE, "test/java/r/AnnotatedTest": ANNOTATED_JUNIT3_TEST}
-    )
-    path = tmp_path / "src/test/java/r/AnnotatedTest.java"
-    observed = observe(engine_for([path], EngineSettings(top_k=64)), path, checker)
-    (observation,) = observed.tests.values()
-    assert observation.ran, observed.notes
+    files = {"test/java/r/BaseCase": BASE_CASE, "test/java/r/AnnotatedTest": ANNOTATED_JUNIT3_TEST}
+    observation = _the_one_observation(tmp_path, checker, files, "test/java/r/AnnotatedTest")
     assert observation.values["b.length()"] == ObservedValue("literal", "int", "3")
 
 

@@ -249,10 +249,7 @@ def packaged_builds(poms: Sequence[Path], repos: Sequence[Path]) -> list[Path]:
         version = properties.get("project.version")
         if coordinate is None or not version or "${" in version:
             continue
-        group, artifact = coordinate
-        for repo in repos:
-            jar = repo / group.replace(".", "/") / artifact / version / f"{artifact}-{version}.jar"
-            if jar.exists():
-                found.append(jar)
-                break
+        located = find_in_repos(Dependency(*coordinate, version), repos)  # the exact version first
+        if located is not None and located.version == version and located.path.suffix == ".jar":
+            found.append(located.path)
     return found

@@ -316,17 +316,18 @@ class ScratchRunner:
         and UTF-8 meets a byte it cannot map, once more in ISO-8859-1 (the scratch copy itself is
         ASCII: :func:`java_ascii`)."""
         known = context.encoding or (FALLBACK_ENCODING if context.deps_dir in _not_utf8 else None)
-        result = self._javac_in(known or "UTF-8", path, scratch, context, out_dir, cancelled)
+        encoding = known or "UTF-8"
+        result = self._javac_in(encoding, path, scratch, context, out_dir, cancelled)
         unmappable = any("unmappable character" in d.message for d in result.diagnostics)
         if known is None and unmappable:  # javac's API may still call that a success
             _not_utf8.add(context.deps_dir)
             self.reset_deps(context)  # classes it compiled on demand read the bytes as UTF-8
-            result = self._javac_in(FALLBACK_ENCODING, path, scratch, context, out_dir, cancelled)
+            encoding = FALLBACK_ENCODING
+            result = self._javac_in(encoding, path, scratch, context, out_dir, cancelled)
         if not result.ok and context.packaged and context.deps_dir not in _needs_packaged:
             own = {path.resolve(), *(c.path.resolve() for c in scratch.companions)}
             if any(d.file and Path(d.file).resolve() not in own for d in result.diagnostics):
                 _needs_packaged.add(context.deps_dir)  # the project's sources failed, not the test
-                encoding = known or (FALLBACK_ENCODING if context.deps_dir in _not_utf8 else "UTF-8")
                 return self._javac_in(encoding, path, scratch, context, out_dir, cancelled)
         return result
 
