@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 from dataclasses import replace
 from pathlib import Path
 
@@ -13,13 +14,19 @@ from oracular.candidates.values import Value
 from oracular.cli.main import main
 from oracular.corpus.lists import CorpusLists
 from oracular.corpus.normalise import GroundTruth
-from oracular.corpus.realistic import RealisticTask, is_developers, mine_realistic, mine_realistic_package
+from oracular.corpus.realistic import (
+    RealisticTask,
+    is_developers,
+    mine_realistic,
+    mine_realistic_package,
+    realistic_tasks,
+)
 from oracular.java.targets import Target
 from oracular.models.backbone import load_tokenizer
 from oracular.models.inputs import InputFormatter, InputSettings
 from oracular.training.data import assertion_example, exception_example
 
-from .test_mine import DEV, TRAIN, make_cache, read_jsonl
+from .test_mine import DEV, make_cache, read_jsonl
 
 SIZE = Target("c.value()", "long", "observer")
 
@@ -40,18 +47,25 @@ def test_a_template_is_the_developers_up_to_the_value_and_argument_order() -> No
     assert not is_developers(Candidate("assertion", "assertFalse", zero), truth("assertTrue", "c.isZero()"))
 
 
+TUNED = "commons-csv"
+"""A tune project's name for the fixture's ``gamma``: only tune projects make the dev split."""
+
+
+def make_realistic_cache(root: Path) -> tuple[Path, Path]:
+    """The fixture corpus with a tune project beside its report one (``gamma``) in the dev list."""
+    cache, lists = make_cache(root)
+    shutil.copytree(cache / "src" / "gamma", cache / "src" / TUNED)
+    (lists / "dev-packages.txt").write_text("\n".join([*DEV, TUNED]) + "\n")
+    return cache, lists
+
+
 def mine_fixture_corpus(root: Path) -> Path:
     """The fixture corpus's realistic datasets, mined as ``oracular corpus realistic`` does."""
-    cache, _ = make_cache(root)
-    lists = CorpusLists(TRAIN, DEV)
-    tasks = [
-        RealisticTask(name, split, cache / "src" / name, 100, 13)
-        for split, names in (("train", lists.train), ("dev", lists.dev))
-        for name in names
-        if (cache / "src" / name).is_dir()
-    ]
+    cache, lists = make_realistic_cache(root)
     out = cache / "realistic"
-    mine_realistic(tasks, out, jobs=1, progress=False)
+    mine_realistic(
+        realistic_tasks(CorpusLists.load(lists), cache / "src", 100, 13), out, jobs=1, progress=False
+    )
     return out
 
 
@@ -80,7 +94,8 @@ def test_every_cut_test_is_an_exception_sample_labelled_by_what_it_expects(reali
     assert samples["CounterTest.rejectsNegativeStep"]["label"] is True
     assert samples["CounterTest.rejectsNegativeStep"]["exception"] == "IllegalArgumentException"
     assert samples["CounterTest.incrementsByOne"]["label"] is False
-    assert (realistic / "dev" / "exception.jsonl").is_file()
+    dev = read_jsonl(realistic / "dev" / "exception.jsonl")
+    assert dev and {s["package"] for s in dev} == {TUNED}  # never a report project
     summary = json.loads((realistic / "summary.json").read_text())
     assert summary["train"]["exception_samples"] == len(samples)
 
@@ -95,7 +110,7 @@ def test_training_reads_the_samples_as_it_reads_mined_ones(realistic: Path) -> N
 
 
 def test_the_command_writes_both_splits(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    cache, lists = make_cache(tmp_path)
+    cache, lists = make_realistic_cache(tmp_path)
     out = tmp_path / "out"
     args = ["corpus", "realistic", "--cache", str(cache), "--lists-dir", str(lists), "--out", str(out)]
     assert main([*args, "--jobs", "1", "-q"]) == 0

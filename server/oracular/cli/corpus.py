@@ -196,19 +196,14 @@ def run_mine(args: argparse.Namespace) -> int:
 
 
 def run_realistic(args: argparse.Namespace) -> int:
-    from oracular.corpus.realistic import RealisticTask, mine_realistic
+    from oracular.corpus.realistic import mine_realistic, realistic_tasks
 
     _setup_logging(args.quiet)
     lists = _lists_or_error(args)
     if lists is None:
         return 2
     sources = _cache(args) / "src"
-    tasks = [
-        RealisticTask(name, split, sources / name, args.max_tests, args.seed, args.one_cut)
-        for split, names in (("train", lists.train), ("dev", lists.dev))
-        for name in names
-        if (sources / name).is_dir()
-    ]
+    tasks = realistic_tasks(lists, sources, args.max_tests, args.seed, args.one_cut)
     if not tasks:
         error(f"nothing fetched in {sources}: run 'oracular corpus fetch' first")
         return 2

@@ -35,6 +35,7 @@ from oracular.candidates.grammar import Candidate
 from oracular.candidates.templates import target_templates, template_text
 from oracular.candidates.text import canonical_expression
 from oracular.corpus.devtests import DevTest, cut_file, find_status, oracle_free_copy
+from oracular.corpus.lists import CorpusLists
 from oracular.corpus.normalise import GroundTruth
 from oracular.engine import FileAnalysis, OracleEngine, TestStatus
 from oracular.java import syntax
@@ -59,6 +60,23 @@ class RealisticTask:
     """Cut each test in a copy of its file of its own, the file's other tests left as written (the
     editor's view: their habits, :mod:`oracular.java.neighbours`, all there); by default a file's
     chosen tests are cut together, one analysis per file."""
+
+
+def realistic_tasks(
+    lists: CorpusLists, sources: Path, max_tests: int, seed: int, one_cut: bool = False
+) -> list[RealisticTask]:
+    """One task per fetched package: the train list's as ``train``, the *tune* projects' as ``dev``.
+
+    Why not every dev project: what is fitted on the dev split (the calibration, its abstention
+    threshold, the prior's checks) must never see the report projects, whose figures come from
+    ``oracular eval --realistic`` on code nobody tuned on.
+    """
+    return [
+        RealisticTask(name, split, sources / name, max_tests, seed, one_cut)
+        for split, names in (("train", lists.train), ("dev", lists.tune))
+        for name in names
+        if (sources / name).is_dir()
+    ]
 
 
 def is_developers(template: Candidate, truth: GroundTruth) -> bool:
