@@ -39,7 +39,7 @@ from oracular.training.prior import (
 )
 
 from ..conftest import EXAMPLE, EXAMPLE_TESTS
-from ..corpus.test_mine import read_jsonl
+from ..corpus.test_mine import TRAIN, read_jsonl
 from ..corpus.test_realistic import mine_fixture_corpus
 from .conftest import engine_problems
 
@@ -263,6 +263,7 @@ def test_the_command_fits_the_prior_on_train_then_recalibrates_on_dev(
     assert config.prior != NAMED and set(config.prior.weights) == set(FEATURES)
     fitted = config.metadata["prior"]
     assert fitted["train_samples"] == len(read_jsonl(realistic / "train" / "assertion.jsonl"))
+    assert fitted["packages"] and set(fitted["packages"]) <= set(TRAIN)  # recorded, and train's only
     assert {"top1", "top5", "nll"} <= set(fitted["dev_with"]) and fitted["dev_with"]["samples"] > 0
     throwing = [s for s in read_jsonl(data / "dev" / "exception.jsonl") if s["label"] and s["exception"]]
     assert fitted["types_dev_with"]["samples"] == len(throwing) > 0

@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 import torch
 
+from oracular.corpus.lists import CorpusLists
 from oracular.engine import EngineSettings, OracleEngine
 from oracular.java.source import load_source
 from oracular.java.workspace import WorkspaceIndex
@@ -100,3 +101,19 @@ def test_cuda_half_precision_keeps_the_shipped_models_ranking(index: WorkspaceIn
         first, second = (*sorted(fp32, reverse=True), 0.0)[:2]
         if first - second > 0.04:
             assert _top(fp32) == _top(fp16), problem.test_name
+
+
+def test_the_shipped_models_fitted_parts_saw_no_dev_project() -> None:
+    """The project's rule: what is fitted on top of the weights (the template prior, the learned
+    ranker) is fitted on the train projects; a dev project among them would inflate the report."""
+    try:
+        dev = set(CorpusLists.load().dev)
+    except FileNotFoundError:
+        pytest.skip("no corpus lists beside the repository (shared/corpus)")
+    config = store.load_config(default_model_dir())
+    assert config.learned_ranker is not None
+    for part, packages in (
+        ("prior", config.metadata["prior"]["packages"]),
+        ("learned ranker", config.learned_ranker.metadata["packages"]),
+    ):
+        assert packages and not dev & set(packages), part

@@ -200,7 +200,8 @@ def train_learned_ranker(
     report = figures(scored, thresholds)
     models = {mode: fit([t for t in tests if t.mode == mode], l2) for mode in fitted}
     metadata = {
-        "projects": len({t.project for t in tests}), "tests": len(tests), "l2": l2, "folds": folds,
+        "projects": len({t.project for t in tests}), "packages": sorted({t.project for t in tests}),
+        "tests": len(tests), "l2": l2, "folds": folds,
         "target_precision": target, "out_of_fold": report,
         "data": [f"{p.parent.name}/{p.name}" for p in paths],
     }  # fmt: skip

@@ -307,27 +307,14 @@ def write_prior(directory: Path, prior: TemplatePrior, metadata: dict[str, Any])
     save_config(directory, config)
 
 
-def _exception_types(
-    model: LoadedModel,
-    data: Path,
-    limit: int | None,
-    dev_limit: int | None,
-    seed: int,
-    progress: bool,
-    cache: LogitCache,
-) -> tuple[list[TemplateSample], list[TemplateSample]]:
-    """The exception types of train's and dev's throwing samples, scored (:func:`exception_type_samples`).
-    On train, only the samples that document several types: there the bonuses have a choice to make."""
-    several = read_samples(
+def _several_types(data: Path, limit: int | None, seed: int) -> list[dict[str, Any]]:
+    """Train's throwing samples that document several types: there the bonuses have a choice to make."""
+    return read_samples(
         dataset_path(data, "train", "exception"),
         limit,
         seed,
         keep=lambda s: bool(s["label"]) and len(s.get("exceptions") or []) > 1,
     )
-    types_train = exception_type_samples(model, several, progress, "score train types", cache)
-    dev_exceptions = read_samples(dataset_path(data, "dev", "exception"), dev_limit, seed)
-    types_dev = exception_type_samples(model, dev_exceptions, progress, "score dev types", cache)
-    return types_train, types_dev
 
 
 def train_prior(
@@ -353,13 +340,9 @@ def train_prior(
         )
     model = load_model(directory, "cpu", os.cpu_count() or 1, answer=False)  # batch work: every core
     cache = LogitCache.for_model(directory, cache_root)
-    train = template_samples(
-        model,
-        read_samples(dataset_path(data, "train", "assertion"), limit, seed),
-        progress,
-        "score train",
-        cache,
-    )
+    train_samples = read_samples(dataset_path(data, "train", "assertion"), limit, seed)
+    several = _several_types(data, limit, seed)
+    train = template_samples(model, train_samples, progress, "score train", cache)
     dev = template_samples(
         model,
         read_samples(dataset_path(data, "dev", "assertion"), dev_limit, seed),
@@ -367,7 +350,9 @@ def train_prior(
         "score dev",
         cache,
     )
-    types_train, types_dev = _exception_types(model, data, limit, dev_limit, seed, progress, cache)
+    types_train = exception_type_samples(model, several, progress, "score train types", cache)
+    dev_exceptions = read_samples(dataset_path(data, "dev", "exception"), dev_limit, seed)
+    types_dev = exception_type_samples(model, dev_exceptions, progress, "score dev types", cache)
     prior = fit_prior(train, l2)
     bonuses = fit_exception_bonuses(types_train)
     prior.exception_first, prior.exception_named = bonuses.first, bonuses.named
@@ -375,6 +360,8 @@ def train_prior(
     logger.info("prior: %s", describe(prior))
     report = {
         "train_samples": len(train),
+        # what it was fitted on, by project: checked against the dev list (tests/models/test_shipped.py)
+        "packages": sorted({s["package"] for s in [*train_samples, *several]}),
         "l2": l2,
         "dev_without": template_accuracy(dev),
         "dev_with": template_accuracy(dev, prior),
