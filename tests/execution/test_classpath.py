@@ -180,10 +180,16 @@ def test_gradle_test_runtime_classpath(tmp_path: Path, monkeypatch: pytest.Monke
     lib = tmp_path / "lib.jar"
     lib.write_bytes(b"")
     bin_dir = tmp_path / "bin"
-    _executable(bin_dir, "gradle", f'[ "$1" = "--offline" ] || exit 3\necho "ORACULAR_CP {lib}"\n')
+    asked = tmp_path / "asked.txt"
+    script = f'[ "$1" = "--offline" ] || exit 3\necho "$@" > {asked}\necho "ORACULAR_CP {lib}"\n'
+    _executable(bin_dir, "gradle", script)
     monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
     found = discover(root)
     assert (found.strategy, found.entries) == ("gradle", (lib,))
+    # no daemon left running after the question, no project cache written into the user's tree
+    words = asked.read_text(encoding="utf-8").split()
+    assert "--no-daemon" in words
+    assert root not in Path(words[words.index("--project-cache-dir") + 1]).parents
 
 
 def test_the_fallback_brings_debian_test_jars_and_names_unprovided_imports(project: Path) -> None:

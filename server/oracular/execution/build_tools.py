@@ -133,7 +133,10 @@ def gradle_classpath(root: Path, timeout_s: float = GRADLE_TIMEOUT_S) -> tuple[l
         with tempfile.TemporaryDirectory(prefix="oracular-gradle-") as tmp:
             init = Path(tmp) / "oracular.gradle"
             init.write_text(GRADLE_INIT, encoding="utf-8")
-            command = [gradle, "--offline", "-q", "--console=plain", "-I", str(init), "oracularClasspath"]
+            # no daemon: one would outlive the question (and Oracular) by hours, holding a JVM's
+            # memory; its project cache in the temporary folder: nothing written into the user's tree
+            command = [gradle, "--offline", "--no-daemon", "--project-cache-dir", str(Path(tmp) / "cache"),
+                       "-q", "--console=plain", "-I", str(init), "oracularClasspath"]  # fmt: skip
             try:
                 done = subprocess.run(command, cwd=root, capture_output=True, text=True, timeout=timeout_s)
             except subprocess.TimeoutExpired:
