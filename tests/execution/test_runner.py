@@ -6,8 +6,10 @@ import os
 from pathlib import Path
 from types import SimpleNamespace
 
+import pytest
+
 from oracular.execution.jvm import JvmWorker
-from oracular.execution.runner import CompileContext, ScratchRunner, prune, tree_fingerprint
+from oracular.execution.runner import CompileContext, ScratchOutcome, ScratchRunner, prune, tree_fingerprint
 from oracular.execution.scratch import ScratchClass
 
 
@@ -46,3 +48,26 @@ def test_a_remembered_result_is_for_the_same_working_directory_and_jvm_options(t
     assert key(cwd=tmp_path) == here
     assert key(cwd=tmp_path / "module") != here  # another basedir
     assert key(cwd=tmp_path, jvm_options=("-Dfoo=1",)) != here
+
+
+def test_each_compilation_has_a_folder_of_its_own(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two compilations of the same content at once (the editor beside a batch run, two evaluation
+    cells) shared one folder: the first to finish deleted the sources the other's javac read."""
+    toolchain = SimpleNamespace(helper=tmp_path / "helper")
+    runner = ScratchRunner(JvmWorker(toolchain), tmp_path)  # type: ignore[arg-type]
+    scratch = ScratchClass("class FooTest {}", Path("FooTest.java"), ("FooTest",))
+    folders: list[Path] = []
+
+    def compile_(
+        build: object, context: object, out_dir: Path, *rest: object
+    ) -> tuple[ScratchClass, ScratchOutcome]:
+        folders.append(out_dir)
+        return scratch, ScratchOutcome()
+
+    monkeypatch.setattr(runner, "compile", compile_)
+    for _ in range(2):
+        runner._compile_and_run(
+            lambda _: scratch, scratch, CompileContext(classpath=()), "same-key", 5.0, {}, None, None
+        )
+    assert len(set(folders)) == 2 and all(f.parent.parent == tmp_path / "scratch" for f in folders)
+    assert not list((tmp_path / "scratch").iterdir())  # each removed after use

@@ -18,6 +18,7 @@ import hashlib
 import json
 import os
 import shutil
+import tempfile
 import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -394,7 +395,10 @@ class ScratchRunner:
         cancelled: Cancelled | None,
         locate: Locate | None,
     ) -> ScratchOutcome:
-        work = self.work_dir / "scratch" / key[:20]
+        # a folder of this call's own: another process (the editor beside a batch run) or thread
+        # compiling the same content at once would otherwise delete the sources its javac reads
+        (self.work_dir / "scratch").mkdir(parents=True, exist_ok=True)
+        work = Path(tempfile.mkdtemp(prefix=f"{key[:20]}-", dir=self.work_dir / "scratch"))
         out_dir = work / "classes"
         scratch, outcome = self.compile(
             lambda ex: first if not ex else build(ex), context, out_dir, cancelled, locate
