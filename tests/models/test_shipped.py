@@ -24,11 +24,12 @@ from oracular.models.ranker import RANKER_ENV, NeuralRanker, default_ranker
 from ..conftest import EXAMPLE, EXAMPLE_TESTS
 from .conftest import engine_problems
 
-INT8_TOLERANCE = 0.25
-"""How far int8 may move a score from the fp32 model's: 0.227 at most on the example's tests with
-version 4 (``testPopOnEmptyStack``, where int8 moves the probability of throwing from 0.76 to 0.53,
-which scales every assertion's share; version 3 moved it 0.137). The top-1 is the same on every
-test but one near tie (``testIncrementPastMax``, margin 0.10)."""
+INT8_TOLERANCE = 0.35
+"""How far int8 may move a score from the fp32 model's: 0.309 at most on the example's tests with
+version 4.6 (``testPopOnEmptyStack``, where int8 moves the probability of throwing, which scales
+every assertion's share). The weights are 4's (0.227 there): 4.6's calibration maps the exception
+logit with a steeper scale (0.53 against 0.40), which stretches int8's unchanged logit shift by as
+much. The top-1 is the same on every test but near ties."""
 
 pytestmark = pytest.mark.skipif(
     not weights_present(default_model_dir()), reason="no shipped neural model yet (models/oracles)"
