@@ -22,12 +22,14 @@ from oracular.candidates.template_features import TemplateContext
 from oracular.candidates.templates import group_by_template, spread, target_templates
 from oracular.candidates.text import candidate_text
 from oracular.java import syntax
+from oracular.models.backbone import load_tokenizer
 from oracular.models.calibration import Calibration, Prediction, predict
 from oracular.models.devices import select_device
 from oracular.models.inputs import Encoded, InputFormatter, focal_context
+from oracular.models.int8_store import quantised_network
 from oracular.models.network import OracleNetwork, pad_candidates
 from oracular.models.prior import TemplatePrior
-from oracular.models.store import load
+from oracular.models.store import load_config, load_network
 from oracular.ranking.baseline import value_weights
 from oracular.ranking.confidence import AnswerConfidence, AnswerView, plain_confidence
 from oracular.ranking.learned import LearnedRanker
@@ -63,6 +65,16 @@ def quantise(network: nn.Module) -> nn.Module:
     from torch.ao.quantization import per_channel_dynamic_qconfig, quantize_dynamic
 
     return quantize_dynamic(network, {nn.Linear: per_channel_dynamic_qconfig}, dtype=torch.qint8)
+
+
+QUANTISATION = "dynamic qint8, per output channel"
+"""What :func:`quantise` does, in the name of the int8 weights kept in the cache (``int8_store``)."""
+
+
+def prepared(network: nn.Module, device: str) -> nn.Module:
+    """``network`` (float32, on the CPU) as it runs on ``device``: half precision on CUDA, else int8."""
+    network.eval()
+    return network.to("cuda").half() if device == "cuda" else quantise(network)
 
 
 def problem_context(problem: OracleProblem) -> tuple[list[str], dict | None]:
@@ -137,11 +149,10 @@ class LoadedModel(Ranker):
         weights: RankingWeights | None = None,
         learned: LearnedRanker | None = None,
     ) -> LoadedModel:
-        network.eval()
-        prepared = network.to("cuda").half() if device == "cuda" else quantise(network)
         return cls(
-            prepared, formatter, calibration, device, prior or TemplatePrior(), answer, weights, learned
-        )
+            prepared(network, device), formatter, calibration, device, prior or TemplatePrior(), answer,
+            weights, learned,
+        )  # fmt: skip
 
     def predict(self, encoded: Encoded, is_exception: list[bool]) -> Prediction:
         """Calibrated scores for every candidate of one test (no template prior: value-full
@@ -223,12 +234,18 @@ def load_model(
     On a CPU this sets torch's (process-wide) thread count to ``cpu_threads`` unless ``None``.
     ``answer=False``: without the answer confidence (training ranks without it).
     """
-    network, config, tokenizer = load(directory, answer)
-    formatter = InputFormatter(tokenizer, config.inputs)
+    config = load_config(directory, answer)
+    formatter = InputFormatter(load_tokenizer(directory), config.inputs)
     device = select_device(device)
     if device == "cpu" and cpu_threads is not None:
         torch.set_num_threads(cpu_threads)
-    return LoadedModel.from_network(
+    if device == "cuda":
+        network = prepared(load_network(directory, config), device)
+    else:  # the int8 weights as a previous load left them (int8_store)
+        network = quantised_network(
+            directory, config, lambda: load_network(directory, config), quantise, QUANTISATION
+        )
+    return LoadedModel(
         network, formatter, config.calibration, device, config.prior, config.answer, config.ranking_weights,
         config.learned_ranker,
     )  # fmt: skip

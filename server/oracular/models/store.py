@@ -130,14 +130,18 @@ def load(directory: Path, answer: bool = True) -> tuple[OracleNetwork, ModelConf
     """The network in float32 on the CPU (in eval mode), its config and its tokenizer
     (``answer``: as for :func:`load_config`)."""
     config = load_config(directory, answer)
+    return load_network(directory, config), config, load_tokenizer(directory)
+
+
+def load_network(directory: Path, config: ModelConfig) -> OracleNetwork:
+    """The weights in ``directory`` in a float32 network of ``config``'s shape, in eval mode."""
     network = build_network(config.encoder_config(), config.cross_layers, config.architecture)
     state = {
         name: t.float() if t.is_floating_point() else t
         for name, t in load_file(str(directory / WEIGHTS_FILE)).items()
     }
     network.load_state_dict(state)
-    network.eval()
-    return network, config, load_tokenizer(directory)
+    return network.eval()
 
 
 def size_bytes(directory: Path) -> int:
