@@ -8,8 +8,11 @@ real server over stdio, as an editor would, and times each request.
 What it measures, per file (each file is opened in place and never written):
 
 1. **didOpen -> diagnostics**: the first open (cold: it includes indexing the file's build root)
-   and then ``--opens`` warm opens (close, then open again): from sending ``didOpen`` to
-   receiving ``publishDiagnostics`` for that version. Debouncing does not apply to opens.
+   and then ``--opens`` warm opens (close, then open again, which reuses the closed file's
+   results), and ``--first-opens`` opens of the same text under new names in the same folder
+   (a file the warm server has not seen: nothing to reuse): from sending ``didOpen`` to
+   receiving ``publishDiagnostics`` for that version, the first set (a new file's first look,
+   its tests not ranked yet) and the complete one. Debouncing does not apply to opens.
 2. **warm latency** of ``--requests`` requests of each kind, one at a time, once the file is
    analysed: ``textDocument/codeAction`` and ``textDocument/hover`` on each test name in turn,
    ``codeAction/resolve`` of the first action offered, and ``textDocument/inlayHint`` over the
@@ -54,6 +57,7 @@ from scan_bench import machine, rss_mib
 from oracular.cache import default_cache_dir
 from oracular.engine import OracleEngine
 from oracular.java.source import load_source
+from oracular.lsp.diagnostics import PENDING_DATA
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLE_TEST = REPO / "examples/stack/src/test/java/org/example/stack/StackTest.java"
@@ -90,6 +94,10 @@ class FileResult:
     oracle_free: int
     open_cold_ms: float
     open_warm_ms: list[float] = field(default_factory=list)
+    first_open_ms: list[float] = field(default_factory=list)
+    """Opens under a new name: until the first diagnostics (the first look)."""
+    first_open_complete_ms: list[float] = field(default_factory=list)
+    """... and until the complete set (ranked, quality findings)."""
     latency_ms: dict[str, list[float]] = field(default_factory=dict)
     edit_ms: list[float] = field(default_factory=list)
 
@@ -100,11 +108,17 @@ class BenchClient(LanguageClient):
     def __init__(self) -> None:
         super().__init__("oracular-bench", "1")
         self.arrived: dict[tuple[str, int | None], tuple[float, list[types.Diagnostic]]] = {}
+        """The complete diagnostics of each version, when they came."""
+        self.first: dict[tuple[str, int | None], float] = {}
+        """When each version's first diagnostics came (a first look, or the complete set)."""
         self.changed = asyncio.Event()
 
         @self.feature(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
         def diagnostics(params: types.PublishDiagnosticsParams) -> None:
-            self.arrived[(params.uri, params.version)] = (time.perf_counter(), list(params.diagnostics))
+            now, key = time.perf_counter(), (params.uri, params.version)
+            self.first.setdefault(key, now)
+            if not any(d.data == PENDING_DATA for d in params.diagnostics):
+                self.arrived[key] = (now, list(params.diagnostics))
             self.changed.set()
 
         @self.feature(types.WINDOW_WORK_DONE_PROGRESS_CREATE)
@@ -126,7 +140,8 @@ class BenchClient(LanguageClient):
     async def diagnostics_for(
         self, uri: str, version: int, timeout: float = 120.0
     ) -> tuple[float, list[types.Diagnostic]]:
-        """When the diagnostics of ``version`` arrived, and what they were (waiting for them)."""
+        """When the complete diagnostics of ``version`` arrived, and what they were (waiting for
+        them); :attr:`first` keeps when its first ones did, until the next open of that version."""
         deadline = time.perf_counter() + timeout
         while (uri, version) not in self.arrived:
             self.changed.clear()
@@ -177,29 +192,42 @@ async def edit_in_one_method(client: BenchClient, uri: str, line: int, edits: in
     return samples
 
 
+async def open_once(client: BenchClient, uri: str, text: str) -> tuple[float, float, list[types.Diagnostic]]:
+    """Open ``text`` as ``uri``: ms to its first diagnostics, to the complete ones, and those."""
+    item = types.TextDocumentItem(uri=uri, language_id="java", version=1, text=text)
+    client.first.pop((uri, 1), None)
+    start = time.perf_counter()
+    client.text_document_did_open(types.DidOpenTextDocumentParams(text_document=item))
+    arrived, diagnostics = await client.diagnostics_for(uri, 1)
+    first = client.first.pop((uri, 1), arrived)
+    return (first - start) * 1000, (arrived - start) * 1000, diagnostics
+
+
+def close(client: BenchClient, uri: str) -> None:
+    client.text_document_did_close(
+        types.DidCloseTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri))
+    )
+
+
 async def bench_file(
-    client: BenchClient, path: Path, opens: int, requests: int, edits: int = 0
+    client: BenchClient, path: Path, opens: int, requests: int, edits: int = 0, first_opens: int = 0
 ) -> FileResult:
     source = load_source(path)
     tests = [s.test for s in OracleEngine().analyse(source).statuses]  # where the test names are
     text, uri = source.text, path.as_uri()
     document = types.TextDocumentIdentifier(uri=uri)
-    item = types.TextDocumentItem(uri=uri, language_id="java", version=1, text=text)
-
-    async def open_once() -> tuple[float, list[types.Diagnostic]]:
-        start = time.perf_counter()
-        client.text_document_did_open(types.DidOpenTextDocumentParams(text_document=item))
-        arrived, diagnostics = await client.diagnostics_for(uri, 1)
-        return (arrived - start) * 1000, diagnostics
-
-    def close() -> None:
-        client.text_document_did_close(types.DidCloseTextDocumentParams(text_document=document))
-
-    cold_ms, diagnostics = await open_once()
+    _, cold_ms, diagnostics = await open_once(client, uri, text)
     result = FileResult(str(path), len(text.splitlines()), len(tests), len(diagnostics), cold_ms)
     for _ in range(opens):
-        close()
-        result.open_warm_ms.append((await open_once())[0])
+        close(client, uri)
+        result.open_warm_ms.append((await open_once(client, uri, text))[1])
+    for i in range(first_opens):  # the same text under a name the server has not seen
+        renamed = path.with_name(f"{path.stem}Bench{i}{path.suffix}").as_uri()
+        first_ms, complete_ms, _ = await open_once(client, renamed, text)
+        close(client, renamed)
+        result.first_open_ms.append(first_ms)
+        result.first_open_complete_ms.append(complete_ms)
+
     # Point at the oracle-free tests the server reported, else at any test.
     targets = [d.range.start for d in diagnostics] or [
         types.Position(line=t.line, character=t.name_node.start_point[1]) for t in tests
@@ -237,13 +265,18 @@ async def bench_file(
         middle = tests[len(tests) // 2]
         body = middle.body if middle.body is not None else middle.node
         result.edit_ms = await edit_in_one_method(client, uri, body.start_point[0] + 1, edits)
-    close()
+    close(client, uri)
     result.latency_ms = {kind: samples for kind, samples in latency.items() if samples}
     return result
 
 
 async def run(
-    files: list[Path], opens: int, requests: int, settings: dict[str, Any], edits: int = 0
+    files: list[Path],
+    opens: int,
+    requests: int,
+    settings: dict[str, Any],
+    edits: int = 0,
+    first_opens: int = 0,
 ) -> tuple[list[FileResult], float]:
     client = BenchClient()
     await client.start_io(sys.executable, "-m", "oracular", "serve")
@@ -255,7 +288,7 @@ async def run(
         )
     )
     client.initialized(types.InitializedParams())
-    results = [await bench_file(client, path, opens, requests, edits) for path in files]
+    results = [await bench_file(client, path, opens, requests, edits, first_opens) for path in files]
     await client.shutdown_async(None)
     client.exit(None)
     await client.stop()
@@ -265,9 +298,10 @@ async def run(
 def table(results: list[FileResult], peak_mib: float) -> str:
     lines = [
         "| file | lines | tests (oracle-free) | open -> diagnostics, cold | warm p50 / p95 "
+        "| first open: first p50 / p95 | ... complete p50 / p95 "
         "| codeAction p50 / p95 | resolve p50 / p95 | inlayHint p50 / p95 | hover p50 / p95 "
         "| edit -> diagnostics p50 / p95 |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for r in results:
 
@@ -282,7 +316,8 @@ def table(results: list[FileResult], peak_mib: float) -> str:
         ]
         lines.append(
             f"| {Path(r.path).name} | {r.lines} | {r.tests} ({r.oracle_free}) | {r.open_cold_ms:.0f} ms "
-            f"| {pair(r.open_warm_ms)} | {' | '.join(cells)} | {pair(r.edit_ms)} |"
+            f"| {pair(r.open_warm_ms)} | {pair(r.first_open_ms)} | {pair(r.first_open_complete_ms)} "
+            f"| {' | '.join(cells)} | {pair(r.edit_ms)} |"
         )
     lines.append(f"\nPeak RSS of the server: {peak_mib:.0f} MiB")
     return "\n".join(lines)
@@ -299,6 +334,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--file", type=Path, action="append", help="a test file to open (repeatable)")
     parser.add_argument("--opens", type=int, default=20, help="warm opens per file (default 20)")
+    parser.add_argument(
+        "--first-opens", type=int, default=10, help="opens under a new name per file (default 10)"
+    )
     parser.add_argument(
         "--requests", type=int, default=200, help="requests of each kind per file (default 200)"
     )
@@ -319,7 +357,9 @@ def main(argv: list[str] | None = None) -> int:
     if missing:
         print(f"lsp_bench: no such file: {', '.join(missing)}", file=sys.stderr)
         return 2
-    results, peak = asyncio.run(run(files, args.opens, args.requests, args.settings, args.edits))
+    results, peak = asyncio.run(
+        run(files, args.opens, args.requests, args.settings, args.edits, args.first_opens)
+    )
     print(table(results, peak))
     if args.json:
         args.json.write_text(

@@ -30,6 +30,7 @@ from pytest_lsp.protocol import LanguageClientProtocol
 
 from oracular.candidates.render import TextEdit, apply_edits
 from oracular.java.source import parse_text
+from oracular.lsp.diagnostics import PENDING_DATA
 
 from ..conftest import copy_example
 
@@ -187,12 +188,25 @@ async def error_of(request: Awaitable[Any]) -> JsonRpcException:
 async def diagnostics(
     client: RecordingClient, uri: str, version: int, since: int = 0
 ) -> list[types.Diagnostic]:
-    """The diagnostics published for ``version`` of ``uri`` after the ``since``-th publication."""
+    """The complete diagnostics published for ``version`` of ``uri`` after the ``since``-th
+    publication: not a first look, whose tests are still to be ranked (``pending``)."""
     params = await until(
-        lambda: next((p for p in client.published[since:] if p.uri == uri and p.version == version), None),
+        lambda: next(
+            (
+                p
+                for p in client.published[since:]
+                if p.uri == uri and p.version == version and not any(pending(d) for d in p.diagnostics)
+            ),
+            None,
+        ),
         what=f"diagnostics for {uri} version {version}",
     )
     return list(params.diagnostics)
+
+
+def pending(diagnostic: types.Diagnostic) -> bool:
+    """A diagnostic of a test not ranked yet (a complete set of the same version follows)."""
+    return diagnostic.data == PENDING_DATA
 
 
 class Document:

@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 from lsprotocol import types
 
+from oracular.lsp.ranker import PENDING
+
 from ..conftest import FIXTURES
 from .conftest import (
     STACK,
@@ -22,6 +24,7 @@ from .conftest import (
     error_of,
     full_range,
     opened,
+    pending,
     until,
 )
 
@@ -254,3 +257,40 @@ async def test_closing_clears_the_diagnostics(shared_client: RecordingClient, mo
         lambda: (p := shared_client.latest(doc.uri)) is not None and not p.diagnostics and p
     )
     assert cleared.version is None
+
+
+async def test_a_newly_opened_file_shows_its_tests_first_then_the_ranked_set(
+    shared_client: RecordingClient, module_project: Path
+) -> None:
+    """The first look: a file opened for the first time publishes its oracle-free tests before
+    they are ranked and checked (marked pending), then the complete set of the same version;
+    an edit, and the same file opened again, reuse the first analysis and publish once."""
+    path = module_project / TEST_DIR / "FirstLookTest.java"
+    path.write_text(big_test_class("FirstLookTest", 40), encoding="utf-8")
+    try:
+        async with opened(shared_client, path) as doc:
+            await until(lambda: any(p.uri == doc.uri for p in shared_client.published[doc.opened_at :]))
+            # asked during the first look, a hover shows the ranked oracles
+            hover = await shared_client.text_document_hover_async(
+                types.HoverParams(text_document=doc.identifier, position=doc.position_of("push1()", 2))
+            )
+            complete = await doc.diagnostics()
+            first = next(p for p in shared_client.published[doc.opened_at :] if p.uri == doc.uri)
+            assert first.version == 1 and len(first.diagnostics) == len(complete) == 20
+            assert all(pending(d) and d.message.endswith(PENDING) for d in first.diagnostics)
+            assert names(list(first.diagnostics)) == names(complete)
+            assert not any(pending(d) for d in complete)
+            assert all("suggested:" in d.message for d in complete)
+            assert hover is not None and "assertEquals" in str(hover.contents)
+            # a quick fix asked for now is the ranked one
+            actions = await code_actions(shared_client, doc, complete[0].range)
+            assert any(a.kind == types.CodeActionKind.QuickFix for a in actions)
+            doc.change(doc.text.replace("push0()", "pushZero()"))
+            await doc.diagnostics()
+            edited = [p for p in shared_client.published[doc.opened_at :] if p.version == 2]
+        async with opened(shared_client, path) as again:
+            await again.diagnostics()
+            reopened = [p for p in shared_client.published[again.opened_at :] if p.uri == doc.uri]
+    finally:
+        path.unlink()
+    assert not any(pending(d) for p in [*edited, *reopened] for d in p.diagnostics)

@@ -31,8 +31,16 @@ end
 
 local ok, err = pcall(function()
   local bufnr = vim.api.nvim_get_current_buf()
+  -- the complete set: a newly opened file's first look (tests not ranked yet) is marked pending
   assert(vim.wait(30000, function()
-    return #vim.diagnostic.get(bufnr) >= 6
+    local found = vim.diagnostic.get(bufnr)
+    for _, d in ipairs(found) do
+      local lsp = d.user_data and d.user_data.lsp
+      if lsp and type(lsp.data) == "table" and lsp.data.pending then
+        return false
+      end
+    end
+    return #found >= 6
   end, 20), "no diagnostics")
   result.diagnostics = vim.tbl_map(function(d)
     return { source = d.source, code = d.code, message = d.message, lnum = d.lnum }

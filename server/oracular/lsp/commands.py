@@ -56,7 +56,7 @@ async def suggest(server: OracularServer, arguments: list[Any]) -> dict[str, Any
     if document is not None:
         # The open version's report is (or is about to be) in the cache: rank nothing twice.
         # Files the server is silent on (not tests, bad input) are ranked (or refused) below.
-        analysis = await server.documents.current(uri)
+        analysis = await server.documents.shown(uri)
         if analysis is not None and analysis.report is not None:
             state = server.code_runs.state(analysis)  # ranked with observed values, once they arrived
             report = state.report if state is not None and state.report is not None else analysis.report

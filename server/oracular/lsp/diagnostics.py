@@ -4,7 +4,9 @@ severity, so each can be filtered or switched off (setting ``checks``).
 
 They are published whenever an analysis of the current version finishes (on open, after edits
 settle, on save), tagged with that version so a client can drop them if it has moved on, and
-again for that version when the ranking with observed values suggests something else.
+again for that version when the ranking with observed values suggests something else. A newly
+opened file's oracle-free tests come first, unranked and marked pending in their ``data``, then
+the complete set.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from oracular.engine import TestReport
 from oracular.lsp.code_runs import RunState, shown
 from oracular.lsp.convert import lsp_range, one_line
 from oracular.lsp.documents import Analysis
+from oracular.lsp.ranker import PENDING
 from oracular.quality.finding import Finding
 
 if TYPE_CHECKING:
@@ -26,7 +29,14 @@ SOURCE = "oracular"
 CODE = "missing-oracle"
 
 
+PENDING_DATA = {"pending": True}
+"""The ``data`` of a diagnostic whose test is not ranked yet: a complete set for the same version
+follows (a first look, or the model still loading; :mod:`oracular.lsp.ranker`)."""
+
+
 def message(report: TestReport) -> str:
+    if report.reason == PENDING:
+        return f"{report.test.name} has no oracle; {PENDING}"
     focal = f"focal method {report.focal.cls.name}.{report.focal.name}" if report.focal else "no focal method"
     if not report.confident:
         advice = report.reason or "no oracle to suggest"
@@ -49,6 +59,7 @@ def diagnostic(
         severity=severity,
         source=SOURCE,
         code=CODE,
+        data=PENDING_DATA if analysis.provisional else None,
     )
 
 

@@ -14,7 +14,7 @@ import logging
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, partial
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -29,7 +29,7 @@ from oracular.java.source import SourceError, parse_text, validate_text
 from oracular.java.workspace import is_test_path
 from oracular.lsp import convert
 from oracular.lsp.convert import Point
-from oracular.lsp.ranker import provisional_engine, unranked
+from oracular.lsp.ranker import first_look, provisional_engine, unranked
 from oracular.lsp.worker import Job, Worker
 from oracular.quality.finding import Finding
 from oracular.quality.runner import QualitySettings, check_file
@@ -78,7 +78,11 @@ class Analysis:
     findings: list[Finding] = field(default_factory=list)
     """The enabled quality checks' findings, fixes included, in document order."""
     provisional: bool = False
-    """Analysed while the model was loading: nothing ranked yet (:mod:`oracular.lsp.ranker`)."""
+    """Nothing ranked yet, a complete analysis of this version follows: made while the model was
+    loading, or the first look at a newly opened file (:mod:`oracular.lsp.ranker`)."""
+    first_look: bool = False
+    """The oracle-free tests of a newly opened file, before they are ranked and checked (the
+    complete analysis is under way: tens to hundreds of milliseconds)."""
 
     @property
     def tests(self) -> list[TestReport]:
@@ -158,6 +162,8 @@ class History:
 
     reparser: Reparser = field(default_factory=Reparser)
     memo: MethodMemo = field(default_factory=MethodMemo)
+    analysed: bool = False
+    """A version was analysed (its tests shown): later ones need no first look."""
 
 
 def analyse(
@@ -166,12 +172,15 @@ def analyse(
     quality: QualitySettings,
     cancelled: Callable[[], bool],
     history: History | None = None,
+    early: Callable[[Analysis], None] | None = None,
 ) -> Analysis | None:
     """The engine's report and quality findings for one document version (on the worker thread).
 
     ``None`` if cancelled. Both are computed in one go and published together: publishing the
     findings later would make their squiggles blink out after every edit. With the document's
-    ``history``, only the methods that changed are analysed again.
+    ``history``, only the methods that changed are analysed again. A document analysed for the
+    first time has nothing to reuse: ``early`` is handed its oracle-free tests first, unranked
+    (:func:`first_look`), when it has any.
     """
     name = str(document.path or document.uri)
     try:
@@ -185,6 +194,10 @@ def analyse(
     provisional = engine.ranker.loading
     if provisional:
         engine = provisional_engine(engine)
+    elif early is not None and not (history is not None and history.analysed):
+        first = first_look(engine, source)
+        if first.tests and activates(document.path, first):
+            early(Analysis(document.uri, document.version, first, provisional=True, first_look=True))
     try:
         report = engine.suggest(source, cancelled=cancelled, memo=memo)
         if not activates(document.path, report):
@@ -192,8 +205,9 @@ def analyse(
         findings = check_file(engine, report.analysis, quality, cancelled=cancelled, memo=memo)
     except RankingCancelled:
         return None
-    if memo is not None:
-        memo.finish()
+    if history is not None:
+        history.memo.finish()
+        history.analysed = True
     if provisional:
         report = unranked(report)
     return Analysis(document.uri, document.version, report, findings=findings, provisional=provisional)
@@ -262,8 +276,9 @@ class Documents:
             engine = await self._engines.for_path(document.path)
             history = self._history.get(document.uri) or self._closed.pop(document.uri, None) or History()
             self._history[document.uri] = history
+            early = partial(asyncio.get_running_loop().call_soon_threadsafe, self._first_look)
             analysis = await self._worker.run(
-                analyse, engine, document, quality, job.cancelled.is_set, history
+                analyse, engine, document, quality, job.cancelled.is_set, history, early
             )
         except asyncio.CancelledError:
             raise
@@ -277,6 +292,27 @@ class Documents:
         self._cache[document.uri] = analysis
         self._on_analysis(analysis)
         self._wake(analysis)
+        return analysis
+
+    def _first_look(self, analysis: Analysis) -> None:
+        """Publish a first look at a version (on the event loop) unless the editor has moved on
+        or the complete analysis is already there."""
+        current = self._open_document(analysis.uri)
+        cached = self._cache.get(analysis.uri)
+        if (
+            current is None
+            or current.version != analysis.version
+            or (cached is not None and cached.version == analysis.version)
+        ):
+            return
+        self._cache[analysis.uri] = analysis
+        self._on_analysis(analysis)
+
+    async def shown(self, uri: str) -> Analysis | None:
+        """:meth:`current`, past a first look: what a hover or a listing shows is ranked."""
+        analysis = await self.current(uri)
+        if analysis is not None and analysis.first_look:
+            return await self.ranked(analysis)
         return analysis
 
     async def ranked(self, analysis: Analysis, timeout_s: float = RANKED_WAIT_S) -> Analysis | None:

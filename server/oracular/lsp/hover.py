@@ -63,7 +63,7 @@ def markdown(report: TestReport, state: RunState | None = None) -> str:
 def register(server: OracularServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_HOVER)
     async def hover(params: types.HoverParams) -> types.Hover | None:
-        analysis = await server.documents.current(params.text_document.uri)
+        analysis = await server.documents.shown(params.text_document.uri)
         report = analysis.test_named_at(params.position) if analysis is not None else None
         if analysis is None or report is None:
             return None
