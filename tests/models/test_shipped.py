@@ -24,14 +24,15 @@ from oracular.models.ranker import RANKER_ENV, NeuralRanker, default_ranker
 from ..conftest import EXAMPLE, EXAMPLE_TESTS
 from .conftest import engine_problems
 
-INT8_TOLERANCE = 0.25
-"""How far int8 may move a score from the fp32 model's: 0.191 at most on the example's tests with
-version 4.6 (``testPushThreePopOnce``, where int8 moves the probability of throwing, which scales
-every assertion's share). With one scale per weight matrix it was 0.309: see ``quantise``."""
+INT8_TOLERANCE = 0.35
+"""How far int8 may move a score from the fp32 model's: 0.309 at most on the example's tests with
+version 4.6 (``testPopOnEmptyStack``, where int8 moves the probability of throwing, which scales
+every assertion's share); one scale per output channel would move it by 0.191 (see ``quantise``
+for why the shipped model keeps one per matrix)."""
 TOP1_MARGIN = 0.10
 """Above this fp32 margin between the first two scores, int8 keeps the top-1 (11 of the example's
 13 tests; none swaps today). Smaller than twice the tolerance on purpose: a tolerance alone would
-allow any swap below 0.50."""
+allow any swap below 0.70."""
 
 pytestmark = pytest.mark.skipif(
     not weights_present(default_model_dir()), reason="no shipped neural model yet (models/oracles)"
@@ -66,7 +67,7 @@ def test_the_engine_ranks_with_the_shipped_model(
 
 
 def test_int8_keeps_the_shipped_models_ranking(index: WorkspaceIndex) -> None:
-    """Dynamic int8 moves scores a little (up to 0.19 on the example): near ties may swap, clear
+    """Dynamic int8 moves scores a little (up to 0.31 on the example): near ties may swap, clear
     decisions may not."""
     network, config, tokenizer = store.load(default_model_dir())
     formatter = InputFormatter(tokenizer, config.inputs)
