@@ -25,6 +25,8 @@ class SlowModel(Ranker):
 
     def __init__(self) -> None:
         self.loaded = threading.Event()
+        self.asked = threading.Event()
+        """Set when something first waits for the model: its load has begun."""
         self.device: str | None = None
 
     @property
@@ -32,6 +34,7 @@ class SlowModel(Ranker):
         return self.device is None
 
     def wait(self) -> None:
+        self.asked.set()
         self.loaded.wait()
         self.device = "cpu"
 
@@ -117,3 +120,42 @@ async def test_a_quick_fix_asked_while_the_model_loads_waits_for_the_ranking(
     reply = await _replies(wire, 7)
     titles = [action["title"] for action in reply["result"]]
     assert titles[0] == "Add oracle: assertTrue(empty);"  # ranked
+
+
+@pytest.mark.asyncio
+async def test_the_model_loads_once_the_first_diagnostics_are_out(
+    tmp_path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The load and the first analysis would share the interpreter: the first diagnostics come
+    first, then the load begins; with no document opened it begins after a second anyway."""
+    from oracular.lsp import engines, ranker
+    from oracular.lsp.ranker import LoadedRanker
+
+    from ..conftest import copy_example
+    from .inprocess import initialized_server, notify, open_java
+
+    model = SlowModel()
+    monkeypatch.setattr(engines, "load_ranker", lambda device: LoadedRanker(model, "cpu"))
+    monkeypatch.setattr(ranker, "START_LOAD_AFTER_S", 30.0)
+    project = copy_example(tmp_path / "stack")
+    server, wire = initialized_server(project)
+    notify(server, "initialized", {})
+    for _ in range(250):  # the server is ready once it says which ranker it has
+        if wire.logged("ranker on"):
+            break
+        await asyncio.sleep(0.02)
+    await asyncio.sleep(0.3)
+    assert wire.logged("ranker on") and not model.asked.is_set()  # nothing analysed yet: the load waits
+    uri = open_java(server, project / "src/test/java/org/example/stack/StackTest.java")
+    while server.documents.cached(uri) is None:
+        await asyncio.sleep(0.02)
+    await asyncio.wait_for(asyncio.to_thread(model.asked.wait), 5)
+    model.loaded.set()
+
+    idle = SlowModel()
+    monkeypatch.setattr(engines, "load_ranker", lambda device: LoadedRanker(idle, "cpu"))
+    monkeypatch.setattr(ranker, "START_LOAD_AFTER_S", 0.2)
+    quiet, _ = initialized_server(copy_example(tmp_path / "quiet"))
+    notify(quiet, "initialized", {})
+    await asyncio.wait_for(asyncio.to_thread(idle.asked.wait), 5)  # no document: it loads anyway
+    idle.loaded.set()

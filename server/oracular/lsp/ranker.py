@@ -8,14 +8,16 @@ asked, no GPU) reaches the user as a message instead of an error.
 Importing torch and loading the weights takes seconds after the server starts, while finding the
 tests without an oracle and the quality findings takes milliseconds. So the diagnostics do not
 wait for the model: a version analysed while it loads gets its ``missing-oracle`` diagnostics and
-findings at once, with no ranked oracle yet ("oracles are ranked once the model has loaded"), and
-the open documents are analysed again as soon as the load is done (:func:`when_loaded`). The
+findings at once, with no ranked oracle yet ("oracles are ranked once the model has loaded"), the
+load begins once those first diagnostics are out (:func:`load_after_first`), and the open
+documents are analysed again as soon as it is done (:func:`when_loaded`). The
 ranker is never switched half-way: nothing is ranked until the model can rank.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
@@ -55,16 +57,28 @@ def resolve_device(requested: str) -> tuple[str, str | None]:
 
 
 def load_ranker(requested_device: str) -> LoadedRanker:
-    """The ranker for ``requested_device`` (slow: call it off the event loop).
-
-    The model starts loading in the background at once, while the client opens its first
-    document and its project is indexed, so the first diagnostics wait for as little of the
-    load as they can.
-    """
+    """The ranker for ``requested_device`` (slow: call it off the event loop); its model starts
+    loading later (:func:`load_after_first`)."""
     device, note = resolve_device(requested_device)
-    ranker = default_ranker(device)
-    ranker.preload()
-    return LoadedRanker(ranker, device, note)
+    return LoadedRanker(default_ranker(device), device, note)
+
+
+START_LOAD_AFTER_S = 1.0
+"""How long the model's load waits for the first diagnostics when no document is opened."""
+
+
+async def load_after_first(first: asyncio.Event, ranker: Ranker, then: Callable[[], None]) -> None:
+    """Start loading ``ranker``'s model once ``first`` is set (the server's first analysis is
+    out) or after :data:`START_LOAD_AFTER_S`, then call ``then`` (:func:`when_loaded`).
+
+    Why not at once: the load (importing torch, 1.4 to 1.7 s of mostly interpreted work) and the
+    first document's index and analysis share the interpreter's lock; begun together, the first
+    diagnostics of a fresh server came 0.4 s later than with no model at all
+    (``bench/cold_start_bench.py``), and the user waits for those first.
+    """
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(first.wait(), START_LOAD_AFTER_S)
+    await when_loaded(ranker, then)
 
 
 WAITING = "oracles are ranked once the model has loaded"

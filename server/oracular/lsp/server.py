@@ -39,7 +39,7 @@ from oracular.lsp.execution_policy import (
     trusted_option,
 )
 from oracular.lsp.protocol import OracularProtocol, serve_stdio, serve_tcp
-from oracular.lsp.ranker import when_loaded
+from oracular.lsp.ranker import load_after_first
 from oracular.lsp.settings import SECTION, ServerSettings, parse_settings, pushed_section, section_of
 from oracular.lsp.worker import Worker
 
@@ -115,6 +115,8 @@ class OracularServer(LanguageServer):
         )
         self._initialization_options: Any = None
         self._ranked: asyncio.Future[None] | None = None
+        self._first_analysis = asyncio.Event()
+        """Set once an analysis is out: the model's load waits for it (:func:`load_after_first`)."""
         self._last_problem: dict[str, str | None] = {}
 
     # -- documents ---------------------------------------------------------------------------
@@ -137,6 +139,7 @@ class OracularServer(LanguageServer):
             self.documents.schedule(uri, 0.0)
 
     def _analysed(self, analysis: Analysis) -> None:
+        self._first_analysis.set()
         if self._last_problem.get(analysis.uri) != analysis.problem:
             self._last_problem[analysis.uri] = analysis.problem
             if analysis.problem is not None:
@@ -291,7 +294,7 @@ class OracularServer(LanguageServer):
         loaded = await self.engines.load_ranker(self.settings.device)
         # Documents analysed while the model loads show no ranking yet: rank them once it is loaded.
         self._ranked = asyncio.ensure_future(
-            when_loaded(loaded.ranker, lambda: self.reanalyse(self.open_uris()))
+            load_after_first(self._first_analysis, loaded.ranker, lambda: self.reanalyse(self.open_uris()))
         )
         if loaded.note is not None:
             self.window_show_message(
