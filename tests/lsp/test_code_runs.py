@@ -425,3 +425,32 @@ def test_the_one_rule_for_running_user_code(
     """``pop_up``: the user asked for checks (or the client claims trust) and TCP refuses them."""
     verdict = may_run_user_code(launch, setting, trusted)
     assert (verdict.allowed, verdict.asked) == (allowed, pop_up) and verdict.reason
+
+
+@pytest.mark.asyncio
+async def test_a_provisional_analysis_starts_no_run() -> None:
+    """A first look (or a version analysed while the model loads) ranks nothing: its complete
+    analysis follows and is the one observed, whatever asks (a publish, a settings change)."""
+    from oracular.engine import OracleEngine
+    from oracular.lsp.code_runs import CodeRuns
+    from oracular.lsp.documents import History, OpenDocument, analyse
+    from oracular.quality import QualitySettings
+
+    path = EXAMPLE / "src/test/java/org/example/stack/StackTest.java"
+    document = OpenDocument(path.as_uri(), 1, path.read_text(encoding="utf-8"), path)
+    looks = []
+    engine = OracleEngine()
+    complete = analyse(engine, document, QualitySettings(), lambda: False, History(), looks.append)
+    (first,) = looks
+    assert first.provisional and first.tests and complete is not None and not complete.provisional
+
+    async def on_thread(fn):
+        return fn()
+
+    runs = CodeRuns(lambda uri: None, lambda a: None, lambda *args: None, lambda a: engine, on_thread)
+    assert runs.configure(ServerSettings(), EXAMPLE, allowed=True)
+    try:
+        runs.analysed(first)
+        assert runs.state(first) is None
+    finally:
+        await runs.close()

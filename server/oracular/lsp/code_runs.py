@@ -251,7 +251,12 @@ class CodeRuns:
         self._executor.submit(_warm, checker, path)
 
     def analysed(self, analysis: Analysis) -> None:
-        """Run a just-published analysis in the background, superseding the document's last run."""
+        """Run a just-published analysis in the background, superseding the document's last run.
+
+        A provisional one (nothing ranked yet: a first look, or the model loading) is not run: its
+        complete analysis follows and runs instead."""
+        if analysis.provisional:
+            return
         self.discard(analysis.uri)
         if self._checker is None or analysis.report is None or not analysis.tests:
             return

@@ -145,8 +145,7 @@ class OracularServer(LanguageServer):
             if analysis.problem is not None:
                 self.log(analysis.problem, types.MessageType.Warning)
         self.publisher.publish(analysis)
-        if not analysis.provisional:  # observing re-ranks: with the model, once it is there
-            self.code_runs.analysed(analysis)
+        self.code_runs.analysed(analysis)  # not a provisional one: observing re-ranks, with the model
         if analysis.report is not None and self.settings.inlay_hints:
             self.refresh_inlay_hints()
 
