@@ -29,7 +29,8 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Hashable
+from collections import OrderedDict
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
@@ -63,6 +64,13 @@ class Reuse:
 class MemoKey:
     """A kind of per-method result and what it depends on outside the method: subclass it as a
     frozen dataclass, one field per input (the class itself is part of the key)."""
+
+
+MethodKey = tuple[str, int]
+"""A test method's key in one version (its text, the file's facts, the engine's context: see
+:meth:`MethodMemo.begin`) and the line it starts on there."""
+MethodKeys = Mapping[int, MethodKey]
+"""A version's method keys by the test's node id (:attr:`MethodMemo.keys`)."""
 
 
 class MethodMemo:
@@ -116,6 +124,12 @@ class MethodMemo:
                     key.update(b"".join(texts[name]))
             self._keys[test.node.id] = (key.hexdigest(), line)
 
+    @property
+    def keys(self) -> MethodKeys:
+        """The keys of the version last begun (never changed afterwards: the next :meth:`begin`
+        makes new ones), for results kept outside this memo (:class:`KeptResults`)."""
+        return self._keys
+
     def _called_in(self, method: bytes) -> frozenset[str]:
         """The names ``method`` calls, remembered by its text for the next version."""
         found = self._called.get(method)
@@ -142,3 +156,45 @@ class MethodMemo:
     def finish(self) -> None:
         """This version's results are all kept: the next version needs nothing older."""
         self._finished = True
+
+
+KEPT_RESULTS = 2048
+"""Tests' results a :class:`KeptResults` holds: a few large files' worth (a 1,600-line file has
+about 100 tests)."""
+
+
+class KeptResults:
+    """Results of methods computed off the analysis of one version, kept for the next versions.
+
+    Why not a :class:`MethodMemo`: the editor runs a version's code (observes its prefixes, checks
+    its oracles) and ranks it again with the values after that version's analysis, while newer
+    versions may already be analysed, so what keys a result is the method key of the version it
+    was computed for (:attr:`MethodMemo.keys`, kept with the analysis), not the memo's current
+    one. Keys hold the method's whole text, so one store serves every document; the least
+    recently used entries go past ``size``. Not thread-safe: one thread per store.
+    """
+
+    def __init__(self, size: int = KEPT_RESULTS) -> None:
+        self.size = size
+        self._entries: OrderedDict[tuple[Hashable, str], tuple[Any, int]] = OrderedDict()
+        self.hits = 0
+        self.misses = 0
+
+    def get(self, kind: Hashable, own: MethodKey | None) -> Reuse | None:
+        """The result kept for the method keyed ``own`` (``None``: the version has no keys)."""
+        found = self._entries.get((kind, own[0])) if own is not None else None
+        if own is None or found is None:
+            self.misses += 1
+            return None
+        self.hits += 1
+        self._entries.move_to_end((kind, own[0]))
+        value, since = found
+        return Reuse(value, own[1] - since, since)
+
+    def put(self, kind: Hashable, own: MethodKey | None, value: Any) -> None:
+        if own is None:
+            return
+        self._entries[(kind, own[0])] = (value, own[1])
+        self._entries.move_to_end((kind, own[0]))
+        while len(self._entries) > self.size:
+            self._entries.popitem(last=False)

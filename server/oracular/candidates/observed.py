@@ -13,8 +13,8 @@ Everything here is pure: :mod:`oracular.execution.observe` runs the code and fil
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
-from typing import Protocol
+from dataclasses import dataclass, field, fields
+from typing import TYPE_CHECKING, Protocol
 
 from oracular.candidates.grammar import Candidate
 from oracular.candidates.values import Value
@@ -31,6 +31,9 @@ from oracular.java.prefix import PrefixAnalysis
 from oracular.java.source import SourceText
 from oracular.java.targets import Target
 from oracular.java.types import is_floating, is_integral, is_primitive, split_generic, unboxed
+
+if TYPE_CHECKING:
+    from oracular.incremental import MethodKey
 
 HOLDS, FAILS = "holds", "fails"
 REFERENCE_KINDS = frozenset({"object", "string", "array", "list", "enum", "class"})
@@ -107,6 +110,18 @@ class TestObservation:
     @property
     def ran(self) -> bool:
         return self.error is None
+
+    def fingerprint(self) -> tuple:
+        """Every field, hashable (collections sorted): what a ranking with it is kept under."""
+        parts = []
+        for name in (f.name for f in fields(self)):
+            value = getattr(self, name)
+            if isinstance(value, dict):
+                value = tuple(sorted(value.items()))
+            elif isinstance(value, set):
+                value = tuple(sorted(value))
+            parts.append(value)
+        return tuple(parts)
 
     def changed(self, expression: str) -> bool | None:
         """Whether running the action changed ``expression``'s value; ``None`` when unknown (not
@@ -452,6 +467,9 @@ class ObservationPlan:
     test: TestMethod
     prefix: PrefixAnalysis
     targets: tuple[Target, ...]
+    key: MethodKey | None = None
+    """The test's key in its version (:attr:`~oracular.engine.analysis.FileAnalysis.method_keys`):
+    with the targets, what its observation is kept under; ``None``: not kept."""
 
 
 NOT_OBSERVED = "values not observed: "

@@ -12,7 +12,7 @@ from oracular.candidates.helpers import (
     HelperHabit,
 )
 from oracular.candidates.text import canonical_expression
-from oracular.incremental import MemoKey
+from oracular.incremental import MemoKey, MethodKey, MethodKeys
 from oracular.java.assertions import JUNIT_ORACLES
 from oracular.java.declarations import ClassInfo, FileDeclarations
 from oracular.java.junit import Flavour, TestMethod
@@ -51,6 +51,17 @@ class ReportKey(MemoKey):
     first_habit: FirstCheck | None
 
 
+@dataclass(frozen=True)
+class ObservedReportKey(MemoKey):
+    """A test's report ranked with what running its prefix showed: on the static report's inputs
+    and on that observation (:meth:`~oracular.candidates.observed.TestObservation.fingerprint`;
+    ``None``: none), or why there is none."""
+
+    report: ReportKey
+    observation: tuple | None
+    unobserved: str | None
+
+
 @dataclass
 class TestStatus:
     test: TestMethod
@@ -84,6 +95,12 @@ class FileAnalysis:
     """The engine's, shared by the versions of a document."""
     index: WorkspaceIndex | None = None
     """Where the suite's helpers are found (:attr:`helper_habits`)."""
+    method_keys: MethodKeys = field(default_factory=dict)
+    """Each test's key in this version, where it was analysed with a memo (the editor): what its
+    results computed later, off this analysis, are kept under (:class:`~oracular.incremental.KeptResults`)."""
+
+    def method_key(self, test: TestMethod) -> MethodKey | None:
+        return self.method_keys.get(test.node.id)
 
     @cached_property
     def asserted(self) -> frozenset[str]:

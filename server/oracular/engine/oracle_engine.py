@@ -44,7 +44,7 @@ from oracular.candidates.values import (
     named_literals,
     plausible,
 )
-from oracular.engine.analysis import EvidenceKey, FileAnalysis, TestStatus, is_junits
+from oracular.engine.analysis import EvidenceKey, FileAnalysis, ObservedReportKey, TestStatus, is_junits
 from oracular.engine.answers import decide_abstention
 from oracular.engine.reports import FileReport, Suggestion, TestReport, moved_report
 from oracular.engine.scope import class_scope, env_for_test, junit3_bases
@@ -69,7 +69,7 @@ from oracular.ranking.scored import Ranked, RankingContext
 from oracular.ranking.weights import RankingWeights
 
 if TYPE_CHECKING:
-    from oracular.incremental import MethodMemo, Reuse
+    from oracular.incremental import KeptResults, MethodMemo, Reuse
 
 
 class RankingCancelled(Exception):
@@ -176,8 +176,9 @@ class OracleEngine:
                 if memo is not None:
                     memo.put(EvidenceKey(), test, evidence)
             statuses.append(TestStatus(test, evidence, False, classes))
+        keys = memo.keys if memo is not None else {}
         return FileAnalysis(
-            source, decls, statuses, self.settings.extra_assertion_methods, self._paths, self.index
+            source, decls, statuses, self.settings.extra_assertion_methods, self._paths, self.index, keys
         )
 
     # -- suggestions ------------------------------------------------------------------------
@@ -521,7 +522,9 @@ class OracleEngine:
                 reads = [
                     *prefix.targets, *value_reads(self.candidates_for(prefix, status)), *helper_reads(helpers)
                 ]  # fmt: skip
-                plans.append(ObservationPlan(status.test, prefix, tuple(reads)))
+                plans.append(
+                    ObservationPlan(status.test, prefix, tuple(reads), analysis.method_key(status.test))
+                )
         return plans
 
     def _statuses(self, report: FileReport) -> list[TestStatus]:
@@ -548,9 +551,36 @@ class OracleEngine:
         return observer.observe(analysis.source, plans, cancelled) if plans else FileObservation()
 
     def rerank(
-        self, report: FileReport, observation: FileObservation, cancelled: Callable[[], bool] | None = None
+        self,
+        report: FileReport,
+        observation: FileObservation,
+        cancelled: Callable[[], bool] | None = None,
+        kept: KeptResults | None = None,
     ) -> FileReport:
-        """``report`` ranked again with ``observation`` (same document version, same tests)."""
+        """``report`` ranked again with ``observation`` (same document version, same tests).
+
+        With ``kept`` (the editor's), a test whose method, file and observation are those of a
+        ranking kept there is not ranked again: after an edit in one test of a file, the others'
+        observed rankings are reused (:class:`~oracular.engine.analysis.ObservedReportKey`).
+        """
+        analysis = report.analysis
         statuses = self._statuses(report)
-        prefixes = {s.test.line: self.prefix_for(report.analysis, s) for s in statuses}
-        return self._report(report.analysis, statuses, prefixes, observation, cancelled)
+        kinds: dict[int, ObservedReportKey] = {}
+        reused: dict[int, Reuse] = {}
+        if kept is not None:
+            report_key = analysis.report_key
+            for status in statuses:
+                line = status.test.line
+                seen = observation.tests.get(line + 1)
+                fingerprint = seen.fingerprint() if seen is not None else None
+                why = observation.unobserved(line + 1)
+                kinds[line] = kind = ObservedReportKey(report_key, fingerprint, why)
+                if (reuse := kept.get(kind, analysis.method_key(status.test))) is not None:
+                    reused[line] = reuse
+        prefixes = {s.test.line: self.prefix_for(analysis, s) for s in statuses if s.test.line not in reused}
+        reranked = self._report(analysis, statuses, prefixes, observation, cancelled, reused)
+        if kept is not None:
+            for status, test in zip(statuses, reranked.tests, strict=True):
+                if status.test.line not in reused:
+                    kept.put(kinds[status.test.line], analysis.method_key(status.test), test)
+        return reranked

@@ -25,6 +25,7 @@ Choices, each for a reason:
 
 from __future__ import annotations
 
+import copy
 import re
 import time
 from collections.abc import Callable, Sequence
@@ -41,7 +42,8 @@ from oracular.execution.jvm import HelperFailed, Observation
 from oracular.execution.oracle_checks import Bench, OracleChecker
 from oracular.execution.runner import LINKAGE_ERRORS, ScratchOutcome, ScratchRunner
 from oracular.execution.scratch import ByteEdit, ScratchBuilder, ScratchClass, Variant
-from oracular.java.junit import Flavour
+from oracular.incremental import KeptResults, MemoKey
+from oracular.java.junit import Flavour, TestMethod
 from oracular.java.source import SourceText
 from oracular.java.targets import Target
 
@@ -131,11 +133,18 @@ def read_statement(key: str, observation_key: str, target: Target) -> str:
 
 
 class Harness:
-    """The observing scratch class of one file: which methods read which targets."""
+    """The observing scratch class of one file: which methods read which targets.
 
-    def __init__(self, source: SourceText, plans: Sequence[ObservationPlan]) -> None:
+    ``idle`` are oracle-free tests not observed this time (their observation is kept): their
+    bodies are emptied, as other tests' are by a check, so they cost no compile time.
+    """
+
+    def __init__(
+        self, source: SourceText, plans: Sequence[ObservationPlan], idle: Sequence[TestMethod] = ()
+    ) -> None:
         self.source = source
         self.plans = [p for p in plans if p.test.flavour is not Flavour.TESTNG]
+        self.idle = tuple(idle)
         self.groups = [_groups(p) for p in self.plans]
         self.before = [_before(p) for p in self.plans]
 
@@ -201,7 +210,7 @@ class Harness:
                     variants.append(Variant(key, tuple(edits)))
             variants += self._before_variants(t, plan, excluded)
             builder.replace(plan.test, variants)
-        builder.drop_other_tests(p.test for p in self.plans)
+        builder.drop_other_tests([*(p.test for p in self.plans), *self.idle])
         return builder.build(excluded)
 
     def _before_variants(self, t: int, plan: ObservationPlan, excluded: frozenset[str]) -> list[Variant]:
@@ -314,6 +323,21 @@ class Harness:
         into.values[target.expression] = ObservedValue(first.kind, first.type, first.payload)
 
 
+@dataclass(frozen=True)
+class ObservationKey(MemoKey):
+    """A test's observation: on the run's context (:meth:`ScratchRunner.context_key`: the helper,
+    the project's code and classpath, the limits) and the targets read."""
+
+    context: str
+    targets: tuple[Target, ...]
+
+
+def keeps(observation: TestObservation) -> bool:
+    """Whether an observation may stand for the next versions: not one a loaded machine or a
+    rebuilt class may change (a time limit, a run that did not happen, classes failing to load)."""
+    return observation.error is None or observation.error.startswith("does not compile here")
+
+
 class ValueObserver:
     """Observes the oracle-free tests of a file with the checker's helper JVMs and classpath."""
 
@@ -325,7 +349,14 @@ class ValueObserver:
         source: SourceText,
         plans: Sequence[ObservationPlan],
         cancelled: Callable[[], bool] | None = None,
+        kept: KeptResults | None = None,
     ) -> FileObservation:
+        """Run ``plans``' prefixes and read their targets.
+
+        With ``kept`` (the editor's), a test whose method, file, targets and run context are those
+        of an observation kept there is not run again: an edit in one test of a large file
+        compiles and runs that test's methods alone.
+        """
         start = time.monotonic()
         result = FileObservation()
         harness = Harness(source, plans)
@@ -336,21 +367,38 @@ class ValueObserver:
             result.notes.append(f"{NOT_OBSERVED}{bench}")
             return result
         result.notes.append(bench.classpath.describe())
-        outcome = self._run(harness, bench, cancelled)
-        if isinstance(outcome, str):
-            result.notes.append(f"{NOT_OBSERVED}{outcome}")
-            return result
-        for t, observation in harness.interpret(outcome).items():
-            result.tests[harness.plans[t].test.line + 1] = observation
+        runner = ScratchRunner(bench.worker, self.checker.cache_dir, self.checker.settings.use_cache)
+        kinds: dict[int, ObservationKey] = {}
+        if kept is not None:
+            context = runner.context_key(bench.context, self.checker.settings.timeout_s, {})
+            todo = []
+            for plan in harness.plans:
+                kinds[plan.test.node.id] = kind = ObservationKey(context, plan.targets)
+                reuse = kept.get(kind, plan.key)
+                if reuse is None:
+                    todo.append(plan)
+                else:
+                    result.tests[plan.test.line + 1] = copy.deepcopy(reuse.value)
+            idle = [p.test for p in harness.plans if p not in todo]
+            harness = Harness(source, todo, idle)
+        if harness.plans:
+            outcome = self._run(harness, runner, bench, cancelled)
+            if isinstance(outcome, str):
+                result.tests.clear()
+                result.notes.append(f"{NOT_OBSERVED}{outcome}")
+                return result
+            for t, observation in harness.interpret(outcome).items():
+                plan = harness.plans[t]
+                result.tests[plan.test.line + 1] = observation
+                if kept is not None and keeps(observation):
+                    kept.put(kinds[plan.test.node.id], plan.key, copy.deepcopy(observation))
         result.elapsed_s = time.monotonic() - start
         return result
 
     def _run(
-        self, harness: Harness, bench: Bench, cancelled: Callable[[], bool] | None
+        self, harness: Harness, runner: ScratchRunner, bench: Bench, cancelled: Callable[[], bool] | None
     ) -> ScratchOutcome | str:
-        checker = self.checker
-        runner = ScratchRunner(bench.worker, checker.cache_dir, checker.settings.use_cache)
-        timeout = checker.settings.timeout_s
+        timeout = self.checker.settings.timeout_s
         try:
             for attempt in range(2):
                 outcome = runner.run(

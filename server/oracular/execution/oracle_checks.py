@@ -50,6 +50,7 @@ from oracular.execution.runner import (
 from oracular.execution.sandbox import SandboxRefused, SandboxSettings
 from oracular.execution.scratch import ScratchBuilder, Variant, byte_edit
 from oracular.execution.toolchain import ToolchainMissing, cache_root, find_toolchain
+from oracular.incremental import KeptResults, MemoKey, MethodKey
 from oracular.java.assertions import ASSERT_FALSE, ASSERT_NOT_NULL, ASSERT_TRUE
 from oracular.java.junit import Flavour
 from oracular.java.source import SourceText
@@ -345,6 +346,30 @@ def _scratch_for(
     return builder, keys
 
 
+@dataclass(frozen=True)
+class CheckKey(MemoKey):
+    """A test's check: on the run's context (:meth:`ScratchRunner.context_key`), the verdicts'
+    threshold and the suggestions checked (:func:`_checked_shape`)."""
+
+    context: str
+    bug_score: float
+    suggestions: tuple
+
+
+def _checked_shape(test: TestReport, own: MethodKey | None) -> tuple:
+    """What a check reads of ``test``'s suggestions: each one's rank, kind, score, statement (its
+    place counted from the method's first line: the same in every version that moved it) and
+    imports."""
+    since = own[1] if own is not None else 0
+    shape = []
+    for s in test.suggestions:
+        edit = s.rendered.statement_edit
+        place = (edit.start[0] - since, edit.start[1], edit.end[0] - since, edit.end[1])
+        imports = tuple(sorted((i.name, i.is_static) for i in s.rendered.imports))
+        shape.append((s.rank, s.kind, s.score, place, edit.new_text, imports))
+    return tuple(shape)
+
+
 class OracleChecker:
     """Runs the checks; owns one warm helper JVM per module (tests' working directory)."""
 
@@ -424,8 +449,17 @@ class OracleChecker:
             return str(exc)
         return Bench(classpath, worker, self.context_for(classpath))
 
-    def check(self, report: FileReport, cancelled: Callable[[], bool] | None = None) -> FileCheck:
-        """Check every suggestion of ``report`` (raises :class:`CheckCancelled` when cancelled)."""
+    def check(
+        self,
+        report: FileReport,
+        cancelled: Callable[[], bool] | None = None,
+        kept: KeptResults | None = None,
+    ) -> FileCheck:
+        """Check every suggestion of ``report`` (raises :class:`CheckCancelled` when cancelled).
+
+        With ``kept`` (the editor's), a test whose method, file, suggestions and run context are
+        those of a check kept there is not run again: after an edit, the edited tests alone are.
+        """
         start = time.monotonic()
         check = FileCheck()
         source = report.analysis.source
@@ -442,8 +476,52 @@ class OracleChecker:
         toolchain_worker, context = bench.worker, bench.context
         check.missing_imports = missing_imports(report.analysis.decls.imports, classpath)
 
-        builder, keys = _scratch_for(report, tests)
         runner = ScratchRunner(toolchain_worker, self.cache_dir, self.settings.use_cache)
+        kinds: dict[int, CheckKey] = {}
+        if kept is not None:
+            context_key = runner.context_key(context, self.settings.timeout_s, {})
+            for test in tests:
+                shape = _checked_shape(test, report.analysis.method_key(test.test))
+                kinds[test.line] = CheckKey(context_key, self.settings.bug_score, shape)
+            tests = self._reuse(report, tests, kinds, kept, check)
+        if tests and self._run(report, tests, runner, context, cancelled, check) and kept is not None:
+            for test in tests:
+                results = [check.results[(test.line, s.rank)] for s in test.suggestions]
+                if all(r.status is not CheckStatus.UNCHECKED for r in results):  # none transient
+                    kept.put(kinds[test.line], report.analysis.method_key(test.test), results)
+        check.elapsed_s = time.monotonic() - start
+        return check
+
+    @staticmethod
+    def _reuse(
+        report: FileReport,
+        tests: list[TestReport],
+        kinds: dict[int, CheckKey],
+        kept: KeptResults,
+        into: FileCheck,
+    ) -> list[TestReport]:
+        """The kept results of ``tests`` into ``into``; the tests that have none."""
+        todo = []
+        for test in tests:
+            reuse = kept.get(kinds[test.line], report.analysis.method_key(test.test))
+            if reuse is None:
+                todo.append(test)
+                continue
+            for suggestion, result in zip(test.suggestions, reuse.value, strict=True):
+                into.results[(test.line, suggestion.rank)] = result
+        return todo
+
+    def _run(
+        self,
+        report: FileReport,
+        tests: list[TestReport],
+        runner: ScratchRunner,
+        context: CompileContext,
+        cancelled: Callable[[], bool] | None,
+        into: FileCheck,
+    ) -> bool:
+        """Compile and run ``tests``' suggestions into ``into``; ``False``: the JVM failed (said there)."""
+        builder, keys = _scratch_for(report, tests)
         try:
             outcome = runner.run(builder.build, context, self.settings.timeout_s, cancelled=cancelled)
             if outcome.stale and context.deps_dir is not None:
@@ -452,14 +530,14 @@ class OracleChecker:
                 runner.reset_deps(context)
                 outcome = runner.run(builder.build, context, self.settings.timeout_s, cancelled=cancelled)
         except (HelperFailed, TimeoutError) as exc:
-            check.error = f"the checking JVM failed: {exc}"
-            return check
-        check.cached = outcome.cached
-        check.compile_s, check.run_s = outcome.compile_s, outcome.run_s
+            into.error = f"the checking JVM failed: {exc}"
+            return False
+        into.cached = outcome.cached
+        into.compile_s, into.run_s = outcome.compile_s, outcome.run_s
         for index, test in enumerate(tests):
             if index not in keys:
                 for s in test.suggestions:
-                    check.results[(test.line, s.rank)] = CheckResult(
+                    into.results[(test.line, s.rank)] = CheckResult(
                         CheckStatus.UNCHECKED, detail="TestNG tests are not run"
                     )
                 continue
@@ -467,9 +545,8 @@ class OracleChecker:
                 test.suggestions, outcome, keys[index], f"t{index}:bare", self.settings.bug_score
             )
             for s, r in zip(test.suggestions, results, strict=True):
-                check.results[(test.line, s.rank)] = r
-        check.elapsed_s = time.monotonic() - start
-        return check
+                into.results[(test.line, s.rank)] = r
+        return True
 
 
 __all__ = [

@@ -199,6 +199,14 @@ def _classpath(context: CompileContext) -> tuple[Path, ...]:
     return (*context.classpath, *packaged)
 
 
+def _digest(parts: list[str]) -> str:
+    digest = hashlib.sha256()
+    for part in parts:
+        digest.update(part.encode("utf-8"))
+        digest.update(b"\0")
+    return digest.hexdigest()[:32]
+
+
 class ScratchRunner:
     """Compiles and runs scratch classes in one helper JVM, caching outcomes by content hash."""
 
@@ -207,22 +215,23 @@ class ScratchRunner:
         self.work_dir = work_dir
         self.use_cache = use_cache
 
+    def context_key(self, context: CompileContext, timeout_s: float, timeouts: dict[str, float]) -> str:
+        """What a run's outcome depends on besides its scratch class: the helper, where and how it
+        runs, the project's code and classpath, the time limits."""
+        # The helper's folder is named by a hash of its sources, the JDK and the JUnit jars.
+        # The run's working directory and JVM options (basedir) too: a test may read them.
+        parts = [CACHE_VERSION, str(self.worker.toolchain.helper), self.worker.environment,
+                 context.fingerprint, str(context.encoding), str(timeout_s), repr(sorted(timeouts.items())),
+                 *map(str, context.classpath), *map(str, context.sourcepath),
+                 *map(str, context.runtime_extra), *map(str, context.packaged)]  # fmt: skip
+        return _digest(parts)
+
     def cache_key(
         self, scratch: ScratchClass, context: CompileContext, timeout_s: float, timeouts: dict[str, float]
     ) -> str:
-        digest = hashlib.sha256()
-        # The helper's folder is named by a hash of its sources, the JDK and the JUnit jars.
-        # The run's working directory and JVM options (basedir) too: a test may read them.
         # A companion subclass's source is in the project's fingerprint: its path says which.
-        parts = [CACHE_VERSION, str(self.worker.toolchain.helper), self.worker.environment,
-                 context.fingerprint, str(context.encoding), str(timeout_s), repr(sorted(timeouts.items())),
-                 str(scratch.relative_path), scratch.text, *(str(c.path) for c in scratch.companions),
-                 *map(str, context.classpath), *map(str, context.sourcepath),
-                 *map(str, context.runtime_extra), *map(str, context.packaged)]  # fmt: skip
-        for part in parts:
-            digest.update(part.encode("utf-8"))
-            digest.update(b"\0")
-        return digest.hexdigest()[:32]
+        return _digest([self.context_key(context, timeout_s, timeouts), str(scratch.relative_path),
+                        scratch.text, *(str(c.path) for c in scratch.companions)])  # fmt: skip
 
     def run(
         self,
