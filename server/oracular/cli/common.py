@@ -24,10 +24,11 @@ def engine_for(
     other work, two threads ranked the example's six tests in 14.8 s against 1.5 s for one
     (``docs/benchmarks.md``, issue 16); ``suggest --jobs N`` is how a batch uses more cores. A
     batch run passes its one ``ranker`` to the engine of every project, and the files to ``keep``
-    parsed (:meth:`WorkspaceIndex.take`).
+    parsed (:meth:`WorkspaceIndex.take`). The index is kept on disk between runs
+    (:mod:`oracular.java.index_store`): a batch's second worker, the next run, read it.
     """
     roots = sorted({project_root(p) for p in paths})
-    index = WorkspaceIndex(roots, keep=keep)
+    index = WorkspaceIndex(roots, keep=keep, stored=True)
     index.refresh()
     ranker = ranker or default_ranker()
     return OracleEngine(index, ranker, settings, project_root=roots[0] if roots else None)

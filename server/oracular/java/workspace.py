@@ -14,6 +14,7 @@ from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from oracular.java import index_store
 from oracular.java.declarations import ClassInfo, FileDeclarations, Import, extract
 from oracular.java.source import SourceError, SourceText, decode_java, new_parser, parse_text
 
@@ -146,11 +147,18 @@ class WorkspaceIndex:
     """Declarations of all Java files under some roots, refreshed by modification time."""
 
     def __init__(
-        self, roots: Iterable[Path] = (), recursive: bool = True, keep: Collection[Path] = ()
+        self,
+        roots: Iterable[Path] = (),
+        recursive: bool = True,
+        keep: Collection[Path] = (),
+        stored: bool = False,
     ) -> None:
         self.roots = [Path(r).resolve() for r in roots]
         self.recursive = recursive
         """``False``: only the files directly in each root (a folder that is no project)."""
+        self._store = index_store.store_path(self.roots, recursive) if stored and self.roots else None
+        """Where the index is kept between processes (:mod:`oracular.java.index_store`), if it is;
+        read by the first :meth:`refresh`."""
         self._keep = frozenset(Path(p).resolve() for p in keep)
         self._kept: dict[Path, SourceText] = {}
         """Parsed files of ``keep``, until taken: a batch run analyses the trees the index parsed
@@ -171,6 +179,7 @@ class WorkspaceIndex:
         """Re-parse files whose modification time or size changed; forget deleted ones."""
         seen: set[Path] = set()
         parsed = failed = 0
+        stored = self._store is not None and not self._files and self._read_store()
         for path in iter_java_files(self.roots, self.recursive):
             seen.add(path)
             try:
@@ -190,9 +199,20 @@ class WorkspaceIndex:
         removed = [p for p in self._files if p not in seen]
         for path in removed:
             del self._files[path]
-        if parsed or removed:
+        if parsed or removed or stored:
             self._rebuild_lookup()
+        if self._store is not None and index_store.worth_writing(parsed, len(self._files)):
+            index_store.write(self._store, self._files)
         return RefreshStats(len(self._files), parsed, len(removed), failed)
+
+    def _read_store(self) -> bool:
+        """Start from the kept index (entries of the wrong shape are no index); whether there was one."""
+        assert self._store is not None
+        entries = index_store.read(self._store)
+        if not entries or not all(isinstance(e, _Entry) for e in entries.values()):
+            return False
+        self._files = entries
+        return True
 
     def _parse_file(self, path: Path) -> FileDeclarations:
         text = decode_java(path.read_bytes(), lenient=True, name=str(path))

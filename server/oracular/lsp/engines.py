@@ -122,7 +122,7 @@ class Engines:
         in it are indexed (a loose file in a folder of checkouts once indexed all of them).
         """
         recursive = root is None or has_build_marker(root)
-        index = WorkspaceIndex([root] if root is not None else [], recursive=recursive)
+        index = WorkspaceIndex([root] if root is not None else [], recursive=recursive, stored=True)
         if root is not None:
             scope = "" if recursive else " (no build file or .git: only the files in that folder)"
             async with self._progress(f"Oracular: indexing {root.name or root}{scope}") as report:
