@@ -133,3 +133,6 @@ def test_kept_results_serve_each_version_by_the_key_its_analysis_gave_and_drop_t
     assert kept.get(EvidenceKey(), first[find_test_methods(source, [])[0].node.id]) is None
     assert kept.get(EvidenceKey(), memo.keys[u.node.id]) is not None
     assert kept.get(REPORT, memo.keys[t.node.id]).value == 1  # type: ignore[union-attr]
+    kept.retain([memo.keys[t.node.id]])  # one version's methods: u's results go
+    assert kept.get(REPORT, memo.keys[t.node.id]) is not None
+    assert kept.get(EvidenceKey(), memo.keys[u.node.id]) is None

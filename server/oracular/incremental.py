@@ -30,7 +30,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections import OrderedDict
-from collections.abc import Hashable, Mapping
+from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
@@ -170,8 +170,10 @@ class KeptResults:
     its oracles) and ranks it again with the values after that version's analysis, while newer
     versions may already be analysed, so what keys a result is the method key of the version it
     was computed for (:attr:`MethodMemo.keys`, kept with the analysis), not the memo's current
-    one. Keys hold the method's whole text, so one store serves every document; the least
-    recently used entries go past ``size``. Not thread-safe: one thread per store.
+    one. Keys hold the method's whole text, so one store may serve every document (the
+    observations and checks do); one whose results hold parse trees is one document's, trimmed to
+    each version's methods (:meth:`retain`). The least recently used entries go past ``size``.
+    Not thread-safe: one thread per store.
     """
 
     def __init__(self, size: int = KEPT_RESULTS) -> None:
@@ -198,3 +200,11 @@ class KeptResults:
         self._entries.move_to_end((kind, own[0]))
         while len(self._entries) > self.size:
             self._entries.popitem(last=False)
+
+    def retain(self, keys: Iterable[MethodKey]) -> None:
+        """Only the results of these methods stay: a store of one document's results that hold
+        its parse trees (a ranked report holds its test's nodes) keeps one version's trees, not
+        one per edit."""
+        wanted = {key for key, _line in keys}
+        for entry in [e for e in self._entries if e[1] not in wanted]:
+            del self._entries[entry]

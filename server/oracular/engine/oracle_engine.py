@@ -559,9 +559,10 @@ class OracleEngine:
     ) -> FileReport:
         """``report`` ranked again with ``observation`` (same document version, same tests).
 
-        With ``kept`` (the editor's), a test whose method, file and observation are those of a
-        ranking kept there is not ranked again: after an edit in one test of a file, the others'
-        observed rankings are reused (:class:`~oracular.engine.analysis.ObservedReportKey`).
+        With ``kept`` (one document's, in the editor), a test whose method, file and observation
+        are those of a ranking kept there is not ranked again: after an edit in one test of a file,
+        the others' observed rankings are reused (:class:`~oracular.engine.analysis.ObservedReportKey`).
+        Only this version's rankings stay in it (each holds its test's parse tree).
         """
         analysis = report.analysis
         statuses = self._statuses(report)
@@ -583,4 +584,5 @@ class OracleEngine:
             for status, test in zip(statuses, reranked.tests, strict=True):
                 if status.test.line not in reused:
                     kept.put(kinds[status.test.line], analysis.method_key(status.test), test)
+            kept.retain(analysis.method_keys.values())
         return reranked

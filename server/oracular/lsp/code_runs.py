@@ -226,8 +226,9 @@ class CodeRuns:
         """The observations of tests, kept for the versions after theirs (used on the check thread)."""
         self._kept_checks = KeptResults()
         """The checks of tests' offered oracles, likewise (used on the check thread)."""
-        self._kept_reports = KeptResults()
-        """The rankings of tests with their observed values (used on the analysis thread)."""
+        self._kept_reports: dict[str, KeptResults] = {}
+        """Per open document, its tests' rankings with their observed values (used on the
+        analysis thread; one document's each, as they hold its parse trees)."""
 
     def configure(self, settings: ServerSettings, workspace_root: Path | None, allowed: bool) -> bool:
         """Apply the settings, checks running only if ``allowed`` (:func:`may_run_user_code`);
@@ -326,8 +327,9 @@ class CodeRuns:
             kills = self._kills_of(entry.analysis.uri, entry.analysis.version)
             for line, test in observation.tests.items():
                 test.kills = kills.get(line, {})
+            reports = self._kept_reports.setdefault(entry.analysis.uri, KeptResults())
             observed = await self._on_analysis_thread(
-                lambda: engine.rerank(report, observation, cancelled, self._kept_reports)
+                lambda: engine.rerank(report, observation, cancelled, reports)
             )
             if not self._deliver(entry, RunState(None, observed), name):
                 raise CheckCancelled
@@ -379,6 +381,12 @@ class CodeRuns:
             entry.cancelled.set()
             if entry.task is not None:
                 entry.task.cancel()
+
+    def closed(self, uri: str) -> None:
+        """``uri`` was closed: its check stops, its kept rankings go (observations and checks,
+        which hold no parse tree, stay for a reopen)."""
+        self.discard(uri)
+        self._kept_reports.pop(uri, None)
 
     def cancel_all(self) -> None:
         for uri in list(self._entries):

@@ -182,7 +182,7 @@ class OracularServer(LanguageServer):
 
     def closed(self, uri: str) -> None:
         self.documents.close(uri)
-        self.code_runs.discard(uri)
+        self.code_runs.closed(uri)
         self.pseudo_tested.closed(uri)
         self.publisher.clear(uri)
         self._last_problem.pop(uri, None)
