@@ -5,8 +5,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from oracular.cli.main import main
 from oracular.evaluation.bug_finding import BARE, CHECKED, DEV, REGRESSION
+from oracular.evaluation.bug_finding.records import ProjectResult
+from oracular.execution.jvm import HelperFailed
 
 from .conftest import TEST_PACKAGE, require_toolchain
 
@@ -76,3 +80,26 @@ def test_eval_mutants_on_the_example(project: Path, tmp_path: Path, capsys) -> N
 def test_unknown_operators_are_refused(capsys) -> None:
     assert main(["eval", "--mutants", ".", "--operators", "boundary,nonsense"]) == 2
     assert "nonsense" in capsys.readouterr().err
+
+
+def test_a_project_whose_helper_jvm_dies_costs_that_project_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys
+) -> None:
+    """A JVM that died on commons-math (2026-12-02) ended a 12-project run after 41 minutes with
+    a traceback and nothing written: now that project is one line, the others are kept."""
+    import oracular.evaluation.bug_finding as bug_finding
+
+    broken, fine = tmp_path / "broken", tmp_path / "fine"
+    broken.mkdir(), fine.mkdir()
+
+    def evaluate(root: Path, **_options) -> ProjectResult:
+        if root == broken:
+            raise HelperFailed("the helper JVM died while compiling: no output")
+        return ProjectResult(root.name, "1.0", root, "", ["baseline"], "")
+
+    monkeypatch.setattr(bug_finding, "evaluate_project", evaluate)
+    raw = tmp_path / "eval.json"
+    assert main(["eval", "--mutants", str(broken), str(fine), "-q", "--json", str(raw)]) == 1
+    err = capsys.readouterr().err
+    assert "broken: not evaluated: the helper JVM died" in err and "Traceback" not in err
+    assert [r["name"] for r in json.loads(raw.read_text(encoding="utf-8"))] == ["fine"]

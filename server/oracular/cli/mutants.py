@@ -42,9 +42,10 @@ def add_mutant_arguments(parser: argparse.ArgumentParser) -> None:
 def run_mutants(args: argparse.Namespace) -> int:
     import logging
 
-    from oracular.cache import default_cache_dir
+    from oracular.cache import default_cache_dir, write_atomically
     from oracular.cli.common import emit, error, package_roots
     from oracular.evaluation.bug_finding import DEFAULT_PROJECTS, evaluate_project, markdown
+    from oracular.execution.jvm import HelperFailed
     from oracular.execution.toolchain import ToolchainMissing
     from oracular.mutation.operators import OPERATORS
 
@@ -59,6 +60,7 @@ def run_mutants(args: argparse.Namespace) -> int:
         error(f"unknown mutation operator(s) {', '.join(unknown)}; known: {', '.join(OPERATORS)}")
         return 2
     results = []
+    failed = 0
     for root in roots:
         try:
             results.append(
@@ -75,8 +77,12 @@ def run_mutants(args: argparse.Namespace) -> int:
         except ToolchainMissing as exc:
             error(str(exc))
             return 2
+        except (HelperFailed, TimeoutError) as exc:  # one project's JVM must not cost the others
+            error(f"{root.name}: not evaluated: {exc}")
+            failed += 1
+            continue
+        if args.json is not None:  # after each project: a run stopped half-way keeps what it did
+            write_atomically(args.json, json.dumps([r.to_json() for r in results], indent=1) + "\n")
     text = markdown(results)
     emit(text, args.output, "evaluation")
-    if args.json is not None:
-        args.json.write_text(json.dumps([r.to_json() for r in results], indent=1) + "\n", encoding="utf-8")
-    return 0
+    return 1 if failed else 0
