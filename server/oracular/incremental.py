@@ -184,8 +184,7 @@ class KeptResults:
 
     def get(self, kind: Hashable, own: MethodKey | None) -> Reuse | None:
         """The result kept for the method keyed ``own`` (``None``: the version has no keys)."""
-        found = self._entries.get((kind, own[0])) if own is not None else None
-        if own is None or found is None:
+        if own is None or (found := self._entries.get((kind, own[0]))) is None:
             self.misses += 1
             return None
         self.hits += 1

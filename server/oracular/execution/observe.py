@@ -371,15 +371,15 @@ class ValueObserver:
         kinds: dict[int, ObservationKey] = {}
         if kept is not None:
             context = runner.context_key(bench.context, self.checker.settings.timeout_s, {})
-            todo = []
+            todo, idle = [], []
             for plan in harness.plans:
                 kinds[plan.test.node.id] = kind = ObservationKey(context, plan.targets)
                 reuse = kept.get(kind, plan.key)
                 if reuse is None:
                     todo.append(plan)
                 else:
+                    idle.append(plan.test)
                     result.tests[plan.test.line + 1] = copy.deepcopy(reuse.value)
-            idle = [p.test for p in harness.plans if p not in todo]
             harness = Harness(source, todo, idle)
         if harness.plans:
             outcome = self._run(harness, runner, bench, cancelled)

@@ -10,8 +10,9 @@ the one file an edit or a save touches.
 
 What a store holds is the declarations as :mod:`oracular.java.declarations` extracted them, keyed
 by the roots indexed and valid only for the same extractor: the sources of this package and the
-Java grammar's version are part of its name. It lives in Oracular's cache folder, written by
-Oracular alone (``pickle``: a store is trusted as the cache folder is).
+installed Java grammar (its library's size and time) are part of its name. It lives in
+Oracular's cache folder, written by Oracular alone (``pickle``: a store is trusted as the cache
+folder is).
 """
 
 from __future__ import annotations
