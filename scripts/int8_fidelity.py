@@ -17,22 +17,17 @@ import time
 from pathlib import Path
 
 import torch
-from torch import nn
-from torch.ao.quantization import default_dynamic_qconfig, per_channel_dynamic_qconfig, quantize_dynamic
 
 from oracular.models import store
 from oracular.models.calibration import exception_probability
-from oracular.models.inference import LoadedModel
+from oracular.models.inference import LoadedModel, quantise
 from oracular.models.inputs import InputFormatter
 from oracular.models.layout import default_model_dir
 from oracular.training.data import dataset_path, exception_texts, read_samples, sample_statements
 from oracular.training.prior import template_accuracy, template_samples
 
-SCHEMES = {
-    "fp32": None,
-    "int8 per matrix": default_dynamic_qconfig,
-    "int8 per channel": per_channel_dynamic_qconfig,
-}
+SCHEMES = {"fp32": None, "int8 per matrix": "per-tensor", "int8 per channel": "per-channel"}
+"""Each row's :func:`~oracular.models.inference.quantise` scheme (``None``: not quantised)."""
 
 
 def main() -> None:
@@ -52,10 +47,10 @@ def main() -> None:
     labels = [bool(s.get("label")) for s in throwing]
     calibration = config.calibration
     print("| network alone | exception F1 | template top-1 / top-5 | time |\n|---|---:|---:|---:|")
-    for name, qconfig in SCHEMES.items():
+    for name, scheme in SCHEMES.items():
         copied = copy.deepcopy(network)
-        if qconfig is not None:
-            copied = quantize_dynamic(copied, {nn.Linear: qconfig}, dtype=torch.qint8)
+        if scheme is not None:
+            copied = quantise(copied, scheme)
         model = LoadedModel(copied, formatter, calibration, "cpu", config.prior)
         start = time.perf_counter()
         accuracy = template_accuracy(template_samples(model, asserting, False, name, None), config.prior)

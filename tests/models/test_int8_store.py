@@ -13,9 +13,9 @@ import torch
 from torch import nn
 
 from oracular.models import int8_store
-from oracular.models.inference import QUANTISATION, load_model, quantise
+from oracular.models.inference import QUANTISATIONS, load_model, quantise
 from oracular.models.layout import WEIGHTS_FILE
-from oracular.models.store import load_config, load_network
+from oracular.models.store import load_config, load_network, save_config
 
 
 class Counting:
@@ -30,9 +30,9 @@ class Counting:
 
 
 def _load(directory: Path, root: Path, counting: Counting) -> nn.Module:
-    config = load_config(directory)
+    config, scheme = load_config(directory), QUANTISATIONS["per-tensor"]
     return int8_store.quantised_network(
-        directory, config, lambda: load_network(directory, config), counting, QUANTISATION, root
+        directory, config, lambda: load_network(directory, config), counting, scheme, root
     )
 
 
@@ -122,4 +122,21 @@ def test_load_model_keeps_the_int8_weights_in_oracular_s_cache(
     first = load_model(model, "cpu")
     assert len(list((tmp_path / "cache" / int8_store.CACHE_DIR).glob("*.pt"))) == 1
     second = load_model(model, "cpu")
+    assert torch.equal(_outputs(first.network), _outputs(second.network))
+
+
+def test_a_model_quantised_per_channel_is_kept_per_channel_and_read_back_as_it_ran(
+    model: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ORACULAR_CACHE", str(tmp_path / "cache"))
+    per_tensor = load_model(model, "cpu")
+    config = load_config(model)
+    config.int8 = "per-channel"
+    save_config(model, config)
+    first, second = load_model(model, "cpu"), load_model(model, "cpu")
+    kept = list((tmp_path / "cache" / int8_store.CACHE_DIR).glob("*.pt"))
+    assert len(kept) == 2  # one file per scheme: neither is read for the other
+    weight = second.network.exception_head[0].weight()
+    assert weight.qscheme() == torch.per_channel_affine
+    assert per_tensor.network.exception_head[0].weight().qscheme() == torch.per_tensor_affine
     assert torch.equal(_outputs(first.network), _outputs(second.network))

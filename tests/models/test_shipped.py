@@ -72,7 +72,9 @@ def test_int8_keeps_the_shipped_models_ranking(index: WorkspaceIndex) -> None:
     network, config, tokenizer = store.load(default_model_dir())
     formatter = InputFormatter(tokenizer, config.inputs)
     exact = LoadedModel(network, formatter, config.calibration, "cpu", config.prior)
-    quantised = LoadedModel.from_network(network, formatter, config.calibration, "cpu", config.prior)
+    quantised = LoadedModel.from_network(
+        network, formatter, config.calibration, "cpu", config.prior, int8=config.int8
+    )
     engine = OracleEngine(index, project_root=EXAMPLE)
     problems = [p for file in sorted(EXAMPLE_TESTS.glob("*Test.java")) for p in engine_problems(engine, file)]
     assert len(problems) >= 10

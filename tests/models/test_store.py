@@ -64,3 +64,17 @@ def test_the_architecture_travels_with_the_weights(tiny_model_dir: Path, tmp_pat
     del data["architecture"]
     (tmp_path / CONFIG_FILE).write_text(json.dumps(data))
     assert store.load_config(tmp_path).architecture == "cached-context"
+
+
+def test_the_int8_scheme_travels_with_the_config_and_a_config_without_one_is_per_tensor(
+    tiny_model_dir: Path, tmp_path: Path
+) -> None:
+    data = json.loads((tiny_model_dir / CONFIG_FILE).read_text())
+    assert "int8" not in data and store.load_config(tiny_model_dir).int8 == "per-tensor"
+    config = store.load_config(tiny_model_dir)
+    config.int8 = "per-channel"
+    store.save_config(tmp_path, config)
+    assert store.load_config(tmp_path).int8 == "per-channel"
+    (tmp_path / CONFIG_FILE).write_text(json.dumps({**data, "int8": "per-row"}))
+    with pytest.raises(ValueError, match="int8 scheme 'per-row'"):
+        store.load_config(tmp_path)

@@ -89,3 +89,41 @@ def test_a_mode_with_too_few_tests_gets_no_model(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="too few labelled tests in the features"):
         train_learned_ranker([features], min_tests=61)
     assert len(load_tests([features, features])) == len(load_tests([features])) == 120
+
+
+def test_a_kept_mode_keeps_the_models_fitted_weights_and_threshold(tmp_path: Path) -> None:
+    """Static features collected again (a new int8 scheme) refit the static mode only; the observed
+    model and threshold stay those of the fit before, and the metadata says what they rest on."""
+    save_config(tmp_path, ModelConfig({"hidden_size": 8}))
+    first = write_features(tmp_path / "f.jsonl")
+    assert (
+        main(
+            ["train", "learned-ranker", "--out", str(tmp_path), "--features", str(first), "--min-tests", "60"]
+        )
+        == 0
+    )
+    before = load_config(tmp_path).learned_ranker
+    static = tmp_path / "static.jsonl"
+    lines = write_features(tmp_path / "g.jsonl", seed=5, name="s").read_text(encoding="utf-8").splitlines()
+    static.write_text("".join(line.replace('"observed": true', '"observed": false') + "\n" for line in lines))
+    refit = [
+        "train",
+        "learned-ranker",
+        "--out",
+        str(tmp_path),
+        "--features",
+        str(static),
+        "--min-tests",
+        "60",
+    ]
+    assert main([*refit, "--keep-mode", "observed"]) == 0
+    after = load_config(tmp_path).learned_ranker
+    assert before is not None and after is not None
+    assert after.models["observed"] == before.models["observed"]
+    assert after.thresholds["observed"] == before.thresholds["observed"]
+    assert after.models["static"] != before.models["static"]
+    kept = after.metadata["kept"]["observed"]
+    assert kept["out_of_fold"] == before.metadata["out_of_fold"]["observed"] and "p0" in kept["packages"]
+    assert {"p0", "s0"} <= set(after.metadata["packages"]) and after.metadata["projects"] == 6
+    save_config(tmp_path, ModelConfig({"hidden_size": 8}))  # nothing fitted to keep
+    assert main([*refit, "--keep-mode", "observed"]) == 2

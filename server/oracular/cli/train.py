@@ -20,7 +20,7 @@ from oracular.cli.common import error
 from oracular.models.devices import DEVICES
 from oracular.models.layout import default_model_dir
 from oracular.options import add_options, values_of
-from oracular.ranking.learned import MIN_TESTS
+from oracular.ranking.learned import MIN_TESTS, MODES
 from oracular.training.settings import TrainSettings
 
 if TYPE_CHECKING:
@@ -76,6 +76,13 @@ def _add_fitting_arguments(parser: argparse.ArgumentParser) -> None:
         default=MIN_TESTS,
         metavar="N",
         help=f"learned-ranker: fit a mode only with at least N tests of it (default {MIN_TESTS})",
+    )
+    parser.add_argument(
+        "--keep-mode",
+        choices=MODES,
+        action="append",
+        default=[],
+        help="learned-ranker: keep the model's fitted model and threshold of this mode, fit the others",
     )
     parser.add_argument(
         "--eval",
@@ -249,7 +256,7 @@ def fit_learned_ranker(args: argparse.Namespace) -> int:
     """Fit the learned ranker on ``--features`` (folds grouped by project), print its out-of-fold
     figures beside the hand-set steps', and save it in the model's config (the weights stay)."""
     from oracular.models.store import load_config, save_config
-    from oracular.training.learned_ranker import L2, TARGET_PRECISION, train_learned_ranker
+    from oracular.training.learned_ranker import L2, TARGET_PRECISION, train_learned_ranker, with_kept_modes
 
     if not args.features:
         error(
@@ -261,8 +268,10 @@ def fit_learned_ranker(args: argparse.Namespace) -> int:
     try:
         config = load_config(directory)
         model, report = train_learned_ranker(
-            args.features, L2 if args.l2 is None else args.l2, target=precision, min_tests=args.min_tests
-        )
+            args.features, L2 if args.l2 is None else args.l2, target=precision, min_tests=args.min_tests,
+            skip=args.keep_mode,
+        )  # fmt: skip
+        model = with_kept_modes(model, config.learned_ranker, args.keep_mode)
     except (OSError, ValueError) as exc:
         error(str(exc))
         return 2

@@ -29,7 +29,7 @@ from oracular.models.inputs import Encoded, InputFormatter, focal_context
 from oracular.models.int8_store import quantised_network
 from oracular.models.network import OracleNetwork, pad_candidates
 from oracular.models.prior import TemplatePrior
-from oracular.models.store import load_config, load_network
+from oracular.models.store import DEFAULT_INT8, load_config, load_network
 from oracular.ranking.baseline import value_weights
 from oracular.ranking.confidence import AnswerConfidence, AnswerView, plain_confidence
 from oracular.ranking.learned import LearnedRanker
@@ -52,30 +52,32 @@ warnings.filterwarnings("ignore", "torch.ao.quantization is deprecated", Depreca
 warnings.filterwarnings("ignore", "torch.quantize_per_tensor, torch.quantize_per_channel", UserWarning)
 
 
-def quantise(network: nn.Module) -> nn.Module:
-    """int8 dynamic quantisation of every ``nn.Linear`` (weights int8, one scale per matrix,
-    activations quantised per call).
+def quantise(network: nn.Module, scheme: str = DEFAULT_INT8) -> nn.Module:
+    """int8 dynamic quantisation of every ``nn.Linear`` (weights int8, activations quantised per
+    call), with one weight scale per matrix (``per-tensor``) or per output channel.
 
-    Why one scale per matrix, not one per output channel: per channel the network is closer to
-    fp32 (on 600 one-cut tune dev tests exception F1 0.874 against 0.824, fp32 0.886; template
-    top-1 50.0 against 49.8%, same speed), but the learned ranker of model 4.6 was fitted on
-    features scored per matrix, and the whole engine on tune did not gain: static top-1 29.6 ->
-    28.2% one-cut, 25.4 -> 25.2% all-cut, observed 53.7 -> 53.8% and 49.5 -> 49.4%
-    (``docs/training.md``). A model whose learned parts are fitted per channel can switch.
+    Why the model chooses: per channel the network is closer to fp32 (on 600 one-cut tune dev
+    tests exception F1 0.874 against 0.824, fp32 0.886; template top-1 50.0 against 49.8%, same
+    speed), but the engine did not gain from it: with the learned ranker fitted per matrix on tune
+    (static top-1 29.6 -> 28.2% one-cut), and with the static one refitted per channel on report
+    (18.3 -> 17.9%, exception F1 0.79 -> 0.77; ``docs/training.md``). The scheme goes with the
+    learned parts fitted on its scores (:attr:`~oracular.models.store.ModelConfig.int8`).
     """
-    from torch.ao.quantization import quantize_dynamic
+    from torch.ao.quantization import default_dynamic_qconfig, per_channel_dynamic_qconfig, quantize_dynamic
 
-    return quantize_dynamic(network, {nn.Linear}, dtype=torch.qint8)
-
-
-QUANTISATION = "dynamic qint8, per tensor"
-"""What :func:`quantise` does, in the name of the int8 weights kept in the cache (``int8_store``)."""
+    qconfig = per_channel_dynamic_qconfig if scheme == "per-channel" else default_dynamic_qconfig
+    return quantize_dynamic(network, {nn.Linear: qconfig}, dtype=torch.qint8)
 
 
-def prepared(network: nn.Module, device: str) -> nn.Module:
-    """``network`` (float32, on the CPU) as it runs on ``device``: half precision on CUDA, else int8."""
+QUANTISATIONS = {"per-tensor": "dynamic qint8, per tensor", "per-channel": "dynamic qint8, per channel"}
+"""What :func:`quantise` does per scheme, in the name of the int8 weights it keeps (``int8_store``)."""
+
+
+def prepared(network: nn.Module, device: str, scheme: str = DEFAULT_INT8) -> nn.Module:
+    """``network`` (float32, on the CPU) as it runs on ``device``: half precision on CUDA, else
+    int8 by ``scheme``."""
     network.eval()
-    return network.to("cuda").half() if device == "cuda" else quantise(network)
+    return network.to("cuda").half() if device == "cuda" else quantise(network, scheme)
 
 
 def problem_context(problem: OracleProblem) -> tuple[list[str], dict | None]:
@@ -149,9 +151,10 @@ class LoadedModel(Ranker):
         answer: AnswerConfidence | None = None,
         weights: RankingWeights | None = None,
         learned: LearnedRanker | None = None,
+        int8: str = DEFAULT_INT8,
     ) -> LoadedModel:
         return cls(
-            prepared(network, device), formatter, calibration, device, prior or TemplatePrior(), answer,
+            prepared(network, device, int8), formatter, calibration, device, prior or TemplatePrior(), answer,
             weights, learned,
         )  # fmt: skip
 
@@ -244,8 +247,9 @@ def load_model(
         network = prepared(load_network(directory, config), device)
     else:  # the int8 weights as a previous load left them (int8_store)
         network = quantised_network(
-            directory, config, lambda: load_network(directory, config), quantise, QUANTISATION
-        )
+            directory, config, lambda: load_network(directory, config),
+            lambda loaded: quantise(loaded, config.int8), QUANTISATIONS[config.int8],
+        )  # fmt: skip
     return LoadedModel(
         network, formatter, config.calibration, device, config.prior, config.answer, config.ranking_weights,
         config.learned_ranker,

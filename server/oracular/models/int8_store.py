@@ -1,7 +1,7 @@
 """The CPU model's int8 weights kept as they are used, so that a fresh process does not quantise.
 
 Why: every fresh ``oracular suggest`` and every new language server read the fp16 weights, widened
-them (0.4 s) and quantised every ``nn.Linear`` per channel (0.5 s) before ranking its first test:
+them (0.4 s) and quantised every ``nn.Linear`` (0.5 s) before ranking its first test:
 a third of a fresh static ``suggest`` once torch is imported (``docs/benchmarks.md``). The int8
 state is written once, in Oracular's cache, and read back into a network built without its
 random initialisation (about 0.25 s in all).

@@ -28,6 +28,10 @@ from oracular.ranking.learned import LearnedRanker
 from oracular.ranking.weights import RankingWeights
 
 FORMAT = 1
+INT8_SCHEMES = ("per-tensor", "per-channel")
+"""int8 weight scales: one per matrix, or one per output channel (closer to fp32, as fast)."""
+DEFAULT_INT8 = "per-tensor"
+"""The scheme of a config that names none (models up to 4.6)."""
 
 
 @dataclass
@@ -53,6 +57,10 @@ class ModelConfig:
     """The stages trained so far (``exception``, ``ranker``); a later run keeps both trained."""
     metadata: dict[str, Any] = field(default_factory=dict)
     """Data, sizes, seeds, dev metrics: what the model card is written from."""
+    int8: str = DEFAULT_INT8
+    """How the CPU quantises the network's ``nn.Linear`` weights (:data:`INT8_SCHEMES`): the
+    learned ranker's features and thresholds are fitted on scores of one scheme, so the model
+    says which."""
 
     @classmethod
     def for_encoder(cls, config: Any, **kwargs: Any) -> ModelConfig:
@@ -76,6 +84,7 @@ class ModelConfig:
             **({"learned_ranker": self.learned_ranker.to_config()} if self.learned_ranker else {}),
             "stages": self.stages,
             "metadata": self.metadata,
+            **({"int8": self.int8} if self.int8 != DEFAULT_INT8 else {}),
         }
 
     @classmethod
@@ -94,7 +103,14 @@ class ModelConfig:
             LearnedRanker.from_config(data["learned_ranker"]) if "learned_ranker" in data else None,
             list(data.get("stages", [])),
             dict(data.get("metadata", {})),
+            _int8_scheme(data.get("int8", DEFAULT_INT8)),
         )
+
+
+def _int8_scheme(name: str) -> str:
+    if name not in INT8_SCHEMES:
+        raise ValueError(f"unknown int8 scheme {name!r} (expected one of {', '.join(INT8_SCHEMES)})")
+    return name
 
 
 def save(

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import logging
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -184,12 +184,13 @@ def train_learned_ranker(
     folds: int = FOLDS,
     target: float = TARGET_PRECISION,
     min_tests: int = MIN_TESTS,
+    skip: Sequence[str] = (),
 ) -> tuple[LearnedRanker, dict[str, Any]]:
     """The model fitted on all of ``paths``' tests, its thresholds chosen out of fold, and the
-    out-of-fold figures; only for the modes with at least ``min_tests`` tests."""
-    tests = load_tests(paths)
-    counts = {mode: sum(t.mode == mode for t in tests) for mode in MODES}
-    fitted = [mode for mode in MODES if counts[mode] >= min_tests]
+    out-of-fold figures; only for the modes with at least ``min_tests`` tests, none in ``skip``."""
+    tests = [t for t in load_tests(paths) if t.mode not in skip]
+    counts = {mode: sum(t.mode == mode for t in tests) for mode in MODES if mode not in skip}
+    fitted = [mode for mode in counts if counts[mode] >= min_tests]
     if not fitted:
         raise ValueError(f"too few labelled tests in the features: {counts}, {min_tests} per mode needed")
     tests = [t for t in tests if t.mode in fitted]
@@ -206,3 +207,37 @@ def train_learned_ranker(
         "data": [f"{p.parent.name}/{p.name}" for p in paths],
     }  # fmt: skip
     return LearnedRanker(FEATURES, models, thresholds, metadata), report
+
+
+def with_kept_modes(
+    fitted: LearnedRanker, previous: LearnedRanker | None, kept: Sequence[str]
+) -> LearnedRanker:
+    """``fitted`` with ``previous``'s model and threshold for each mode in ``kept``.
+
+    Why: a mode's features are collected apart (static ones in minutes, observed ones in hours, the
+    prefixes run), so a change that moves one mode's features (a new int8 scheme, a new prior) may
+    be fitted on that mode's new collection while the other keeps the model fitted before; the
+    metadata says which modes were kept and what they were fitted on."""
+    if not kept:
+        return fitted
+    missing = [mode for mode in kept if previous is None or not previous.covers(mode == "observed")]
+    if previous is None or missing:
+        raise ValueError(f"no fitted {', '.join(missing)} model in the config to keep")
+    models = {**fitted.models, **{mode: previous.models[mode] for mode in kept}}
+    thresholds = {**fitted.thresholds, **{mode: previous.thresholds[mode] for mode in kept}}
+    kept_from = {mode: previous.metadata.get("kept", {}).get(mode) or _summary(previous.metadata, mode)
+                 for mode in kept}  # fmt: skip
+    packages = sorted(
+        {*fitted.metadata.get("packages", []), *(p for k in kept_from.values() for p in k["packages"])}
+    )
+    metadata = {**fitted.metadata, "packages": packages, "kept": kept_from}
+    return LearnedRanker(FEATURES, models, thresholds, metadata)
+
+
+def _summary(metadata: Mapping[str, Any], mode: str) -> dict[str, Any]:
+    """What a kept mode was fitted on (every project of that fit: its packages' list is not by mode)."""
+    return {
+        "out_of_fold": metadata.get("out_of_fold", {}).get(mode),
+        "packages": list(metadata.get("packages", [])),
+        "data": list(metadata.get("data", [])),
+    }
