@@ -120,3 +120,20 @@ def test_another_version_of_the_artifact_is_never_taken(
     test = _project(tmp_path / "project", "hello")
     assert packaged_builds([tmp_path / "project/pom.xml"], [repo]) == []
     assert _observed(test, checker) == []  # Version is missing: nothing compiles, nothing observed
+
+
+def test_a_packaged_build_installed_since_changes_the_key_of_remembered_runs(
+    tmp_path: Path, checker: OracleChecker, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An evaluation remembers runs by the file's classpath: the packaged build, installed after a
+    run failed to compile without it, must make that run stale."""
+    require_toolchain()
+    repo = tmp_path / "repo"
+    monkeypatch.setattr(cp, "DEBIAN_REPO", repo)
+    monkeypatch.setattr(cp, "M2_REPO", tmp_path / "no-m2")
+    test = _project(tmp_path / "project", "hello")
+    before = checker.classpath_key(test)
+    jar = _package(repo, "1.0", tmp_path / "build")
+    cp._memo.clear()  # a new process: the classpath is discovered again
+    after = checker.classpath_key(test)
+    assert after != before and str(jar) in after

@@ -396,11 +396,16 @@ class OracleChecker:
 
     def classpath_key(self, path: Path | None) -> str:
         """The classpath a file's checks would run with, as text: what remembered runs of it
-        must match (a jar installed since changes what compiles)."""
+        must match (a jar installed since changes what compiles). The packaged build of the
+        project's version counts too, though it is taken only where the sources alone fail: a
+        run that failed to compile before it was installed would otherwise be remembered as
+        failed after (jackson-core and ini4j, not observed at all on 2026-12-02 until the runs
+        were made again)."""
         if path is None:
             return ""
         classpath = discover(project_root(path), self.settings.classpath)
-        return os.pathsep.join(str(entry) for entry in (*classpath.entries, *classpath.layout.resource_dirs))
+        entries = (*classpath.entries, *classpath.layout.resource_dirs, *classpath.packaged)
+        return os.pathsep.join(str(entry) for entry in entries)
 
     def warm(self, path: Path) -> None:
         """Start the helper JVM for ``path``'s module now, so the first check is not a cold one."""
