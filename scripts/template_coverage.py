@@ -15,7 +15,11 @@ assertion test into one reason:
 - ``beyond MAX_TARGETS`` / ``beyond the per-base caps``: the expression would be a target with
   a larger :data:`~oracular.java.targets.MAX_TARGETS`, or with every enumeration cap raised;
 - ``not a target``: by the asserted expression's shape (a field, a call with literal arguments,
-  a chain...).
+  a chain...); for a call on a prefix variable whose method is not enumerated, where its type's
+  members come from (the workspace, the JDK table, or neither: the type named).
+
+Dev packages by default; train packages may be measured too (``--only``): their failures are
+what a general rule is built from, never the report projects'.
 
     PYTHONPATH=server .venv/bin/python scripts/template_coverage.py [--max-tests 100] [--seed 13]
         [--only PKG ...] [--json out.json] [--examples 3] [--jobs 1]
@@ -164,7 +168,17 @@ def shape(text: str, prefix: PrefixAnalysis) -> str:
     if env.variable_type(name) in (None, "var"):
         return f"{described} (receiver type unknown)"
     bases = [b.name for b in TargetEnumerator(prefix.statements, env, None).variables]
-    return f"{described} ({'method not enumerated' if name in bases else 'receiver not a base'})"
+    if name not in bases:
+        return f"{described} (receiver not a base)"
+    return f"{described} (method not enumerated, {_type_source(env.variable_type(name) or '', env)})"
+
+
+def _type_source(type_text: str, env: TypeEnv) -> str:
+    """Where the receiver's members would come from: the workspace, the JDK table, or neither
+    (a library's class, whose members the index does not hold)."""
+    if env.resolve_class(type_text) is not None:
+        return "workspace type"
+    return "JDK table type" if targets.jdk_type(type_text) is not None else f"other type: {type_text}"
 
 
 def _name_kind(node: Node | None, env: TypeEnv) -> str:
@@ -270,17 +284,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--max-tests", type=int, default=100, help="tests per package, seeded (as corpus)")
     parser.add_argument("--seed", type=int, default=13)
-    parser.add_argument("--only", nargs="*", default=None, help="dev packages (default: all fetched)")
+    parser.add_argument("--only", nargs="*", default=None, help="dev or train packages (default: dev)")
     parser.add_argument("--examples", type=int, default=3, help="examples shown per detail")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     parser.add_argument("--json", type=Path, default=None, help="one record per assertion test")
     args = parser.parse_args()
     sources = default_cache_dir() / "src"
-    dev = CorpusLists.load().dev
-    names = [n for n in (args.only or dev) if (sources / n).is_dir()]
-    if any(n not in dev for n in names):
-        parser.error("only dev packages may be measured")
-    tasks = [RealisticTask(n, "dev", sources / n, args.max_tests, args.seed) for n in names]
+    lists = CorpusLists.load()
+    split = {**{n: "train" for n in lists.train}, **{n: "dev" for n in lists.dev}}
+    names = [n for n in (args.only or lists.dev) if (sources / n).is_dir()]
+    if any(n not in split for n in names):
+        parser.error("only packages of the corpus lists may be measured")
+    tasks = [RealisticTask(n, split[n], sources / n, args.max_tests, args.seed) for n in names]
     start = time.monotonic()
     records: list[dict[str, Any]] = []
     context = multiprocessing.get_context("spawn")
