@@ -299,15 +299,15 @@ def test_which_system_jar_provides_a_package_is_remembered_on_disk_until_the_jar
     monkeypatch.setattr(cp, "cache_root", lambda: tmp_path / "cache")
     java_dir = tmp_path / "java"
     jaxen = _jar(java_dir / "jaxen.jar", "org/jaxen/XPath.class")
-    assert cp.system_packages(java_dir) == {"org.jaxen": (jaxen,)}
+    assert cp._system_packages(java_dir) == {"org.jaxen": (jaxen,)}
     cp._system_index.clear()  # a new process: nothing in memory...
 
     def unread(jar: Path) -> frozenset[str]:
         raise AssertionError(f"{jar} read again")
 
     monkeypatch.setattr(cp, "_packages_in_jar", unread)
-    assert cp.system_packages(java_dir) == {"org.jaxen": (jaxen,)}  # ...the file answers
+    assert cp._system_packages(java_dir) == {"org.jaxen": (jaxen,)}  # ...the file answers
     monkeypatch.undo()
     monkeypatch.setattr(cp, "cache_root", lambda: tmp_path / "cache")
     mail = _jar(java_dir / "mail.jar", "javax/mail/Message.class")
-    assert cp.system_packages(java_dir) == {"org.jaxen": (jaxen,), "javax.mail": (mail,)}  # a jar more
+    assert cp._system_packages(java_dir) == {"org.jaxen": (jaxen,), "javax.mail": (mail,)}  # a jar more

@@ -7,7 +7,6 @@ from collections.abc import Collection
 from pathlib import Path
 
 from oracular.engine import EngineSettings, OracleEngine
-from oracular.execution.libraries import system_library
 from oracular.java.workspace import WorkspaceIndex, project_root
 from oracular.models.ranker import default_ranker
 from oracular.ranking.problem import Ranker
@@ -29,7 +28,7 @@ def engine_for(
     (:mod:`oracular.java.index_store`): a batch's second worker, the next run, read it.
     """
     roots = sorted({project_root(p) for p in paths})
-    index = WorkspaceIndex(roots, keep=keep, stored=True, library=system_library())
+    index = WorkspaceIndex(roots, keep=keep, stored=True)
     index.refresh()
     ranker = ranker or default_ranker()
     return OracleEngine(index, ranker, settings, project_root=roots[0] if roots else None)

@@ -38,7 +38,6 @@ from oracular.corpus.devtests import DevTest, cut_file, find_status, oracle_free
 from oracular.corpus.lists import CorpusLists
 from oracular.corpus.normalise import GroundTruth
 from oracular.engine import FileAnalysis, OracleEngine, TestStatus
-from oracular.execution.libraries import system_library
 from oracular.java import syntax
 from oracular.java.method_text import synthesise_method
 from oracular.java.prefix import PrefixAnalysis
@@ -145,7 +144,7 @@ def chosen_cuts(task: RealisticTask, counts: Counter[str]) -> tuple[OracleEngine
 
     Shared with ``scripts/template_coverage.py``, which must measure exactly these tests.
     """
-    index = WorkspaceIndex([task.root], library=system_library())
+    index = WorkspaceIndex([task.root])
     index.refresh()
     engine = OracleEngine(index, BaselineRanker(), project_root=task.root)
     cuts: list[tuple[Path, DevTest]] = []

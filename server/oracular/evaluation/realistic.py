@@ -38,7 +38,6 @@ from oracular.corpus.normalise import GroundTruth
 from oracular.corpus.realistic import is_developers
 from oracular.engine import FileReport, OracleEngine, Suggestion, TestReport
 from oracular.evaluation.ranking import AssertionOutcome, most_confident
-from oracular.execution.libraries import system_library
 from oracular.java.assertions import ASSERT_NOT_NULL, ASSERT_THAT, BINARY, UNARY
 from oracular.java.source import SourceError, SourceText, load_source
 from oracular.java.workspace import WorkspaceIndex, iter_java_files
@@ -269,7 +268,7 @@ def evaluate_project(
     start = time.monotonic()
     root = root.resolve()
     run = ProjectRun(root.name, _version(root))
-    index = WorkspaceIndex([root], library=system_library())
+    index = WorkspaceIndex([root])
     index.refresh()
     engine = engine_for(index, root)
     cuts: list[tuple[Path, DevTest]] = []

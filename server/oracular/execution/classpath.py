@@ -310,7 +310,7 @@ _system_lock = threading.Lock()
 _system_index: dict[tuple[str, int], dict[str, tuple[Path, ...]]] = {}
 
 
-def system_packages(java_dir: Path) -> dict[str, tuple[Path, ...]]:
+def _system_packages(java_dir: Path) -> dict[str, tuple[Path, ...]]:
     """Package -> the jars of ``java_dir`` providing it, the shortest file name first (Debian's
     unversioned link, ``jaxen.jar`` before ``jaxen-1.2.0.jar``).
 
@@ -367,7 +367,7 @@ def system_jars_for_imports(
     """
     roots = list(source_roots)
     provided = PackageIndex.of_paths(classpath, roots)
-    index = system_packages(java_dir)
+    index = _system_packages(java_dir)
     added: dict[Path, None] = {}
     for name in sorted(_imported_names(roots)):
         if provided.provides(Import(name, False, False)):

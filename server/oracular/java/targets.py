@@ -28,12 +28,9 @@ from oracular.java.declarations import ClassInfo, MethodInfo, visible
 from oracular.java.identifiers import identifier_words, test_name_words
 from oracular.java.jdk_types import JDK_TYPES, MAP, THROWABLE, JdkType
 from oracular.java.prefix_values import (
-    arguments_by_receiver,
-    computed_values,
     fixture_bases,
     prefix_bases,
     prefix_values,
-    topics,
     unread_inputs,
 )
 from oracular.java.types import (
@@ -156,21 +153,18 @@ class TargetEnumerator:
         self.fixtures = fixture_bases(env, self.variables)
         self.values = prefix_values(statements, env)
         self.inputs = unread_inputs(statements, env)
-        self.passed = arguments_by_receiver(statements)
-        self.topics = topics(statements)
+        self.passed = _arguments_by_receiver(statements)
+        self.topics = _topics(statements)
         self.tested = test_name_words(test_name)
         """What the test's name says it checks (``testSkipLinesZero``): relevant to every base."""
-        self.from_library: set[str] = set()
-        """The targets a library's class offered (:meth:`library_class`): :meth:`enumerate` lists
-        them after every other, so that they never push out what the workspace's own classes offer."""
 
     def by_relevance(self, targets: list[Target], base: str) -> list[Target]:
         """Observers named like what the prefix did to ``base`` first: ``withEscape('&')`` makes
         ``getEscapeCharacter()`` the likely oracle, ``setHeader(h)`` makes it ``getHeader()``, and
         so does a test named ``testHeader`` (a field, which has no method, by its name)."""
-        words = self.topics.get(base, set()) | self.tested
+        topics = self.topics.get(base, set()) | self.tested
         return sorted(
-            targets, key=lambda t: -len(identifier_words(t.method or t.expression.rsplit(".")[-1]) & words)
+            targets, key=lambda t: -len(identifier_words(t.method or t.expression.rsplit(".")[-1]) & topics)
         )
 
     # -- zero-argument observers -------------------------------------------------------------
@@ -191,9 +185,6 @@ class TargetEnumerator:
             return found
         cls = self.env.resolve_class(receiver_type)
         if cls is None:
-            library = self.library_class(receiver_type)
-            if library is not None:
-                return self._noted(library, workspace_observers(library, self.env, receiver, receiver_type))
             found = _jdk_observers(receiver, receiver_type)
             if not self.stable_text(receiver_type):
                 found = [t for t in found if t.method != "toString"]
@@ -206,23 +197,6 @@ class TargetEnumerator:
             named = {t.method for t in found}
             found += [t for t in _jdk_observers(receiver, root.superclass) if t.method not in named]
         return found
-
-    def library_class(self, type_text: str) -> ClassInfo | None:
-        """A library's or the JDK's class (:meth:`TypeEnv.library_class`) where the table of common
-        JDK types does not describe the type: the table's curated observers win over every public
-        method of ``List``'s."""
-        return None if jdk_type(type_text) is not None else self.env.library_class(type_text)
-
-    def _noted(self, cls: ClassInfo | None, found: list[Target]) -> list[Target]:
-        """``found``, remembered as a library's where ``cls`` is one (:attr:`from_library`)."""
-        library = self.env.index.library
-        if cls is not None and library is not None and library.holds(cls):
-            self.from_library.update(t.expression for t in found)
-        return found
-
-    def member_class(self, type_text: str) -> ClassInfo | None:
-        """The class whose methods a receiver of ``type_text`` offers: the workspace's, else a library's."""
-        return self.env.resolve_class(type_text) or self.library_class(type_text)
 
     def stable_text(self, type_text: str) -> bool:
         """Whether a value's ``toString()`` is the same on every run: text and primitives, enums,
@@ -247,9 +221,8 @@ class TargetEnumerator:
         return found[:MAX_FIELDS_PER_BASE]
 
     def actions(self, receiver: str, receiver_type: str) -> list[Target]:
-        """Other zero-argument calls with a value on a workspace or library receiver (``s.peek()``,
-        ``s.pop()``, a StAX reader's ``next()``)."""
-        cls = self.member_class(receiver_type)
+        """Other zero-argument calls with a value on a workspace receiver (``s.peek()``, ``s.pop()``)."""
+        cls = self.env.resolve_class(receiver_type)
         if cls is None:
             return []
         found: dict[str, Target] = {}
@@ -265,7 +238,7 @@ class TargetEnumerator:
                 continue
             ret = instantiate_return(owner, method, receiver_type)
             found[method.name] = Target(f"{receiver}.{method.name}()", ret, "action", receiver, method.name)
-        return self._noted(cls, self.by_relevance(list(found.values()), receiver)[:MAX_ACTIONS_PER_BASE])
+        return self.by_relevance(list(found.values()), receiver)[:MAX_ACTIONS_PER_BASE]
 
     # -- calls with arguments ----------------------------------------------------------------
     def _arguments(self, param_type: str, receiver: str, small_literals: bool = True) -> Iterator[str]:
@@ -284,7 +257,7 @@ class TargetEnumerator:
         """One-argument reads with prefix values: ``xs.get(0)``, ``m.get(key)``, ``xs.contains(x)``."""
         found: list[Target] = []
         methods: list[tuple[str, str, str | None]] = []
-        cls = self.member_class(receiver_type)
+        cls = self.env.resolve_class(receiver_type)
         if cls is not None:
             for owner, method in self.env.methods_in_hierarchy(cls):
                 if (
@@ -308,14 +281,14 @@ class TargetEnumerator:
                 arguments += self.env.set_up_literals[:1]
             for argument in dict.fromkeys(a for a in arguments if a is not None):
                 found.append(Target(f"{receiver}.{name}({argument})", returns, "query", receiver, name))
-        return self._noted(cls, found[:MAX_ARGUMENT_CALLS_PER_BASE])
+        return found[:MAX_ARGUMENT_CALLS_PER_BASE]
 
     def predicates(self, receiver: str, receiver_type: str) -> list[Target]:
         """Boolean methods of a workspace receiver over the prefix's other values, whatever their
         name: the unit judging what the prefix built (xmlunit's ``qualifier.qualifyForComparison(
         control, test)`` after ``control`` and ``test`` were built). One-argument ones named like a
         query are :meth:`queries`; ``equals`` is left to the equality oracles."""
-        cls = self.member_class(receiver_type)
+        cls = self.env.resolve_class(receiver_type)
         if cls is None:
             return []
         found: dict[str, Target] = {}
@@ -334,7 +307,7 @@ class TargetEnumerator:
             if arguments is not None:
                 call = f"{receiver}.{method.name}({', '.join(arguments)})"
                 found[method.name] = Target(call, "boolean", "query", receiver, method.name)
-        return self._noted(cls, self.by_relevance(list(found.values()), receiver)[:MAX_PREDICATES_PER_BASE])
+        return self.by_relevance(list(found.values()), receiver)[:MAX_PREDICATES_PER_BASE]
 
     def _distinct_arguments(self, param_types: list[str], receiver: str) -> list[str] | None:
         """One prefix value per parameter, a different one each (the most recent that fits), or
@@ -459,19 +432,13 @@ class TargetEnumerator:
         """``primary`` first (the prefix's own value), then the calls over its unread inputs and
         ``reads`` (what the file's other tests assert on), then per base: itself, its observers,
         fields, actions and queries; then the other written variables, chains, static calls and
-        the fixtures' observers and fields; last, what a library's classes offer. Deduplicated, at
-        most :data:`MAX_TARGETS`.
+        the fixtures' observers and fields. Deduplicated, at most :data:`MAX_TARGETS`.
         ``tested_class``: the class the test class is named after."""
         ordered: dict[str, Target] = {t.expression: t for t in primary}
-        computed = computed_values(self.statements)
-        deferred: list[Target] = []
+        computed = _computed_values(self.statements)
 
         def add(target: Target) -> None:
-            if "".join(target.expression.split()) in computed:
-                return
-            if target.expression in self.from_library:
-                deferred.append(target)
-            else:
+            if "".join(target.expression.split()) not in computed:
                 ordered.setdefault(target.expression, target)
 
         tested = [c for c in (focal_class, tested_class) if c is not None]
@@ -505,8 +472,6 @@ class TargetEnumerator:
             predicates = self.predicates(fixture.name, fixture.type)
             for target in [*predicates, *observers[:MAX_OBSERVERS_PER_BASE], *fields]:
                 add(target)
-        for target in deferred:  # a library's, last (:attr:`from_library`)
-            ordered.setdefault(target.expression, target)
         return list(ordered.values())[:MAX_TARGETS]
 
     def _chains(
@@ -529,12 +494,58 @@ class TargetEnumerator:
                     yield Target(chained.expression, chained.type, "chain", base, chained.method)
 
 
+def _topics(statements: list[Node]) -> dict[str, set[str]]:
+    """Per local, the words of the methods that produced or changed it (its initialiser's calls,
+    the calls made on it)."""
+    topics: dict[str, set[str]] = {}
+    for statement in statements:
+        for declarator in statement.children_by_field_name("declarator"):
+            name = syntax.text(declarator.child_by_field_name("name"))
+            value = declarator.child_by_field_name("value")
+            nodes = syntax.walk_skipping_classes(value) if value is not None else iter(())
+            calls = [syntax.call_name(n) for n in nodes if n.type == "method_invocation"]
+            topics[name] = {w for call in calls for w in identifier_words(call)}
+        for node in syntax.walk_skipping_classes(statement):
+            receiver = node.child_by_field_name("object") if node.type == "method_invocation" else None
+            if receiver is not None and receiver.type == "identifier":
+                topics.setdefault(syntax.text(receiver), set()).update(
+                    identifier_words(syntax.call_name(node))
+                )
+    return topics
+
+
 _NAME_LITERAL = re.compile(r'^"[A-Za-z_$][\w$.]{0,40}"$')
 
 
 def _is_data(text: str) -> bool:
     """A string literal that is no name (``"a,b,c\n1,2,3"``, ``"-fox"``, ``""``)."""
     return text.startswith('"') and _NAME_LITERAL.match(text) is None
+
+
+def _arguments_by_receiver(statements: list[Node]) -> dict[str, list[str]]:
+    """``{"m": ["key", "v"]}`` for ``m.put(key, v)``: what the prefix handed each receiver."""
+    passed: dict[str, list[str]] = {}
+    for statement in statements:
+        for node in syntax.walk_skipping_classes(statement):
+            receiver = node.child_by_field_name("object") if node.type == "method_invocation" else None
+            args = node.child_by_field_name("arguments") if receiver is not None else None
+            if receiver is not None and args is not None:
+                texts = [syntax.text(a) for a in args.named_children]
+                passed.setdefault(syntax.text(receiver), []).extend(texts)
+    return passed
+
+
+def _computed_values(statements: list[Node]) -> set[str]:
+    """The expressions the prefix already evaluates (a declarator's value, a bare call), without
+    spaces: asserting on such an expression again repeats it instead of reading the result."""
+    found = set()
+    for statement in statements:
+        if statement.type == "expression_statement" and statement.named_children:
+            found.add(syntax.text(statement.named_children[0]))
+        for declarator in statement.children_by_field_name("declarator"):
+            if (value := declarator.child_by_field_name("value")) is not None:
+                found.add(syntax.text(value))
+    return {"".join(text.split()) for text in found}
 
 
 def _readable(owner: ClassInfo, method: MethodInfo, env: TypeEnv) -> bool:

@@ -249,21 +249,11 @@ class TypeEnv:
             return None
         return self.index.resolve(type_text, self.package, self.imports, self.scope)
 
-    def library_class(self, type_text: str | None) -> ClassInfo | None:
-        """A class of the libraries the workspace's index sees (:attr:`WorkspaceIndex.library`)
-        that the workspace does not declare."""
-        library = self.index.library
-        if library is None or not type_text or is_primitive(type_text) or self.resolve_class(type_text):
-            return None
-        return library.resolve(type_text, self.imports, self.package)
-
     def variable_type(self, name: str) -> str | None:
         return self.locals.get(name) or self.fields.get(name)
 
     def methods_in_hierarchy(self, cls: ClassInfo) -> Iterator[tuple[ClassInfo, MethodInfo]]:
-        library = self.index.library
-        supertypes = library.supertypes(cls) if library is not None and library.holds(cls) else None
-        for owner in (cls, *(supertypes if supertypes is not None else self.index.supertypes(cls))):
+        for owner in (cls, *self.index.supertypes(cls)):
             for method in owner.methods:
                 yield owner, method
 

@@ -16,7 +16,6 @@ from pathlib import Path
 
 from oracular.java import index_store
 from oracular.java.declarations import ClassInfo, FileDeclarations, Import, extract
-from oracular.java.library import LibraryIndex
 from oracular.java.source import SourceError, SourceText, decode_java, new_parser, parse_text
 
 PRUNED_DIRS = frozenset(
@@ -153,12 +152,8 @@ class WorkspaceIndex:
         recursive: bool = True,
         keep: Collection[Path] = (),
         stored: bool = False,
-        library: LibraryIndex | None = None,
     ) -> None:
         self.roots = [Path(r).resolve() for r in roots]
-        self.library = library
-        """The classes of the libraries the code is compiled against (:mod:`oracular.java.library`),
-        which the targets of a receiver of a type no source declares come from; ``None``: none."""
         self.recursive = recursive
         """``False``: only the files directly in each root (a folder that is no project)."""
         self._store = index_store.store_path(self.roots, recursive) if stored and self.roots else None

@@ -11,7 +11,6 @@ from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 
 from oracular.engine import EngineSettings, OracleEngine
-from oracular.execution.libraries import system_library
 from oracular.java.workspace import RefreshStats, WorkspaceIndex, has_build_marker, project_root
 from oracular.lsp.ranker import LoadedRanker, load_ranker
 from oracular.lsp.worker import Worker
@@ -123,9 +122,7 @@ class Engines:
         in it are indexed (a loose file in a folder of checkouts once indexed all of them).
         """
         recursive = root is None or has_build_marker(root)
-        index = WorkspaceIndex(
-            [root] if root is not None else [], recursive=recursive, stored=True, library=system_library()
-        )
+        index = WorkspaceIndex([root] if root is not None else [], recursive=recursive, stored=True)
         if root is not None:
             scope = "" if recursive else " (no build file or .git: only the files in that folder)"
             async with self._progress(f"Oracular: indexing {root.name or root}{scope}") as report:
