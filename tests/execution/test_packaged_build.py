@@ -15,6 +15,8 @@ import pytest
 
 from oracular.cli.common import engine_for
 from oracular.engine import EngineSettings
+from oracular.evaluation.bug_finding.workers import WorkerPool
+from oracular.evaluation.build import build_project
 from oracular.execution import classpath as cp
 from oracular.execution.observe import ValueObserver
 from oracular.execution.oracle_checks import OracleChecker
@@ -137,3 +139,34 @@ def test_a_packaged_build_installed_since_changes_the_key_of_remembered_runs(
     cp._memo.clear()  # a new process: the classpath is discovered again
     after = checker.classpath_key(test)
     assert after != before and str(jar) in after
+
+
+@pytest.mark.parametrize("generated", [False, True])
+def test_the_bug_finding_build_stands_the_packaged_build_behind_sources_that_need_it(
+    generated: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``eval --mutants`` builds the project with javac: where the sources leave a file out for a
+    class the build generates, they compile again with the packaged build of their version last,
+    and its mutants and tests compile and run with it behind the build's own classes; sources
+    that compile alone never take it."""
+    require_toolchain()
+    repo = tmp_path / "repo"
+    monkeypatch.setattr(cp, "DEBIAN_REPO", repo)
+    monkeypatch.setattr(cp, "M2_REPO", tmp_path / "no-m2")
+    jar = _package(repo, "1.0", tmp_path / "build")
+    _project(tmp_path / "project", "hello")
+    if generated:
+        (tmp_path / "project/src/main/java/p/Version.java").write_text(VERSION, encoding="utf-8")
+    classpath = cp.discover(tmp_path / "project", cp.ClasspathSettings(use_build_tools=False))
+    assert classpath.packaged == (jar,)
+    pool = WorkerPool(1, tmp_path / "project", tmp_path / "work")
+    try:
+        with pool.worker() as worker:
+            build = build_project(worker, classpath, tmp_path / "work")
+    finally:
+        pool.close()
+    assert build.main_dropped == {} and build.test_dropped == {}
+    assert [p.name for p in build.test_files] == ["GreeterTest.java"]
+    assert (build.classes / "p/Greeter.class").exists()  # the sources' Greeter, not the jar's
+    assert build.packaged == ([] if generated else [jar])
+    assert (jar in build.dependencies(classpath)) is not generated

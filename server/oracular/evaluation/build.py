@@ -6,6 +6,13 @@ helpers). Real projects rarely compile whole with just the Debian jars: a module
 library, a test uses JMH. So files that do not compile are left out, round after round, until
 the rest does; what was left out is reported, never hidden. Builds are cached by a fingerprint
 of the sources and the classpath.
+
+Where the main sources leave files out and the project's packaged build of exactly its version
+is installed (:attr:`~oracular.execution.classpath.Classpath.packaged`: a class the build
+generates, jackson-core's ``PackageVersion``; code this JDK rejects, ini4j's), they are compiled
+again with it last on the classpath, as the observation does (:mod:`oracular.execution.runner`),
+and the build runs with it behind its own classes: what the sources compile to comes first, a
+mutant's class before both.
 """
 
 from __future__ import annotations
@@ -22,7 +29,7 @@ from oracular.execution.runner import tree_fingerprint
 
 MAX_ROUNDS = 8
 BUILD_OPTIONS = ("-proc:none", "-nowarn", "-g")
-BUILD_VERSION = "2"
+BUILD_VERSION = "3"
 
 
 @dataclass
@@ -35,6 +42,12 @@ class Build:
     """File -> the first error that left it out."""
     test_dropped: dict[str, str] = field(default_factory=dict)
     elapsed_s: float = 0.0
+    packaged: list[Path] = field(default_factory=list)
+    """The packaged build the sources needed (see the module docstring); empty when they did not."""
+
+    def dependencies(self, classpath: Classpath) -> list[Path]:
+        """What this build compiles and runs against, after its own classes."""
+        return [*classpath.dependencies, *self.packaged]
 
     def to_json(self) -> dict:
         return {
@@ -45,6 +58,7 @@ class Build:
             "main_dropped": self.main_dropped,
             "test_dropped": self.test_dropped,
             "elapsed_s": self.elapsed_s,
+            "packaged": [str(p) for p in self.packaged],
         }
 
     @classmethod
@@ -57,6 +71,7 @@ class Build:
             dict(data["main_dropped"]),
             dict(data["test_dropped"]),
             data["elapsed_s"],
+            [Path(p) for p in data.get("packaged", [])],
         )
 
 
@@ -106,8 +121,9 @@ def build_project(worker: JvmWorker, classpath: Classpath, work_dir: Path) -> Bu
     """Main sources into ``classes``, tests into ``test-classes`` (cached by content)."""
     lay = classpath.layout
     entries = list(classpath.dependencies)
+    fingerprinted = [*entries, *classpath.packaged]
     key = hashlib.sha256(
-        "\0".join([BUILD_VERSION, tree_fingerprint(lay.source_roots), *map(str, entries)]).encode()
+        "\0".join([BUILD_VERSION, tree_fingerprint(lay.source_roots), *map(str, fingerprinted)]).encode()
     ).hexdigest()[:20]
     base = work_dir / "build" / key
     meta = base / "build.json"
@@ -116,12 +132,22 @@ def build_project(worker: JvmWorker, classpath: Classpath, work_dir: Path) -> Bu
     except (OSError, ValueError, KeyError):
         pass
     classes, test_classes = base / "classes", base / "test-classes"
-    main_files, main_dropped, main_s = compile_dropping(
-        worker, _java_files(lay.main_roots), classes, entries, lay.encoding
-    )
+    sources = _java_files(lay.main_roots)
+    main_files, main_dropped, main_s = compile_dropping(worker, sources, classes, entries, lay.encoding)
+    packaged: list[Path] = []
+    if main_dropped and classpath.packaged:
+        with_packaged = [*entries, *classpath.packaged]
+        again = compile_dropping(worker, sources, classes, with_packaged, lay.encoding)
+        main_s += again[2]
+        if len(again[1]) < len(main_dropped):
+            main_files, main_dropped, packaged = again[0], again[1], list(classpath.packaged)
+        else:  # no better: the build as the sources alone gave it
+            main_s += compile_dropping(worker, main_files, classes, entries, lay.encoding)[2]
     test_files, test_dropped, test_s = compile_dropping(
-        worker, _java_files(lay.test_roots), test_classes, [classes, *entries], lay.encoding
+        worker, _java_files(lay.test_roots), test_classes, [classes, *entries, *packaged], lay.encoding
     )
-    build = Build(classes, test_classes, main_files, test_files, main_dropped, test_dropped, main_s + test_s)
+    build = Build(
+        classes, test_classes, main_files, test_files, main_dropped, test_dropped, main_s + test_s, packaged
+    )
     meta.write_text(json.dumps(build.to_json(), indent=1), encoding="utf-8")
     return build

@@ -136,7 +136,8 @@ class MutantPhase:
         shutil.rmtree(slot, ignore_errors=True)
         src.parent.mkdir(parents=True, exist_ok=True)
         src.write_bytes(mutant.apply(mutant.path.read_bytes()))
-        compiled = worker.compile([src], out, [self.harness.build.classes, *classpath.dependencies])
+        build = self.harness.build
+        compiled = worker.compile([src], out, [build.classes, *build.dependencies(classpath)])
         return out if compiled.ok else None
 
 

@@ -64,7 +64,7 @@ class Harness:
     def context(self) -> CompileContext:
         """Scratch classes compile and run against the built tests and main classes."""
         return CompileContext(
-            classpath=(self.build.test_classes, self.build.classes, *self.classpath.dependencies),
+            classpath=(self.build.test_classes, self.build.classes, *self.build.dependencies(self.classpath)),
             runtime_extra=self.classpath.layout.resource_dirs,
             encoding=self.classpath.layout.encoding,
         )
