@@ -72,6 +72,13 @@ def test_eval_mutants_on_the_example(project: Path, tmp_path: Path, capsys) -> N
     assert set(result["sampled_by_operator"]) <= {"increments", "boundary"}
     for row in rows.values():
         assert row["attributable"] <= row["killed"]
+    # each test's variants say what they caught, and whether a top-1 is the developer's oracle
+    details = result["details"]
+    assert all("kills" in v for d in details for v in d["variants"].values())
+    assert any(d["variants"][DEV]["kills"] for d in details)
+    assert all(isinstance(d["variants"]["rank:observed"]["developers"], bool) for d in details)
+    tests, caught = ProjectResult.from_json(result).as_strong("rank:observed")
+    assert 0 <= caught <= tests
     text = out.read_text(encoding="utf-8")
     assert "## stack" in text
     assert "| developer's oracle | 5 | 100.0% | 0.0% (0) |" in text
@@ -103,3 +110,24 @@ def test_a_project_whose_helper_jvm_dies_costs_that_project_alone(
     err = capsys.readouterr().err
     assert "broken: not evaluated: the helper JVM died" in err and "Traceback" not in err
     assert [r["name"] for r in json.loads(raw.read_text(encoding="utf-8"))] == ["fine"]
+
+
+def _detail(top: dict, dev_kills: list[str], bare_kills: list[str] = ()) -> dict:
+    return {"key": "f:0", "variants": {
+        BARE: {"status": "passed", "kills": list(bare_kills)},
+        DEV: {"status": "passed", "kills": dev_kills},
+        "rank:observed": {"status": "passed", "developers": False, **top},
+    }}  # fmt: skip
+
+
+def test_a_top1_that_is_not_the_developers_counts_as_strong_where_it_catches_what_that_catches() -> None:
+    result = ProjectResult("p", "1", Path("p"), "", [], "")
+    result.details = [
+        _detail({"kills": ["m2"]}, ["m1", "m2"], ["m1"]),  # catches m2, the one the oracle adds
+        _detail({"kills": ["m1"]}, ["m3"]),  # misses m3
+        _detail({"kills": [], "developers": True}, ["m3"]),  # the developer's own: not counted
+        _detail({"kills": []}, ["m1"], ["m1"]),  # the developer's oracle adds nothing to its prefix
+        _detail({"kills": ["m3"], "status": "failed"}, ["m3"]),  # fails on the correct code
+    ]
+    assert result.as_strong("rank:observed") == (2, 1)
+    assert result.as_strong("rank:neural") == (0, 0)

@@ -37,9 +37,11 @@ from oracular.evaluation.bug_finding.records import (
     TestFile,
     Usable,
     rank_kind,
+    test_key,
     variant_key,
 )
 from oracular.evaluation.bug_finding.workers import Harness
+from oracular.evaluation.realistic import answer_keys, suggestion_key
 from oracular.evaluation.regression import regression_body
 from oracular.execution.jvm import JvmWorker
 from oracular.execution.observe import observe_statement
@@ -178,7 +180,11 @@ class CorrectCodePhase:
             if key in test_file.offered:
                 status, why = _final_status(final, key)
                 variants[kind] = {"oracle": _oracle(selected, kind), "status": status, "why": why[:300]}
+                top = selected.top_of(kind)
+                if top is not None:  # a ranker's top-1: the developer's oracle, as eval --realistic judges?
+                    variants[kind]["developers"] = suggestion_key(top) in answer_keys(selected.cut)
         return {
+            "key": test_key(test_file.id, selected.index),
             "file": str(test_file.path.relative_to(self.root)),
             "test": f"{selected.cut.class_name}.{selected.cut.name}",
             "kind": selected.cut.kind,

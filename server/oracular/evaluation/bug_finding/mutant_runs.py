@@ -23,6 +23,7 @@ from oracular.evaluation.bug_finding.records import (
     TestFile,
     Usable,
     rank_kind,
+    test_key,
     variant_key,
 )
 from oracular.evaluation.bug_finding.workers import Harness
@@ -58,18 +59,25 @@ class MutantPhase:
     """Its top-1 row (else the checked row) gives the report's examples."""
 
     def run(self, files: Sequence[TestFile], result: ProjectResult) -> None:
-        """Fills ``result``'s kills (per kind, per operator) and the mutant counts."""
+        """Fills ``result``'s kills (per kind, per operator; per test in its details) and the
+        mutant counts."""
         sampled = self._sample(files, result)
-        outcomes = self.harness.parallel(sampled, self._kinds_killing, "mutants")
+        outcomes = self.harness.parallel(sampled, self._killing, "mutants")
         by_operator: dict[str, Counter[str]] = {kind: Counter() for kind in result.rows}
+        by_test: dict[str, dict[str, list[str]]] = {}
         for mutant, killed in zip(sampled, outcomes, strict=True):
             if killed is None:
                 result.counts["mutants_stillborn"] += 1
                 continue
             result.counts["mutants_run"] += 1
-            for kind in killed:
+            for kind in {kind for kind, _ in killed}:
                 result.rows[kind].killed.add(mutant.id)
                 by_operator[kind][mutant.operator] += 1
+            for kind, (file_id, index) in killed:
+                by_test.setdefault(test_key(file_id, index), {}).setdefault(kind, []).append(mutant.id)
+        for detail in result.details:  # what each test's variants caught, to compare them test by test
+            for kind, variant in detail["variants"].items():
+                variant["kills"] = sorted(by_test.get(detail["key"], {}).get(kind, []))
         self._attribute(sampled, result)
         result.killed_by_operator = by_operator
 
@@ -102,8 +110,8 @@ class MutantPhase:
                 only_oracle = [m for m in sampled if m.id in extra]
         result.examples = [m.description for m in only_oracle[:EXAMPLES]]
 
-    def _kinds_killing(self, worker: JvmWorker, mutant: Mutant) -> set[str] | None:
-        """Kinds that kill ``mutant``; ``None`` when it does not compile (stillborn)."""
+    def _killing(self, worker: JvmWorker, mutant: Mutant) -> set[tuple[str, tuple[str, int]]] | None:
+        """The variants (kind, test) that kill ``mutant``; ``None`` when it does not compile (stillborn)."""
         classes = self._compile(worker, mutant)
         if classes is None:
             return None
@@ -141,24 +149,26 @@ class MutantPhase:
         return out if compiled.ok else None
 
 
-def _kills(worker: JvmWorker, classpath: Sequence[Path], runs: dict[tuple[str, str], _TestRun]) -> set[str]:
-    """The kinds with a variant that does not pass. The bare prefixes run first: when a prefix hangs
+def _kills(
+    worker: JvmWorker, classpath: Sequence[Path], runs: dict[tuple[str, str], _TestRun]
+) -> set[tuple[str, tuple[str, int]]]:
+    """The variants (kind, test) that do not pass. The bare prefixes run first: when a prefix hangs
     or crashes, so would the test's other variants, which count as killing without a run."""
     bare = {ref: run for ref, run in runs.items() if run.kind == BARE}
     others = {ref: run for ref, run in runs.items() if run.kind != BARE}
-    killed: set[str] = set()
+    killed: set[tuple[str, tuple[str, int]]] = set()
     hung: set[tuple[str, int]] = set()
     first = worker.run(classpath, [TestRef(c, m, run.limit_s) for (c, m), run in bare.items()])
     for ref, run in bare.items():
         status = first.outcomes.get(ref, TestOutcome("notrun")).status
         if status in KILLING:
-            killed.add(run.kind)
+            killed.add((run.kind, run.test))
             if status != "failed":
                 hung.add(run.test)
-    killed |= {run.kind for run in others.values() if run.test in hung}
+    killed |= {(run.kind, run.test) for run in others.values() if run.test in hung}
     todo = {ref: run for ref, run in others.items() if run.test not in hung}
     second = worker.run(classpath, [TestRef(c, m, run.limit_s) for (c, m), run in todo.items()])
     for ref, run in todo.items():
         if second.outcomes.get(ref, TestOutcome("notrun")).status in KILLING:
-            killed.add(run.kind)
+            killed.add((run.kind, run.test))
     return killed

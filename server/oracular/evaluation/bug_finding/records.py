@@ -33,6 +33,11 @@ def variant_key(index: int, kind: str) -> str:
     return f"{index}:{kind}"
 
 
+def test_key(file_id: str, index: int) -> str:
+    """A selected test across the phases: its file's :attr:`TestFile.id` and its index."""
+    return f"{file_id}:{index}"
+
+
 RANKED = "rank:"
 
 
@@ -112,6 +117,25 @@ class ProjectResult:
     details: list[dict[str, Any]] = field(default_factory=list)
     """Per evaluated test: each variant's oracle and what it did on the correct code (for audit)."""
     jobs: int = 1
+
+    def as_strong(self, kind: str) -> tuple[int, int]:
+        """How often a ranker's top-1 that is not the developer's oracle is as good an answer:
+        ``(tests, caught)``: the tests where it held on the correct code and differs from a
+        developer's oracle that held too and caught a mutant the bare prefix did not, and of
+        those, the ones where it caught every such mutant."""
+        tests = caught = 0
+        for detail in self.details:
+            variants = detail["variants"]
+            top, dev, bare = variants.get(kind), variants.get(DEV), variants.get(BARE, {})
+            if top is None or dev is None or top.get("developers", True) or "kills" not in top:
+                continue
+            if top["status"] != "passed" or dev["status"] != "passed":
+                continue
+            needed = set(dev["kills"]) - set(bare.get("kills", []))
+            if needed:
+                tests += 1
+                caught += needed <= set(top["kills"])
+        return tests, caught
 
     @classmethod
     def from_json(cls, data: dict) -> ProjectResult:

@@ -48,11 +48,25 @@ def summary(results: Sequence[ProjectResult]) -> list[str]:
     return lines
 
 
+def _as_strong(results: Sequence[ProjectResult]) -> list[str]:
+    """Per ranker's top-1: how often it is not the developer's oracle yet catches what that catches."""
+    lines = []
+    kinds = [k for k in dict.fromkeys(k for r in results for k in r.rows) if k.startswith(RANKED)]
+    for kind in kinds:
+        tests, caught = (sum(n) for n in zip(*(r.as_strong(kind) for r in results), strict=True))
+        if tests:
+            label = next(r.rows[kind].label for r in results if kind in r.rows)
+            lines += ["", f"{label}: not the developer's oracle but holding, where the developer's "
+                      f"catches a mutant its prefix does not ({tests} tests), it catches every one of those "
+                      f"in {caught} ({_pct(caught, tests)})."]  # fmt: skip
+    return lines
+
+
 def markdown(results: Sequence[ProjectResult]) -> str:
     """The evaluation report (``docs/execution.md``): a summary, then one section per project."""
     lines = ["# Bug-finding evaluation (`oracular eval --mutants`)", ""]
     if len(results) > 1:
-        lines += ["## Summary", "", *summary(results), ""]
+        lines += ["## Summary", "", *summary(results), *_as_strong(results), ""]
     for r in results:
         lines += [*_overview(r), *_rows_table(r), *_notes(r), *_operator_table(r)]
     return "\n".join(lines)
@@ -110,6 +124,7 @@ def _notes(r: ProjectResult) -> list[str]:
                 f"{row.label}: {row.failing_confident} of its {row.failing} false positives scored at "
                 f'least {BUG_SCORE} (a check would have called them "possible bug").',
             ]
+    lines += _as_strong([r])
     if r.examples:
         lines += ["", "Mutants only an inserted oracle killed (first five):", ""]
         lines += [f"- `{e}`" for e in r.examples]
