@@ -40,6 +40,14 @@ def test_the_figures_of_a_cell() -> None:
     assert found["exception_f1"] == 1.0
 
 
+def test_answered_observed_counts_the_observed_tests_alone() -> None:
+    """The issue's answering target is over the tests whose prefix ran: an unobserved test answered
+    (by the static ranker) does not count there."""
+    cell = [judged(observed=True), judged(observed=True, offered=False), judged(observed=False)]
+    found = figures(cell)
+    assert (found["answered"], found["observed_answered"]) == (pytest.approx(2 / 3), 0.5)
+
+
 def test_exception_f1_reads_the_top1_as_the_engines_verdict() -> None:
     said_and_did = judged("exception", top1="assertThrows(X.class)", top1_method="assertThrows")
     missed = judged("exception", top1="assertEquals(1, x)", top1_method="assertEquals")

@@ -77,6 +77,7 @@ def figures(judged: Sequence[Judged]) -> dict[str, Any]:
         "observed_top1": _ratio(sum(j.rank == 1 for j in observed), len(observed)),
         "observed_top5": _ratio(sum(j.rank is not None for j in observed), len(observed)),
         "answered": _ratio(len(answered), n),
+        "observed_answered": _ratio(sum(j.offered for j in observed), len(observed)),
         "right_when_answered": _ratio(sum(j.rank == 1 for j in answered), len(answered)),
         "exception_f1": exception_f1(judged),
         "type_accuracy": _ratio(sum(j.type_right is True for j in typed), len(typed)),
@@ -88,7 +89,8 @@ def figures(judged: Sequence[Judged]) -> dict[str, Any]:
 COLUMNS = (
     ("tests", "tests"), ("observed", "observed"), ("top1", "top-1"), ("top5", "top-5"),
     ("observed_top1", "top-1 observed"), ("observed_top5", "top-5 observed"), ("answered", "answered"),
-    ("right_when_answered", "right when answered"), ("exception_f1", "exception F1"),
+    ("observed_answered", "answered observed"), ("right_when_answered", "right when answered"),
+    ("exception_f1", "exception F1"),
     ("type_accuracy", "type accuracy"), ("not_null", "assertNotNull top-1"), ("false_alarms", "false alarms"),
 )  # fmt: skip
 
