@@ -135,14 +135,13 @@ def build_project(worker: JvmWorker, classpath: Classpath, work_dir: Path) -> Bu
     sources = _java_files(lay.main_roots)
     main_files, main_dropped, main_s = compile_dropping(worker, sources, classes, entries, lay.encoding)
     packaged: list[Path] = []
-    if main_dropped and classpath.packaged:
-        with_packaged = [*entries, *classpath.packaged]
-        again = compile_dropping(worker, sources, classes, with_packaged, lay.encoding)
+    if main_dropped and classpath.packaged:  # into a folder of its own: the first build stays if no better
+        beside = base / "classes-packaged"
+        again = compile_dropping(worker, sources, beside, [*entries, *classpath.packaged], lay.encoding)
         main_s += again[2]
         if len(again[1]) < len(main_dropped):
-            main_files, main_dropped, packaged = again[0], again[1], list(classpath.packaged)
-        else:  # no better: the build as the sources alone gave it
-            main_s += compile_dropping(worker, main_files, classes, entries, lay.encoding)[2]
+            classes, packaged = beside, list(classpath.packaged)
+            main_files, main_dropped = again[0], again[1]
     test_files, test_dropped, test_s = compile_dropping(
         worker, _java_files(lay.test_roots), test_classes, [classes, *entries, *packaged], lay.encoding
     )
