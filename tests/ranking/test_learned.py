@@ -33,6 +33,17 @@ def test_probabilities_are_a_softmax_of_the_models_utilities() -> None:
     assert (ranker.threshold(False), ranker.threshold(True)) == (0.5, 0.2)
 
 
+def test_the_null_takes_its_share_and_travels_in_the_config() -> None:
+    """A null utility equal to the first candidate's: of e^0 + e^log3 + e^0, the null's third of
+    the mass is not listed."""
+    rows = [[0.0] * len(FEATURES), [0.0] * len(FEATURES)]
+    rows[1][FEATURES.index("ranker_logit")] = math.log(3)
+    weights = LinearModel(tuple(float(name == "ranker_logit") for name in FEATURES), null=0.0)
+    ranker = LearnedRanker(FEATURES, {"static": weights}, {"static": 0.5}, {})
+    assert ranker.probabilities(rows, observed=False) == pytest.approx([0.2, 0.6])
+    assert LearnedRanker.from_config(ranker.to_config()) == ranker
+
+
 def test_it_travels_in_the_config_and_is_refused_for_other_features() -> None:
     ranker = model(holds=2.0)
     config = ModelConfig({"hidden_size": 8}, learned_ranker=ranker)

@@ -13,6 +13,7 @@ import pytest
 from oracular.cli.main import main
 from oracular.models.store import ModelConfig, load_config, save_config
 from oracular.ranking.features import FEATURES
+from oracular.ranking.learned import LearnedRanker
 from oracular.training.learned_ranker import (
     choose_threshold,
     cross_validate,
@@ -57,6 +58,26 @@ def test_the_weight_goes_to_the_feature_that_tells(tmp_path: Path) -> None:
     assert choose_threshold(by_mode["observed"], 0.9) <= min(
         max(s.probabilities) for s in by_mode["observed"]
     )
+
+
+def test_uncovered_tests_lower_the_confidence_not_the_order(tmp_path: Path) -> None:
+    """Every other test of each mode has no right candidate: the null then takes about half the
+    mass (the mean top-1 probability falls from near 1 to near a half), and the weights are those
+    fitted on the covered tests alone."""
+    path = write_features(tmp_path / "f.jsonl")
+    lines = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    for n, data in enumerate(lines):
+        if n % 4 >= 2:  # the lines alternate the modes
+            data["labels"] = [False] * len(data["labels"])
+    path.write_text("".join(json.dumps(data) + "\n" for data in lines), encoding="utf-8")
+    observed = [t for t in load_tests([path]) if t.observed]
+    model = fit(observed)
+    ranker = LearnedRanker(FEATURES, {"observed": model}, {"observed": 0.0}, {})
+    confidence = [max(ranker.probabilities(t.rows.tolist(), True)) for t in observed]
+    assert model.null is not None and 0.4 < sum(confidence) / len(confidence) < 0.6
+    covered = fit([t for t in observed if bool(t.labels.any())])
+    assert covered.weights == pytest.approx(model.weights) and covered.null is not None
+    assert covered.null < model.null - 2  # with nothing uncovered, "none" is all but ruled out
 
 
 def test_the_cli_fits_and_saves_it_in_the_models_config(

@@ -6,6 +6,10 @@ adds one signal with a weight chosen on the tune projects' failures; here all of
 score among them (:mod:`oracular.ranking.features`), are weighed by a model fitted on projects no
 rule was built on, with folds grouped by project. Its top-1 probability is also when to answer:
 the threshold per mode is chosen on the same folds for a stated precision.
+
+A *null* utility, "none of these", takes the share of the tests whose oracle no candidate renders,
+so that the top-1 probability says how often the top-1 is right: without it (the softmax over the
+candidates alone) train's out-of-fold top-1 probability averaged 0.54 where 23% were right.
 """
 
 from __future__ import annotations
@@ -29,6 +33,8 @@ class LinearModel:
     """A weight per feature: a candidate's utility is their dot product."""
 
     weights: tuple[float, ...]
+    null: float | None = None
+    """The utility of "none of these" (a model fitted without it leaves it out of the softmax)."""
 
     def utilities(self, rows: Sequence[Sequence[float]]) -> list[float]:
         return [sum(w * x for w, x in zip(self.weights, row, strict=True)) for row in rows]
@@ -49,13 +55,15 @@ class LearnedRanker:
         return ("observed" if observed else "static") in self.models
 
     def probabilities(self, rows: Sequence[Sequence[float]], observed: bool) -> list[float]:
-        """The softmax over one test's candidates: how likely each is the developer's oracle."""
+        """The softmax over one test's candidates (and the null, whose share is not listed): how
+        likely each is the developer's oracle."""
         if not rows:
             return []
-        utilities = self.models["observed" if observed else "static"].utilities(rows)
-        top = max(utilities)
+        model = self.models["observed" if observed else "static"]
+        utilities = model.utilities(rows)
+        top = max(utilities) if model.null is None else max(*utilities, model.null)
         exps = [math.exp(u - top) for u in utilities]
-        total = sum(exps)
+        total = sum(exps) + (0.0 if model.null is None else math.exp(model.null - top))
         return [e / total for e in exps]
 
     def threshold(self, observed: bool) -> float:
@@ -69,7 +77,8 @@ class LearnedRanker:
         if features != FEATURES:
             raise ValueError("the learned ranker was fitted on other features than this version computes")
         fitted = [mode for mode in MODES if mode in data["models"]]
-        models = {mode: LinearModel(tuple(map(float, data["models"][mode]))) for mode in fitted}
+        nulls = data.get("nulls", {})
+        models = {m: LinearModel(tuple(map(float, data["models"][m])), nulls.get(m)) for m in fitted}
         thresholds = {mode: float(data["thresholds"][mode]) for mode in fitted}
         return cls(features, models, thresholds, dict(data.get("metadata", {})))
 
@@ -77,6 +86,7 @@ class LearnedRanker:
         return {
             "features": list(self.features),
             "models": {mode: list(model.weights) for mode, model in self.models.items()},
+            "nulls": {mode: model.null for mode, model in self.models.items() if model.null is not None},
             "thresholds": dict(self.thresholds),
             "metadata": dict(self.metadata),
         }
