@@ -207,7 +207,10 @@ def scan_layout(root: Path) -> Layout:
     ordered = sorted(roots)
     # Resources kept beside the sources (xom's nu/xom/characters.dat, read by Verifier's static
     # initialiser: without it every class using Verifier failed to load).
-    resources += [r for r in ordered if r != root and any(d == r or r in d.parents for d in data)]
+    # The folders holding data and their ancestors, as a set: testing each root against each data
+    # folder's parents was quadratic, minutes per file on a tree of hundreds of modules.
+    holding = {folder for d in data for folder in (d, *d.parents)}
+    resources += [r for r in ordered if r != root and r in holding]
     tests = tuple(r for r in ordered if r != root and is_test_path(r.relative_to(root) / "X.java"))
     mains = tuple(r for r in ordered if r not in tests)
     poms = [m / "pom.xml" for m in modules if (m / "pom.xml").is_file()]
