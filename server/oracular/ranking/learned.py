@@ -71,16 +71,21 @@ class LearnedRanker:
 
     @classmethod
     def from_config(cls, data: Mapping[str, Any]) -> LearnedRanker:
-        """A model saved with the network; one fitted for other features is refused (the engine
-        would read its weights in the wrong order)."""
-        features = tuple(data["features"])
-        if features != FEATURES:
-            raise ValueError("the learned ranker was fitted on other features than this version computes")
+        """A model saved with the network, its weights read by feature name: a feature this
+        version computes and the model was fitted without weighs nothing (the model ranks as it
+        did when fitted), and one the model weighs but this version does not compute is refused
+        (its utilities would be wrong)."""
+        fitted_on = tuple(data["features"])
+        unknown = sorted(set(fitted_on) - set(FEATURES))
+        if unknown:
+            raise ValueError(
+                f"the learned ranker weighs features this version does not compute: {', '.join(unknown)}"
+            )
         fitted = [mode for mode in MODES if mode in data["models"]]
         nulls = data.get("nulls", {})
-        models = {m: LinearModel(tuple(map(float, data["models"][m])), nulls.get(m)) for m in fitted}
+        models = {m: LinearModel(_by_name(fitted_on, data["models"][m]), nulls.get(m)) for m in fitted}
         thresholds = {mode: float(data["thresholds"][mode]) for mode in fitted}
-        return cls(features, models, thresholds, dict(data.get("metadata", {})))
+        return cls(FEATURES, models, thresholds, dict(data.get("metadata", {})))
 
     def to_config(self) -> dict[str, Any]:
         return {
@@ -90,3 +95,11 @@ class LearnedRanker:
             "thresholds": dict(self.thresholds),
             "metadata": dict(self.metadata),
         }
+
+
+def _by_name(names: Sequence[str], weights: Sequence[float]) -> tuple[float, ...]:
+    """``weights`` (one per name of ``names``) in :data:`FEATURES`' order, 0 where not named."""
+    if len(names) != len(weights):
+        raise ValueError(f"the learned ranker has {len(weights)} weights for {len(names)} features")
+    named = dict(zip(names, map(float, weights), strict=True))
+    return tuple(named.get(name, 0.0) for name in FEATURES)
