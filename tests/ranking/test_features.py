@@ -64,27 +64,3 @@ def test_the_engine_records_every_candidates_features_when_asked(engine: OracleE
         s.oracle for s in plain.suggestions
     ]  # nothing else moves
     assert "features" not in report.to_json()
-
-
-def test_a_row_says_where_its_target_and_exception_stand_and_whether_it_reads_the_receiver(
-    engine: OracleEngine,
-) -> None:
-    """The enumerator's order, the exception types' evidence order and the focal receiver: the
-    network sees none of them."""
-    prefix = analysed(engine, "Stack<Integer> s = new Stack<>(); int n = 3; s.push(n);")
-    assert prefix.focal is not None and prefix.focal.receiver == "s"
-    first, second = prefix.targets[0], prefix.targets[1]
-    candidates = [
-        Candidate("assertion", "assertEquals", second, Value("3", "int", "literal")),
-        Candidate("assertion", "assertEquals", first, Value("3", "int", "literal")),
-        Candidate("assertion", "assertEquals", target("elsewhere"), Value("3", "int", "literal")),
-        Candidate("exception", "assertThrows", exception="IllegalStateException"),
-        Candidate("exception", "assertThrows", exception="RuntimeException"),
-    ]
-    ranked = Ranked.of(candidates, [0.2] * len(candidates), 0.1)
-    rows = [dict(zip(FEATURES, r, strict=True)) for r in candidate_features(ranked, RankingContext(prefix))]
-    assert [r["target_order"] for r in rows] == [0.5, 1.0, 0.0, 0.0, 0.0]
-    assert [r["exception_order"] for r in rows] == [0.0, 0.0, 0.0, 1.0, 0.5]
-    reads = [r["reads_receiver"] for r in rows[:2]]
-    assert reads == [float(t.expression == "s" or t.expression.startswith("s.")) for t in (second, first)]
-    assert 1.0 in reads and rows[2]["reads_receiver"] == 0.0

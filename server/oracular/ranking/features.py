@@ -16,7 +16,6 @@ from oracular.candidates.observed import FAILS, HOLDS
 from oracular.candidates.strength import cannot_hold
 from oracular.java.assertions import FAMILIES
 from oracular.java.neighbours import member_path, read_path
-from oracular.java.targets import Target
 from oracular.ranking.scored import Ranked, RankingContext, Scored
 from oracular.ranking.steps.named_values import prefers_name
 
@@ -25,7 +24,7 @@ METHODS = ("assertEquals", "assertTrue", "assertFalse", "assertNull", "assertNot
 SOURCES = ("observed", "literal", "variable", "constant", "global", "argument")
 TARGETS = ("variable", "call", "observer", "action", "field", "chain", "query", "static", "text", "instance",
            "value")  # fmt: skip
-CANDIDATE = (
+FEATURES = (
     "ranker_logit", "ranker_rank", "ranker_share", "exception_probability",
     "is_assertion", "is_exception", "is_helper",
     *(f"method_{m}" for m in METHODS), *(f"source_{s}" for s in SOURCES), *(f"target_{t}" for t in TARGETS),
@@ -33,14 +32,7 @@ CANDIDATE = (
     "observed", "holds", "fails", "unjudged", "witnessed", "expected_type", "settled", "changed",
     "named_value", "helper_share", "helper_call", "vacuous", "weaker", "renders_whole", "cannot_hold",
 )  # fmt: skip
-ORDERED = ("target_order", "exception_order", "reads_receiver")
-"""Features of a candidate's place among the test's: its target's in the enumerator's order
-(:mod:`oracular.java.targets`: the prefix's last writes and the focal receiver first, relevance to
-the test's name), its exception type's in the evidence order (:meth:`PrefixAnalysis.exception_types`:
-a guard's type, then declared and documented ones), and whether it reads the focal call's receiver.
-The network sees none of them; the template prior sees only the target's place."""
-FEATURES = (*CANDIDATE, *ORDERED)
-"""The feature order: a fitted model's weights are read by name
+"""The feature order of a collection's rows; a fitted model's weights are read by name
 (:meth:`~oracular.ranking.learned.LearnedRanker.from_config`)."""
 
 
@@ -59,40 +51,18 @@ def candidate_features(ranked: Ranked, context: RankingContext) -> list[list[flo
     initial = [s.ranker_score for s in ranked.items]
     best = max(initial, default=0.0) or 1.0
     order = {i: rank for rank, i in enumerate(sorted(range(len(initial)), key=lambda i: -initial[i]))}
-    places = {target.expression: i for i, target in reversed(list(enumerate(context.prefix.targets)))}
-    receiver = context.prefix.focal.receiver if context.prefix.focal is not None else None
     calls: dict[str, int] = {}
     rows = []
     for i, scored in enumerate(ranked.items):
-        candidate = scored.candidate
-        key = candidate.assertion if candidate.kind == "helper" else candidate.kind
-        call = calls.get(key, 0)
-        calls[key] = call + 1
-        place = places.get(candidate.target.expression) if candidate.target is not None else None
-        ordered = [
-            0.0 if place is None else 1 / (1 + place),
-            1 / (1 + call) if candidate.kind == "exception" else 0.0,
-            float(_reads(candidate.target, receiver)),
-        ]
-        own = _row(scored, initial[i], order[i], best, call, ranked.exception_probability, context)
-        rows.append([*own, *ordered])
+        call = calls.get(scored.candidate.assertion, 0) if scored.candidate.kind == "helper" else 0
+        calls[scored.candidate.assertion] = call + 1
+        rows.append(_row(scored, initial[i], order[i], best, call, ranked.exception_probability, context))
     return rows
-
-
-def _reads(target: Target | None, receiver: str | None) -> bool:
-    """The target is, or reads off, the variable the focal method was called on (what the action
-    changed, where the enumerator's order or the network may put another variable first)."""
-    if target is None or not receiver:
-        return False
-    if target.kind == "instance":
-        return target.receiver == receiver
-    return target.expression == receiver or target.expression.startswith((f"{receiver}.", f"{receiver}["))
 
 
 def _row(
     scored: Scored, score: float, rank: int, best: float, call: int, throws: float, context: RankingContext
 ) -> list[float]:
-    """The :data:`CANDIDATE` features: the candidate's own and its test's context."""
     candidate, prefix, observation = scored.candidate, context.prefix, context.observation
     target, expected, verdict = candidate.target, candidate.expected, scored.verdict
     exception = candidate.kind == "exception"
@@ -131,4 +101,4 @@ def _row(
             seen = observation.values.get(target.expression)
             if expected is not None and seen is not None and values["holds"]:
                 values["named_value"] = prefers_name(expected, seen, prefix.history.restated)
-    return [float(values.get(name, 0.0)) for name in CANDIDATE]
+    return [float(values.get(name, 0.0)) for name in FEATURES]
