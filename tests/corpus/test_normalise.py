@@ -134,6 +134,20 @@ def test_canonical_expression_strips_suffixes_and_spaces_but_not_inside_literals
     assert canonical_expression("assertEquals('x', c)") == "assertEquals('x',c)"
 
 
+def test_string_literals_joined_by_plus_are_the_one_literal_the_compiler_makes() -> None:
+    """A developer splits a long expected string over lines; the observed value is one literal."""
+    same = canonical_expression
+    assert same('assertEquals("---\\n" + "key: \\"true\\"", yaml)') == same(
+        'assertEquals("---\\nkey: \\"true\\"", yaml)'
+    )
+    assert same('assertEquals("a" + "b" + x + "c" + "d", s)') == 'assertEquals("ab"+x+"cd",s)'
+    assert same('assertEquals("a\\\\" + "n", s)') == 'assertEquals("a\\\\n",s)'  # each escape stays whole
+    # Not a receiver's literal, a character, or a value that is not a string literal.
+    assert same('assertEquals("a" + "b".length(), s)') == 'assertEquals("a"+"b".length(),s)'
+    assert same("assertEquals('a' + \"b\", s)") == "assertEquals('a'+\"b\",s)"
+    assert same('assertEquals("a" + 1 + "b", s)') == 'assertEquals("a"+1+"b",s)'
+
+
 def test_one_value_spelt_several_ways_is_one_key() -> None:
     same = canonical_expression
     assert same("assertEquals(42.0f, x)") == same("assertEquals(42, x)") == "assertEquals(42,x)"

@@ -46,7 +46,31 @@ def canonical_expression(text: str) -> str:
         boxed = _BOXED_OPEN.search(parts[i - 1])
         if parts[i].startswith("'") and boxed and parts[i + 1].startswith(")"):
             parts[i - 1], parts[i + 1] = parts[i - 1][: boxed.start()], parts[i + 1][1:]
-    return "".join(parts)
+    return _folded("".join(parts))
+
+
+_STRING = re.compile(r"\"(?:\\.|[^\"\\])*\"")
+_QUOTED = re.compile(r"\"(?:\\.|[^\"\\])*\"|'(?:\\.|[^'\\])*'")
+
+
+def _folded(text: str) -> str:
+    """String literals joined by ``+`` as the one literal the compiler makes of them (JLS 15.29):
+    ``"---\\n" + "key: x"`` is ``"---\\nkey: x"``, the spelling an observed value gets. Not where
+    the last literal is a receiver (``"a" + "b".length()``) or in a text block."""
+    if '"""' in text:
+        return text
+    out: list[str] = []
+    last = 0
+    for match in _QUOTED.finditer(text):
+        between, token = text[last : match.start()], match.group()
+        after = text[match.end() : match.end() + 1]
+        joins = between == "+" and out and _STRING.fullmatch(out[-1]) and token.startswith('"')
+        if joins and after != ".":
+            out[-1] = out[-1][:-1] + token[1:]
+        else:
+            out += [between, token]
+        last = match.end()
+    return "".join([*out, text[last:]])
 
 
 def candidate_text(candidate: Candidate) -> str:
