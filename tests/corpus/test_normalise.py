@@ -68,6 +68,20 @@ def first_statement(line: str):
         ("assertTrue(c != 'x');", Flavour.JUNIT4, "assertNotEquals('x', c)"),
         ('assertTrue("default".equals(str));', Flavour.JUNIT4, 'assertEquals("default", str)'),
         ('assertFalse(p.getName().equals("p1"));', Flavour.JUNIT4, 'assertNotEquals("p1", p.getName())'),
+        # Identity against null or a class literal (Class compares by identity) is the JUnit form.
+        (
+            "assertSame(Map.class, t.getErasedType());",
+            Flavour.JUNIT4,
+            "assertEquals(Map.class, t.getErasedType())",
+        ),
+        (
+            'assertNotSame("m", t.type(), List.class);',
+            Flavour.JUNIT4,
+            "assertNotEquals(List.class, t.type())",
+        ),
+        ("Assert.assertNotSame(null, histogram);", Flavour.JUNIT4, "assertNotNull(histogram)"),
+        ("assertThat(a).isSameAs(null);", Flavour.JUNIT5, "assertNull(a)"),
+        ("assertSame(a, b);", Flavour.JUNIT5, "assertSame(a, b)"),
     ],
 )
 def test_normalised_forms(line: str, flavour: Flavour, expected: str) -> None:

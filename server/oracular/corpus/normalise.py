@@ -69,6 +69,10 @@ HAMCREST_OBSERVED_EQUALS = {"hasSize": "size", "aMapWithSize": "size"}
 HAMCREST_QUERIES = {"hasKey": "containsKey", "hasItem": "contains", "containsString": "contains"}
 """Hamcrest matchers that hold when a one-argument query is true: ``hasKey(k)`` is ``m.containsKey(k)``."""
 HAMCREST_SAME = frozenset({"sameInstance", "theInstance"})
+IDENTITY = {ASSERT_SAME: ASSERT_EQUALS, ASSERT_NOT_SAME: ASSERT_NOT_EQUALS}
+"""Identity checks, and what they are against a class literal (``Class`` compares by identity):
+``assertSame(Map.class, t.getErasedType())`` is ``assertEquals(Map.class, t.getErasedType())``,
+as ``assertSame(null, x)`` is ``assertNull(x)``."""
 NEGATED = {
     ASSERT_TRUE: ASSERT_FALSE, ASSERT_FALSE: ASSERT_TRUE, ASSERT_NULL: ASSERT_NOT_NULL,
     ASSERT_NOT_NULL: ASSERT_NULL, ASSERT_EQUALS: ASSERT_NOT_EQUALS, ASSERT_SAME: ASSERT_NOT_SAME,
@@ -149,6 +153,19 @@ def _boolean_or_null(node: Node) -> str | None:
 
 
 def _make(method: str, actual: Node, expected: Node | None, family: str) -> GroundTruth:
+    if method in IDENTITY and expected is not None:
+        if actual.type in ("null_literal", "class_literal") and expected.type not in (
+            "null_literal",
+            "class_literal",
+        ):
+            actual, expected = expected, actual  # up to argument order
+        if expected.type == "null_literal":
+            method = ASSERT_NULL if method == ASSERT_SAME else ASSERT_NOT_NULL
+            return GroundTruth(
+                method, syntax.text(actual), None, family, True, actual.type == "method_invocation"
+            )
+        if expected.type == "class_literal":
+            method = IDENTITY[method]
     return _from_text(method, syntax.text(actual), actual.type == "method_invocation", expected, family)
 
 
