@@ -13,7 +13,8 @@ from collections.abc import Iterator
 
 from oracular.candidates.grammar import Candidate
 
-_LITERAL_OR_SPACE = re.compile(r"\"(?:\\.|[^\"\\])*\"|'(?:\\.|[^'\\])*'|\s+")
+_QUOTED = re.compile(r"\"(?:\\.|[^\"\\])*\"|'(?:\\.|[^'\\])*'")
+_LITERAL_OR_SPACE = re.compile(_QUOTED.pattern + r"|\s+")
 _NUMBER_SUFFIX = re.compile(
     r"\b((?:0[xX][0-9a-fA-F_]+)|(?:\d[\d_]*\.?\d*(?:[eE][+-]?\d+)?)|(?:\.\d+))[lLfFdD]\b"
 )
@@ -49,22 +50,18 @@ def canonical_expression(text: str) -> str:
     return _folded("".join(parts))
 
 
-_STRING = re.compile(r"\"(?:\\.|[^\"\\])*\"")
-_QUOTED = re.compile(r"\"(?:\\.|[^\"\\])*\"|'(?:\\.|[^'\\])*'")
-
-
 def _folded(text: str) -> str:
     """String literals joined by ``+`` as the one literal the compiler makes of them (JLS 15.29):
     ``"---\\n" + "key: x"`` is ``"---\\nkey: x"``, the spelling an observed value gets. Not where
     the last literal is a receiver (``"a" + "b".length()``) or in a text block."""
-    if '"""' in text:
+    if '"+"' not in text or '"""' in text:  # nothing to join (the common case), or a text block
         return text
     out: list[str] = []
     last = 0
     for match in _QUOTED.finditer(text):
         between, token = text[last : match.start()], match.group()
         after = text[match.end() : match.end() + 1]
-        joins = between == "+" and out and _STRING.fullmatch(out[-1]) and token.startswith('"')
+        joins = between == "+" and out and out[-1].startswith('"') and token.startswith('"')
         if joins and after != ".":
             out[-1] = out[-1][:-1] + token[1:]
         else:

@@ -73,6 +73,7 @@ IDENTITY = {ASSERT_SAME: ASSERT_EQUALS, ASSERT_NOT_SAME: ASSERT_NOT_EQUALS}
 """Identity checks, and what they are against a class literal (``Class`` compares by identity):
 ``assertSame(Map.class, t.getErasedType())`` is ``assertEquals(Map.class, t.getErasedType())``,
 as ``assertSame(null, x)`` is ``assertNull(x)``."""
+_IDENTITY_LITERALS = ("null_literal", "class_literal")
 NEGATED = {
     ASSERT_TRUE: ASSERT_FALSE, ASSERT_FALSE: ASSERT_TRUE, ASSERT_NULL: ASSERT_NOT_NULL,
     ASSERT_NOT_NULL: ASSERT_NULL, ASSERT_EQUALS: ASSERT_NOT_EQUALS, ASSERT_SAME: ASSERT_NOT_SAME,
@@ -154,10 +155,7 @@ def _boolean_or_null(node: Node) -> str | None:
 
 def _make(method: str, actual: Node, expected: Node | None, family: str) -> GroundTruth:
     if method in IDENTITY and expected is not None:
-        if actual.type in ("null_literal", "class_literal") and expected.type not in (
-            "null_literal",
-            "class_literal",
-        ):
+        if actual.type in _IDENTITY_LITERALS and expected.type not in _IDENTITY_LITERALS:
             actual, expected = expected, actual  # up to argument order
         if expected.type == "null_literal":
             method = ASSERT_NULL if method == ASSERT_SAME else ASSERT_NOT_NULL
