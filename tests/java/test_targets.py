@@ -505,6 +505,56 @@ def test_jdk_lists_read_as_text_where_it_is_stable_and_matchers_as_actions(tmp_p
     assert found["m.matches()"] == ("boolean", "action")
 
 
+def test_an_iterator_hands_back_its_next_element_as_an_action(tmp_path: Path) -> None:
+    found = targets(
+        analysed_in(
+            tmp_path,
+            {},
+            'List<String> xs = new ArrayList<>(); xs.add("a");\nIterator<String> it = xs.iterator();',
+        )
+    )
+    # next() moves the iterator on: read alone, after hasNext() would have been read
+    assert found["it.next()"] == ("String", "action")
+    assert found["it.hasNext()"] == ("boolean", "observer")
+    found = targets(
+        analysed_in(tmp_path, {}, 'Enumeration<String> e = new Vector<>(List.of("a")).elements();')
+    )
+    assert found["e.nextElement()"] == ("String", "action")
+
+
+def test_classes_the_prefix_calls_statically_are_read_back_through_their_static_getters(
+    tmp_path: Path,
+) -> None:
+    options = """
+        package org.example.app;
+        public class Options {
+            private static boolean shared;
+            private static int depth;
+            public static void setShared(boolean value) { shared = value; }
+            public static boolean getShared() { return shared; }
+            public static int getDepth() { return depth; }
+            public static int getLookahead() { return 1; }
+            static String getHidden() { return ""; }
+            public static <T> T getAny() { return null; }
+            public static int getFor(int key) { return key; }
+            public int getOwn() { return 0; }
+            public static void reset() { }
+        }
+        """
+    found = targets(analysed_in(tmp_path, {"Options.java": options}, "Options.setShared(true);"))
+    # the getter named like the setter the prefix called first, then one more; at most two
+    assert found["Options.getShared()"] == ("boolean", "static")
+    statics = [e for e, (_, kind) in found.items() if kind == "static" and e.endswith("()")]
+    assert statics[0] == "Options.getShared()" and len(statics) == 2
+    # a read needs no argument, no type argument and is static; package-private is visible here
+    assert not {"Options.getAny()", "Options.getOwn()", "Options.reset()"} & set(found)
+    # a class the prefix never calls statically is not read
+    assert not any(
+        e.startswith("Options.")
+        for e in targets(analysed_in(tmp_path, {"Options.java": options}, "int n = 1;"))
+    )
+
+
 def test_an_element_a_query_hands_back_is_read_like_an_observer(tmp_path: Path) -> None:
     row = """
         package org.example.app;

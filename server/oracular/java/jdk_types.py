@@ -76,7 +76,14 @@ JDK_TYPES: dict[str, JdkType] = {
     "AtomicBoolean": JdkType((("get", "boolean"),)),
     "AtomicReference": JdkType((("get", "E"),)),
     "NodeList": JdkType((("getLength", "int"),)),
-    "Iterator": JdkType((("hasNext", "boolean"),)),
+    # next() hands the test the element it walked to (`assertEquals(n1, iter.next())`) and moves on
+    **dict.fromkeys(
+        ("Iterator", "ListIterator"),
+        JdkType((("hasNext", "boolean"), ("next", "E")), actions=frozenset({"next"})),
+    ),
+    "Enumeration": JdkType(
+        (("hasMoreElements", "boolean"), ("nextElement", "E")), actions=frozenset({"nextElement"})
+    ),
     "Matcher": JdkType((("matches", "boolean"), ("find", "boolean")), actions=frozenset({"matches", "find"})),
     "File": _FILE,
     **dict.fromkeys(LISTS, _LIST),
@@ -98,6 +105,7 @@ _SUPERTYPES_OF = (
     (("CDATASection",), ("Text", "CharacterData")),
     (("Text", "Comment"), ("CharacterData",)),
     (LISTS, ("List", "Collection", "Iterable")),
+    (("ListIterator",), ("Iterator",)),
     (COLLECTIONS, ("Collection", "Iterable")),
     (_SETS, ("Set",)),
     (MAPS, ("Map",)),

@@ -60,6 +60,9 @@ MAX_PREDICATES_PER_BASE = 2
 MAX_PREDICATE_ARGUMENTS = 3
 MAX_CHAINS_PER_BASE = 3
 MAX_STATIC_CALLS = 4
+MAX_STATIC_OBSERVERS = 2
+"""Zero-argument static reads per class the prefix calls statically
+(:meth:`TargetEnumerator.static_observers`)."""
 MAX_INPUT_CALLS = 3
 """Calls over the prefix's unread inputs (:meth:`TargetEnumerator.input_calls`): each runs alone."""
 MAX_INPUT_ARGUMENTS = 3
@@ -348,6 +351,25 @@ class TargetEnumerator:
                 found.append(Target(call, method.return_type, "static", cls.name, method.name))
         return found[:MAX_STATIC_CALLS]
 
+    def static_observers(self, owners: list[ClassInfo]) -> list[Target]:
+        """Zero-argument static reads (named as :data:`OBSERVER_NAME` says) of the classes the
+        prefix calls statically: a class that keeps state in statics is read back through them
+        (``Options.setCmdLineOption("-STATIC=false")``, then ``Options.getStatic()``; ``NDC.clear()``,
+        then ``NDC.getDepth()``), those named like what the prefix called on it first."""
+        found: list[Target] = []
+        for cls in owners:
+            reads = [
+                Target(f"{cls.name}.{method.name}()", method.return_type, "static", cls.name, method.name)
+                for method in cls.methods
+                if "static" in method.modifiers
+                and not method.params
+                and not method.type_params
+                and OBSERVER_NAME.match(method.name)
+                and _readable(cls, method, self.env)
+            ]
+            found += self.by_relevance(reads, cls.name)[:MAX_STATIC_OBSERVERS]
+        return found
+
     def statically_called(self) -> list[ClassInfo]:
         """Workspace classes the prefix calls static methods on (``Util.join(...)``)."""
         owners: list[ClassInfo] = []
@@ -431,8 +453,9 @@ class TargetEnumerator:
     ) -> list[Target]:
         """``primary`` first (the prefix's own value), then the calls over its unread inputs and
         ``reads`` (what the file's other tests assert on), then per base: itself, its observers,
-        fields, actions and queries; then the other written variables, chains, static calls and
-        the fixtures' observers and fields. Deduplicated, at most :data:`MAX_TARGETS`.
+        fields, actions and queries; then the other written variables, chains, static calls, the
+        static reads of the classes the prefix calls statically, and the fixtures' observers and
+        fields. Deduplicated, at most :data:`MAX_TARGETS`.
         ``tested_class``: the class the test class is named after."""
         ordered: dict[str, Target] = {t.expression: t for t in primary}
         computed = _computed_values(self.statements)
@@ -461,8 +484,9 @@ class TargetEnumerator:
         for target in chains:
             add(target)
         owners = [focal_class] if focal_class is not None else []
-        owners += [c for c in self.statically_called() if c is not focal_class]
-        for target in self.static_calls(owners):
+        called = self.statically_called()
+        owners += [c for c in called if c is not focal_class]
+        for target in [*self.static_calls(owners), *self.static_observers(called)]:
             add(target)
         for fixture in self.fixtures:
             # a fixture the prefix never names may be the judge of what it built (xmlunit's
