@@ -1,6 +1,6 @@
 """What a test's prefix made and handed on: the locals it wrote (the bases whose state a test
-checks), the values it used (literals, arguments), the inputs it prepared and never read again, and
-the test class's fields it handed to the unit."""
+checks), the values it used (literals, arguments), the inputs it prepared and never read again,
+the test class's fields it handed to the unit, what it did to each local and what it computed."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from tree_sitter import Node
 
 from oracular.java import syntax
+from oracular.java.identifiers import identifier_words
 from oracular.java.types import (
     LITERAL_TYPES,
     TypeEnv,
@@ -194,3 +195,49 @@ def unread_inputs(statements: list[Node], env: TypeEnv) -> list[PrefixValue]:
             ):
                 found.append(PrefixValue(name, value_type))
     return found
+
+
+def topics(statements: list[Node]) -> dict[str, set[str]]:
+    """Per local, the words of the methods that produced or changed it (its initialiser's calls,
+    the calls made on it)."""
+    found: dict[str, set[str]] = {}
+    for statement in statements:
+        for declarator in statement.children_by_field_name("declarator"):
+            name = syntax.text(declarator.child_by_field_name("name"))
+            value = declarator.child_by_field_name("value")
+            nodes = syntax.walk_skipping_classes(value) if value is not None else iter(())
+            calls = [syntax.call_name(n) for n in nodes if n.type == "method_invocation"]
+            found[name] = {w for call in calls for w in identifier_words(call)}
+        for node in syntax.walk_skipping_classes(statement):
+            receiver = node.child_by_field_name("object") if node.type == "method_invocation" else None
+            if receiver is not None and receiver.type == "identifier":
+                found.setdefault(syntax.text(receiver), set()).update(
+                    identifier_words(syntax.call_name(node))
+                )
+    return found
+
+
+def arguments_by_receiver(statements: list[Node]) -> dict[str, list[str]]:
+    """``{"m": ["key", "v"]}`` for ``m.put(key, v)``: what the prefix handed each receiver."""
+    passed: dict[str, list[str]] = {}
+    for statement in statements:
+        for node in syntax.walk_skipping_classes(statement):
+            receiver = node.child_by_field_name("object") if node.type == "method_invocation" else None
+            args = node.child_by_field_name("arguments") if receiver is not None else None
+            if receiver is not None and args is not None:
+                texts = [syntax.text(a) for a in args.named_children]
+                passed.setdefault(syntax.text(receiver), []).extend(texts)
+    return passed
+
+
+def computed_values(statements: list[Node]) -> set[str]:
+    """The expressions the prefix already evaluates (a declarator's value, a bare call), without
+    spaces: asserting on such an expression again repeats it instead of reading the result."""
+    found = set()
+    for statement in statements:
+        if statement.type == "expression_statement" and statement.named_children:
+            found.add(syntax.text(statement.named_children[0]))
+        for declarator in statement.children_by_field_name("declarator"):
+            if (value := declarator.child_by_field_name("value")) is not None:
+                found.add(syntax.text(value))
+    return {"".join(text.split()) for text in found}

@@ -28,9 +28,12 @@ from oracular.java.declarations import ClassInfo, MethodInfo, visible
 from oracular.java.identifiers import identifier_words, test_name_words
 from oracular.java.jdk_types import JDK_TYPES, MAP, THROWABLE, JdkType
 from oracular.java.prefix_values import (
+    arguments_by_receiver,
+    computed_values,
     fixture_bases,
     prefix_bases,
     prefix_values,
+    topics,
     unread_inputs,
 )
 from oracular.java.types import (
@@ -156,8 +159,8 @@ class TargetEnumerator:
         self.fixtures = fixture_bases(env, self.variables)
         self.values = prefix_values(statements, env)
         self.inputs = unread_inputs(statements, env)
-        self.passed = _arguments_by_receiver(statements)
-        self.topics = _topics(statements)
+        self.passed = arguments_by_receiver(statements)
+        self.topics = topics(statements)
         self.tested = test_name_words(test_name)
         """What the test's name says it checks (``testSkipLinesZero``): relevant to every base."""
 
@@ -458,7 +461,7 @@ class TargetEnumerator:
         fields. Deduplicated, at most :data:`MAX_TARGETS`.
         ``tested_class``: the class the test class is named after."""
         ordered: dict[str, Target] = {t.expression: t for t in primary}
-        computed = _computed_values(self.statements)
+        computed = computed_values(self.statements)
 
         def add(target: Target) -> None:
             if "".join(target.expression.split()) not in computed:
@@ -518,58 +521,12 @@ class TargetEnumerator:
                     yield Target(chained.expression, chained.type, "chain", base, chained.method)
 
 
-def _topics(statements: list[Node]) -> dict[str, set[str]]:
-    """Per local, the words of the methods that produced or changed it (its initialiser's calls,
-    the calls made on it)."""
-    topics: dict[str, set[str]] = {}
-    for statement in statements:
-        for declarator in statement.children_by_field_name("declarator"):
-            name = syntax.text(declarator.child_by_field_name("name"))
-            value = declarator.child_by_field_name("value")
-            nodes = syntax.walk_skipping_classes(value) if value is not None else iter(())
-            calls = [syntax.call_name(n) for n in nodes if n.type == "method_invocation"]
-            topics[name] = {w for call in calls for w in identifier_words(call)}
-        for node in syntax.walk_skipping_classes(statement):
-            receiver = node.child_by_field_name("object") if node.type == "method_invocation" else None
-            if receiver is not None and receiver.type == "identifier":
-                topics.setdefault(syntax.text(receiver), set()).update(
-                    identifier_words(syntax.call_name(node))
-                )
-    return topics
-
-
 _NAME_LITERAL = re.compile(r'^"[A-Za-z_$][\w$.]{0,40}"$')
 
 
 def _is_data(text: str) -> bool:
     """A string literal that is no name (``"a,b,c\n1,2,3"``, ``"-fox"``, ``""``)."""
     return text.startswith('"') and _NAME_LITERAL.match(text) is None
-
-
-def _arguments_by_receiver(statements: list[Node]) -> dict[str, list[str]]:
-    """``{"m": ["key", "v"]}`` for ``m.put(key, v)``: what the prefix handed each receiver."""
-    passed: dict[str, list[str]] = {}
-    for statement in statements:
-        for node in syntax.walk_skipping_classes(statement):
-            receiver = node.child_by_field_name("object") if node.type == "method_invocation" else None
-            args = node.child_by_field_name("arguments") if receiver is not None else None
-            if receiver is not None and args is not None:
-                texts = [syntax.text(a) for a in args.named_children]
-                passed.setdefault(syntax.text(receiver), []).extend(texts)
-    return passed
-
-
-def _computed_values(statements: list[Node]) -> set[str]:
-    """The expressions the prefix already evaluates (a declarator's value, a bare call), without
-    spaces: asserting on such an expression again repeats it instead of reading the result."""
-    found = set()
-    for statement in statements:
-        if statement.type == "expression_statement" and statement.named_children:
-            found.add(syntax.text(statement.named_children[0]))
-        for declarator in statement.children_by_field_name("declarator"):
-            if (value := declarator.child_by_field_name("value")) is not None:
-                found.add(syntax.text(value))
-    return {"".join(text.split()) for text in found}
 
 
 def _readable(owner: ClassInfo, method: MethodInfo, env: TypeEnv) -> bool:
