@@ -166,6 +166,14 @@ def test_a_value_of_a_workspace_class_its_declared_type_does_not_name_is_checked
     assert instance("org.other.Imported") == "csvWriter instanceof Imported"
     assert instance("org.far.Far") == "csvWriter instanceof org.far.Far"  # qualified: no import
     assert instance("java.util.ArrayList") is None  # the JDK's: no unit's choice
+    # a member class of the file's class is named alone inside it, as its developer writes it
+    inside = TypeNamer("org.example", [], lambda simple: simple == "Cmd2", "SubCommandTest")
+    nested = ObservedValue("object", "org.example.SubCommandTest$Cmd2", "")
+    found = runtime_class(target("value", "Object", "field"), nested, inside)
+    assert found is not None and found.expression == "value instanceof Cmd2"
+    assert inside.spell("org.example.SubCommandTest.Kind.Deep") == ("Kind.Deep", ())
+    assert inside.spell("org.example.OtherTest.Cmd2") == ("OtherTest.Cmd2", ())  # another class's member
+    assert inside.spell("org.other.SubCommandTest.Cmd2") != ("Cmd2", ())  # another package's class
     assert instance("org.example.Local", target("w", "Local")) is None  # the declared type says it
     assert instance("org.example.Local", target("w.getWriter()", "IWriter", "observer")) is None
     found = runtime_class(writer, ObservedValue("object", "org.example.Local", ""), namer)

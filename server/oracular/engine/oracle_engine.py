@@ -304,7 +304,14 @@ class OracleEngine:
         decls = analysis.decls
         explicit = [i.name for i in decls.imports if not i.is_static and not i.is_wildcard]
         env = TypeEnv(self.index, decls.package, decls.imports)
-        return TypeNamer(decls.package, explicit, lambda simple: env.resolve_class(simple) is not None)
+        prefix = f"{decls.package}." if decls.package else ""
+        tops = [c.name for c in decls.classes if c.qualified_name == prefix + c.name]
+        return TypeNamer(
+            decls.package,
+            explicit,
+            lambda simple: env.resolve_class(simple) is not None,
+            tops[0] if len(tops) == 1 else None,
+        )
 
     def observed_candidates(
         self, analysis: FileAnalysis, prefix: PrefixAnalysis, observation: TestObservation
