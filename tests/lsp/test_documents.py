@@ -31,6 +31,7 @@ from .conftest import (
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 TEST_DIR = Path("src/test/java/org/example/stack")
+BIG_FILE_TIMEOUT_S = 120.0
 
 
 def big_test_class(name: str, tests: int) -> str:
@@ -176,7 +177,9 @@ async def test_a_10k_line_file(shared_client: RecordingClient, module_project: P
                 )
             )
             hovered = time.perf_counter() - opened_at
-            found = await doc.diagnostics()
+            # Ranking 715 tests takes seconds to tens of seconds on a loaded 2-core machine: the wait
+            # is generous, and its speed is bench/lsp_bench.py's to measure.
+            found = await doc.diagnostics(timeout=BIG_FILE_TIMEOUT_S)
             ranked = time.perf_counter() - opened_at
             assert hover is not None and hovered < ranked / 3, (hovered, ranked)
             hints = await shared_client.text_document_inlay_hint_async(
