@@ -84,6 +84,32 @@ def test_eval_mutants_on_the_example(project: Path, tmp_path: Path, capsys) -> N
     assert "| developer's oracle | 5 | 100.0% | 0.0% (0) |" in text
 
 
+def test_only_the_sampled_tests_are_answered(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Eligibility is read from the prefix; the rankers and the observation answer the sample alone
+    (answering all of commons-math3's 2,531 eligible tests first took most of an hour)."""
+    require_toolchain()
+    from oracular.engine import OracleEngine
+
+    (project / TEST_PACKAGE / "CounterOracleTest.java").write_text(DEVELOPER_TESTS, encoding="utf-8")
+    answered = []
+    suggest_test = OracleEngine.suggest_test
+
+    def counting(self, analysis, status, *args, **kwargs):
+        answered.append(status.test.name)
+        return suggest_test(self, analysis, status, *args, **kwargs)
+
+    monkeypatch.setattr(OracleEngine, "suggest_test", counting)
+    raw = tmp_path / "eval.json"
+    args = ["eval", "--mutants", str(project), "--max-tests", "2", "--max-mutants", "2", "--jobs", "1",
+            "--operators", "increments", "-q", "--json", str(raw)]  # fmt: skip
+    assert main(args) == 0
+    counts = json.loads(raw.read_text(encoding="utf-8"))[0]["counts"]
+    assert (counts["tests_eligible"], counts["tests_selected"]) == (5, 2)
+    assert len(answered) == 4 and len(set(answered)) == 2  # observed and the baseline, per sampled test
+
+
 def test_unknown_operators_are_refused(capsys) -> None:
     assert main(["eval", "--mutants", ".", "--operators", "boundary,nonsense"]) == 2
     assert "nonsense" in capsys.readouterr().err

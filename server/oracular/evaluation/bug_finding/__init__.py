@@ -145,7 +145,14 @@ class ProjectEvaluation:
             }
         with self._timed("engine_s"):
             files = select_tests(
-                self.root, self.rankers, observer, build, self.max_tests, self.seed, self.result.counts
+                self.root,
+                self.rankers,
+                observer,
+                build,
+                self.max_tests,
+                self.seed,
+                self.result.counts,
+                self.progress,
             )
         harness = Harness(classpath, build, pool, self.jobs, self.work, self.progress)
         labels = [label for label, _ in self.rankers]

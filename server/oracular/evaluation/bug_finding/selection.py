@@ -1,10 +1,12 @@
 """Which developer tests the bug-finding evaluation runs, and what each ranker suggests for them.
 
 Every developer test of the compiled test files is cut before its first oracle
-(:mod:`oracular.corpus.devtests`) in an oracle-free copy of its file, which the engine answers
-as it answers the editor: once per ranker, and once more with the prefixes' values observed.
-A test is eligible when its focal method is in the main sources (the mutants are made there);
-``max_tests`` of the eligible ones are sampled (seeded).
+(:mod:`oracular.corpus.devtests`) in an oracle-free copy of its file. A test is eligible when its
+focal method is in the main sources (the mutants are made there), which the prefix's analysis
+says without ranking anything; ``max_tests`` of the eligible ones are sampled (seeded). Only the
+sampled tests are then answered as the editor answers them: once per ranker, and once more with
+their prefixes' values observed. (Answering every test before sampling made a project of
+thousands of tests, commons-math3's, spend most of an hour before its first mutant.)
 """
 
 from __future__ import annotations
@@ -12,7 +14,10 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
+
+from tqdm import tqdm
 
 from oracular.candidates.observed import FileObservation, TestObservation
 from oracular.candidates.style import junit4_supports_assert_throws
@@ -22,6 +27,7 @@ from oracular.evaluation.bug_finding.records import CHECK_TOP_K, OBSERVED, Selec
 from oracular.evaluation.build import Build
 from oracular.execution.observe import ValueObserver
 from oracular.execution.scratch import binary_class_name
+from oracular.java.prefix import FocalMethod, PrefixAnalysis
 from oracular.java.source import SourceError, load_source
 from oracular.java.workspace import WorkspaceIndex
 from oracular.ranking.problem import Ranker
@@ -35,23 +41,45 @@ def select_tests(
     max_tests: int,
     seed: int,
     counts: Counter[str],
+    progress: bool = False,
 ) -> list[TestFile]:
     """The sampled tests, grouped by file (files by path, tests in file order); ``counts`` tallies
     the tests met, cut, observed, dropped (and why), eligible and selected."""
     selector = _Selector(root, rankers, observer, build, counts)
-    eligible = [pair for path in build.test_files for pair in selector.eligible_tests(path)]
+    eligible = [test for path in build.test_files for test in selector.eligible_tests(path)]
     counts["tests_eligible"] = len(eligible)
     rng = random.Random(seed)
     chosen = eligible if len(eligible) <= max_tests else rng.sample(eligible, max_tests)
-    by_file: dict[Path, TestFile] = {}
-    for test_file, selected in chosen:
-        by_file.setdefault(test_file.path, test_file).tests.append(selected)
-    files = sorted(by_file.values(), key=lambda f: str(f.path))
-    for test_file in files:
-        test_file.tests.sort(key=lambda s: s.index)
+    by_file: dict[Path, list[_Eligible]] = {}
+    for test in chosen:
+        by_file.setdefault(test.file.path, []).append(test)
+    files = []
+    with tqdm(total=len(chosen), desc="suggestions", unit="test", disable=not progress) as bar:
+        for path in sorted(by_file, key=str):
+            group = sorted(by_file[path], key=lambda t: t.index)
+            test_file = group[0].file
+            observed = selector.observe(test_file.analysis, group)
+            for test in group:
+                test_file.tests.append(selector.suggest(test, observed.tests.get(test.status.test.line + 1)))
+                bar.update()
+            files.append(test_file)
     counts["tests_selected"] = len(chosen)
     counts["test_files_selected"] = len(files)
     return files
+
+
+@dataclass
+class _Eligible:
+    """A cut test whose focal method is in the main sources, before any ranker answers it."""
+
+    file: TestFile
+    cut: DevTest
+    index: int
+    status: TestStatus
+    prefix: PrefixAnalysis
+    focal: FocalMethod
+    focal_path: Path
+    assert_throws: bool
 
 
 class _Selector:
@@ -80,7 +108,7 @@ class _Selector:
         self.main_files = {p.resolve() for p in build.main_files}
         self.counts = counts
 
-    def eligible_tests(self, path: Path) -> list[tuple[TestFile, Selected]]:
+    def eligible_tests(self, path: Path) -> list[_Eligible]:
         """The file's tests cut before an oracle whose focal method is in the main sources."""
         try:
             source = load_source(path, lenient=True)
@@ -95,75 +123,62 @@ class _Selector:
         copy = oracle_free_copy(source, analysis, cuts)
         test_file = TestFile(path, copy, self.first.analyse(copy))
         assert_throws = junit4_supports_assert_throws(self.root, copy.text)
-        observed = self._observe(test_file.analysis, cuts)
         eligible = []
         for i, cut in enumerate(cuts):
             status = find_status(test_file.analysis, cut)
             if status is None or not status.oracle_free:
                 self.counts["cut_not_oracle_free"] += 1
                 continue
-            observation = observed.tests.get(status.test.line + 1)
-            selected = self._suggest(test_file.analysis, cut, i, status, observation, assert_throws)
-            if selected is not None:
-                eligible.append((test_file, selected))
+            prefix = self.first.prefix_for(test_file.analysis, status)
+            focal = prefix.focal if prefix is not None else None
+            focal_path = Path(focal.cls.path).resolve() if focal is not None and focal.cls.path else None
+            if prefix is None or focal is None or focal_path not in self.main_files:
+                self.counts["focal_not_in_main"] += 1
+                continue
+            eligible.append(_Eligible(test_file, cut, i, status, prefix, focal, focal_path, assert_throws))
         return eligible
 
-    def _observe(self, analysis: FileAnalysis, cuts: Sequence[DevTest]) -> FileObservation:
-        """The cut tests' prefixes run as the editor runs them (:mod:`oracular.execution.observe`)."""
+    def observe(self, analysis: FileAnalysis, tests: Sequence[_Eligible]) -> FileObservation:
+        """The tests' prefixes run as the editor runs them (:mod:`oracular.execution.observe`)."""
         if self.observer is None:
             return FileObservation()
-        statuses = [s for cut in cuts if (s := find_status(analysis, cut)) is not None and s.oracle_free]
-        prefixes = {s.test.line: self.first.prefix_for(analysis, s) for s in statuses}
-        return self.first.observe(self.observer, analysis, statuses, prefixes)
+        prefixes = {t.status.test.line: t.prefix for t in tests}
+        return self.first.observe(self.observer, analysis, [t.status for t in tests], prefixes)
 
-    def _suggest(
-        self,
-        analysis: FileAnalysis,
-        cut: DevTest,
-        index: int,
-        status: TestStatus,
-        observation: TestObservation | None,
-        assert_throws: bool,
-    ) -> Selected | None:
-        """Each ranker's answer for one cut test; ``None`` when its focal method is not in the
-        main sources (no mutant could tell its oracles apart)."""
+    def suggest(self, test: _Eligible, observation: TestObservation | None) -> Selected:
+        """Each ranker's answer for one eligible test, and with its prefix's values observed."""
+        analysis, status, prefix = test.file.analysis, test.status, test.prefix
         tops: dict[str, Suggestion | None] = {}
         if observation is not None:
             report, _renderer = self.first.suggest_test(
-                analysis, status, assert_throws, observation=observation
+                analysis, status, test.assert_throws, observation=observation, prefix=prefix
             )
             tops[OBSERVED] = _top(report)
             self.counts["tests_observed"] += observation.ran
         reports = {
-            label: engine.suggest_test(analysis, status, assert_throws)[0]
+            label: engine.suggest_test(analysis, status, test.assert_throws, prefix=prefix)[0]
             for label, engine in self.engines.items()
         }
         tops |= {label: _top(report) for label, report in reports.items()}
-        focal = next((r.focal for r in reports.values() if r.focal is not None), None)
-        if focal is None or focal.cls.path is None or Path(focal.cls.path).resolve() not in self.main_files:
-            self.counts["focal_not_in_main"] += 1
-            return None
+        focal = test.focal
         top_class = focal.cls.qualified_name.removeprefix(f"{focal.cls.package}.").split(".")[0]
         return Selected(
-            cut,
-            index,
+            test.cut,
+            test.index,
             tops,
-            focal_path=Path(focal.cls.path).resolve(),
+            focal_path=test.focal_path,
             focal_class=binary_class_name(focal.cls.package, top_class),
-            target=self._target(analysis, status, [tops[label] for label in reports]),
+            target=self._target(prefix, [tops[label] for label in reports]),
             candidates=next((list(r.suggestions) for r in reports.values() if r.suggestions), []),
         )
 
-    def _target(
-        self, analysis: FileAnalysis, status: TestStatus, tops: Sequence[Suggestion | None]
-    ) -> str | None:
+    def _target(self, prefix: PrefixAnalysis, tops: Sequence[Suggestion | None]) -> str | None:
         """What the regression oracle records: the first ranker's top-1 target (else the next
         ranker's), else the prefix's own first target."""
         for top in tops:
             if top is not None and top.candidate.target is not None:
                 return top.candidate.target.expression
-        prefix = self.first.prefix_for(analysis, status)
-        return prefix.targets[0].expression if prefix is not None and prefix.targets else None
+        return prefix.targets[0].expression if prefix.targets else None
 
 
 def _top(report: TestReport) -> Suggestion | None:
