@@ -657,3 +657,72 @@ def test_a_helper_taking_expected_lines_is_given_the_lines_the_code_wrote(
     # without running the code the lines are unknown: no such call is offered
     static, _ = engine.suggest_test(analysis, status)
     assert not [s for s in static.suggestions if s.kind == "helper"]
+
+
+MAIL_BASE = """
+package s;
+
+import org.junit.After;
+import org.missing.Server;
+
+public abstract class AbstractMailTest {
+    protected Server server;
+
+    protected String prefix() { return "ab"; }
+
+    protected Server startServer() { server = new Server(); return server; }
+
+    @After
+    public void stopServer() { if (server != null) server.stop(); }
+}
+"""
+
+MAIL_TEST = """
+package s;
+
+import org.junit.Test;
+import org.junit.runner.RunWith;
+import org.missing.runner.MockRunner;
+
+@RunWith(MockRunner.class)
+public class MailTest extends AbstractMailTest {
+    private org.missing.Message message;
+
+    @Test
+    public void grows() {
+        StringBuilder b = new StringBuilder(prefix());
+        b.append('c');
+    }
+
+    private void send() { message.send(); }
+}
+"""
+
+
+def test_what_does_not_compile_here_is_left_out_of_the_class_and_its_superclass(
+    tmp_path: Path, checker: OracleChecker
+) -> None:
+    """A library the classpath lacks (commons-email's PowerMock and SubEthaSMTP, in its test
+    superclass and its runner) costs the members that use it, not every test of the class."""
+    require_toolchain()
+    write_project(tmp_path, {"test/java/s/AbstractMailTest": MAIL_BASE, "test/java/s/MailTest": MAIL_TEST})
+    path = tmp_path / "src/test/java/s/MailTest.java"
+    observed = observe(engine_for([path], EngineSettings(top_k=64)), path, checker)
+    (observation,) = observed.tests.values()
+    assert observation.values["b.length()"] == ObservedValue("literal", "int", "3")
+    (note,) = [n for n in observed.notes if n.startswith("observed without")]
+    assert "MailTest.java:5: import org.missing.runner.MockRunner" in note and "more" in note
+
+
+def test_a_set_up_that_does_not_compile_here_leaves_the_class_unobserved(
+    tmp_path: Path, checker: OracleChecker
+) -> None:
+    """A ``@Before`` that uses the missing library may set up what the test reads: never left out."""
+    require_toolchain()
+    base = MAIL_BASE.replace("@After", "@org.junit.Before")
+    write_project(tmp_path, {"test/java/s/AbstractMailTest": base, "test/java/s/MailTest": MAIL_TEST})
+    path = tmp_path / "src/test/java/s/MailTest.java"
+    observed = observe(engine_for([path], EngineSettings(top_k=64)), path, checker)
+    assert not any(o.ran for o in observed.tests.values())
+    # the note names what could not be left out: the set-up
+    assert any("AbstractMailTest.java:14: cannot find symbol" in n for n in observed.notes), observed.notes

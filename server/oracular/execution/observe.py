@@ -387,6 +387,8 @@ class ValueObserver:
                 result.tests.clear()
                 result.notes.append(f"{NOT_OBSERVED}{outcome}")
                 return result
+            if outcome.left_out:
+                result.notes.append(left_out_note(outcome.left_out))
             for t, observation in harness.interpret(outcome).items():
                 plan = harness.plans[t]
                 result.tests[plan.test.line + 1] = observation
@@ -412,3 +414,9 @@ class ValueObserver:
         if outcome.class_error is not None:
             return f"the test class does not compile here: {outcome.class_error}"
         return outcome
+
+
+def left_out_note(left_out: Sequence[str], shown: int = 3) -> str:
+    """What a file's tests were observed without (:mod:`oracular.execution.pruning`), in one line."""
+    more = f" and {len(left_out) - shown} more" if len(left_out) > shown else ""
+    return f"observed without what does not compile here: {'; '.join(left_out[:shown])}{more}"

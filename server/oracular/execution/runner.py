@@ -29,18 +29,23 @@ from oracular.execution.jvm import (
     Cancelled,
     CheckCancelled,
     CompileResult,
+    Diagnostic,
     JvmWorker,
     Observation,
     TestOutcome,
     TestRef,
 )
+from oracular.execution.pruning import Pruner
 from oracular.execution.scratch import ScratchClass
 from oracular.execution.toolchain import file_lock
 
 MAX_COMPILE_ROUNDS = 4
+MAX_PRUNE_ROUNDS = 6
+"""Rounds that leave out members that do not compile here (:mod:`oracular.execution.pruning`):
+an import first, then what used it, then what used that."""
 Locate = Callable[[ScratchClass, int], str | None]
 """Which key a compile error on a 1-based line of the scratch class belongs to."""
-CACHE_VERSION = "2"
+CACHE_VERSION = "3"
 MAX_CACHED_RESULTS = 4000
 """Past this many cached outcomes, the oldest half is deleted (an editor checks on every pause)."""
 LINKAGE_ERRORS = frozenset(
@@ -143,6 +148,8 @@ class ScratchOutcome:
     compile_s: float = 0.0
     run_s: float = 0.0
     compile_rounds: int = 0
+    left_out: list[str] = field(default_factory=list)
+    """What of the test sources was left out for not compiling here (:mod:`oracular.execution.pruning`)."""
     cached: bool = False
 
     @property
@@ -160,6 +167,7 @@ class ScratchOutcome:
             "compile_s": self.compile_s,
             "run_s": self.run_s,
             "compile_rounds": self.compile_rounds,
+            "left_out": self.left_out,
         }
 
     @classmethod
@@ -174,8 +182,18 @@ class ScratchOutcome:
             compile_s=data["compile_s"],
             run_s=data["run_s"],
             compile_rounds=data["compile_rounds"],
+            left_out=list(data.get("left_out", [])),
             cached=True,
         )
+
+
+def _located(diagnostic: Diagnostic, scratch_path: Path) -> str:
+    """A javac error as a note names it: ``line 12: ...`` in the scratch copy, else its file's name."""
+    if not diagnostic.file:
+        return diagnostic.short()
+    if Path(diagnostic.file).resolve() == scratch_path.resolve():
+        return f"line {diagnostic.line}: {diagnostic.short()}"
+    return f"{Path(diagnostic.file).name}:{diagnostic.line}: {diagnostic.short()}"
 
 
 _dir_locks: dict[Path, threading.Lock] = {}
@@ -275,8 +293,10 @@ class ScratchRunner:
         outcome = ScratchOutcome()
         excluded: set[str] = set()
         scratch = build(frozenset())
+        pruner = Pruner.for_scratch(scratch, context.sourcepath)
         src_dir = out_dir.parent / "src"
-        for _ in range(MAX_COMPILE_ROUNDS):
+        variant_rounds = 0
+        for _ in range(MAX_COMPILE_ROUNDS + MAX_PRUNE_ROUNDS):
             if cancelled is not None and cancelled():
                 raise CheckCancelled
             if not scratch.methods:
@@ -287,10 +307,11 @@ class ScratchRunner:
             path = src_dir / scratch.relative_path
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(java_ascii(scratch.text), encoding="ascii")
-            result = self._javac(path, scratch, context, out_dir, cancelled)
+            result = self._javac(path, pruner.copies(scratch, src_dir), context, out_dir, cancelled)
             outcome.compile_s += result.elapsed_s
             if result.ok:
                 outcome.class_error = None
+                outcome.left_out = [left.describe() for left in pruner.left_out]
                 return scratch, outcome
             newly: dict[str, str] = {}
             outside: list[str] = []
@@ -299,19 +320,24 @@ class ScratchRunner:
                 variant = locate(scratch, d.line) if mine else None
                 if variant is not None:
                     newly.setdefault(variant, d.short())
-                elif mine:
-                    outside.append(f"line {d.line}: {d.short()}")
                 else:
-                    where = f"{Path(d.file).name}:{d.line}: " if d.file else ""
-                    outside.append(f"{where}{d.short()}")
-            if not newly:
-                outcome.class_error = outside[0] if outside else "javac failed without a message"
+                    outside.append(_located(d, path))
+            if newly and variant_rounds < MAX_COMPILE_ROUNDS:
+                variant_rounds += 1
+                outcome.compile_errors.update(newly)
+                excluded |= newly.keys()
+            elif newly:
+                outcome.class_error = "still not compiling after leaving out the failing candidates"
                 break
-            outcome.compile_errors.update(newly)
-            excluded |= newly.keys()
-            scratch = build(frozenset(excluded))
+            elif not outside:
+                outcome.class_error = "javac failed without a message"
+                break
+            elif (blocker := pruner.leave_out(scratch, path, result.diagnostics)) is not None:
+                outcome.class_error = _located(blocker, path)
+                break
+            scratch = pruner.apply(build(frozenset(excluded)))
         else:
-            outcome.class_error = "still not compiling after leaving out the failing candidates"
+            outcome.class_error = "still not compiling after leaving out what does not compile here"
         return scratch, outcome
 
     def _javac(

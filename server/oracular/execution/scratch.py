@@ -77,6 +77,15 @@ class ScratchMethod:
     """The concrete subclass JUnit runs it on when its class is abstract (binary name)."""
 
 
+@dataclass(frozen=True)
+class CompanionSource:
+    """Another test source compiled beside the scratch copy from a copy of its own: a superclass
+    with what does not compile here left out (:mod:`oracular.execution.pruning`)."""
+
+    binary_name: str
+    path: Path
+
+
 @dataclass
 class ScratchClass:
     text: str
@@ -85,8 +94,9 @@ class ScratchClass:
     top_level: tuple[str, ...]
     """Binary names of the file's top-level types; their class files belong to this scratch."""
     methods: dict[str, ScratchMethod] = field(default_factory=dict)
-    companions: tuple[ConcreteSubclass, ...] = ()
-    """Concrete subclasses compiled beside it, to run an abstract class's tests on."""
+    companions: tuple[ConcreteSubclass | CompanionSource, ...] = ()
+    """Sources compiled beside it: concrete subclasses to run an abstract class's tests on, pruned
+    copies of its superclasses."""
 
     def method_at(self, line: int) -> str | None:
         """The key of the generated method spanning 1-based ``line``, if any."""
@@ -302,11 +312,16 @@ class ScratchBuilder:
         return directory / f"{names[0].rsplit('.', 1)[-1] if names else 'Scratch'}.java"
 
     def _top_level(self) -> tuple[str, ...]:
-        names = []
-        for node in self.source.root.children:
-            if node.type in TOP_LEVEL_TYPES and (name := node.child_by_field_name("name")) is not None:
-                names.append(binary_class_name(self.package, syntax.text(name)))
-        return tuple(names)
+        return top_level_names(self.source.root, self.package)
+
+
+def top_level_names(root: Node, package: str) -> tuple[str, ...]:
+    """Binary names of the types a file (its tree's ``root``) declares at its top level."""
+    names = []
+    for node in root.children:
+        if node.type in TOP_LEVEL_TYPES and (name := node.child_by_field_name("name")) is not None:
+            names.append(binary_class_name(package, syntax.text(name)))
+    return tuple(names)
 
 
 def body_edit(test: TestMethod, statements: Sequence[str], source: SourceText) -> ByteEdit:
