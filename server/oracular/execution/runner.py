@@ -296,6 +296,7 @@ class ScratchRunner:
         pruner = Pruner.for_scratch(scratch, context.sourcepath)
         src_dir = out_dir.parent / "src"
         variant_rounds = 0
+        first: str | None = None  # the first error outside the generated methods
         for _ in range(MAX_COMPILE_ROUNDS + MAX_PRUNE_ROUNDS):
             if cancelled is not None and cancelled():
                 raise CheckCancelled
@@ -322,6 +323,7 @@ class ScratchRunner:
                     newly.setdefault(variant, d.short())
                 else:
                     outside.append(_located(d, path))
+            first = first or next(iter(outside), None)
             if newly and variant_rounds < MAX_COMPILE_ROUNDS:
                 variant_rounds += 1
                 outcome.compile_errors.update(newly)
@@ -333,7 +335,9 @@ class ScratchRunner:
                 outcome.class_error = "javac failed without a message"
                 break
             elif (blocker := pruner.leave_out(scratch, path, result.diagnostics)) is not None:
-                outcome.class_error = _located(blocker, path)
+                # the first error names what is missing; the blocker, what could not do without it
+                still = _located(blocker, path)
+                outcome.class_error = still if first in (None, still) else f"{first}; without it, {still}"
                 break
             scratch = pruner.apply(build(frozenset(excluded)))
         else:
