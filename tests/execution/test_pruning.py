@@ -41,11 +41,26 @@ SOURCE = textwrap.dedent(
         static class Helper extends Server {
         }
 
+        public void testCallback() {
+            Runnable r = new Runnable() {
+                @Override
+                public void run() { new Server().send(); }
+            };
+        }
+
         @Test
         public void observed() { new Server(); }
     }
     """
 ).lstrip()
+
+
+CALLBACK = """public void testCallback() {
+        Runnable r = new Runnable() {
+            @Override
+            public void run() { new Server().send(); }
+        };
+    }"""
 
 
 def _line(text: str) -> int:
@@ -67,6 +82,8 @@ def _removed(text: str, keep: list[tuple[int, int]] | None = None) -> str | None
         ("public void other()", "@Test\n    public void other() { server.send(); }"),
         ("server.stop()", "protected void stop() {\n        server.stop();\n    }"),
         ("static class Helper", "static class Helper extends Server {\n    }"),
+        # an anonymous class's @Override is no member: the test holding it is what goes
+        ("new Server().send()", CALLBACK),
     ],
 )
 def test_what_sets_nothing_up_is_left_out(line: str, removed: str) -> None:

@@ -74,6 +74,23 @@ def _line_start(data: bytes, line: int) -> int | None:
     return start + stripped if stripped < len(text) else None
 
 
+def _is_member(node: Node) -> bool:
+    """Whether ``node`` is a member of a type declared at the top level or as a member itself (not
+    of an anonymous or local class: an error there lies in the method that holds it)."""
+    body = node.parent
+    if node.type not in MEMBERS or body is None or body.type not in BODIES:
+        return False
+    declaration = body.parent.parent if body.type == "enum_body_declarations" else body.parent
+    return declaration is not None and _is_type(declaration)
+
+
+def _is_type(node: Node) -> bool:
+    """Whether ``node`` declares a type at the top level or as a member."""
+    if node.type not in TOP_LEVEL_TYPES or node.parent is None:
+        return False
+    return node.parent.type == "program" or _is_member(node)
+
+
 def _inert(member: Node) -> bool:
     """Whether leaving ``member`` out cannot change the state any remaining code runs in."""
     if member.type == "field_declaration" or member.type in TOP_LEVEL_TYPES:
@@ -96,9 +113,8 @@ def removable_at(root: Node, data: bytes, line: int, keep: Sequence[tuple[int, i
         if node.type == "import_declaration":
             found = node
         elif node.type in ("annotation", "marker_annotation") and parent.type == "modifiers":
-            if parent.parent is not None and parent.parent.type in TOP_LEVEL_TYPES:
-                found = node
-        elif parent.type in BODIES and node.type in MEMBERS:
+            found = node if parent.parent is not None and _is_type(parent.parent) else None
+        elif _is_member(node):
             found = node if _inert(node) else None
             if found is None:
                 return None
@@ -126,9 +142,7 @@ def _candidates(root: Node) -> Iterator[Node]:
     stack = [root]
     while stack:
         node = stack.pop()
-        if node.type in ("import_declaration", "annotation", "marker_annotation") or (
-            node.type in MEMBERS and node.parent is not None and node.parent.type in BODIES
-        ):
+        if node.type in ("import_declaration", "annotation", "marker_annotation") or _is_member(node):
             yield node
         stack.extend(node.children)
 
