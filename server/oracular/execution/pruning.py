@@ -11,8 +11,9 @@ constructor, an initialiser, a ``@Before`` method or an ``@Override``, whose abs
 what runs), an unannotated nested class, a class annotation naming a missing type (a runner: the
 tests then run on JUnit's own). Where an error lies anywhere else the class still does not
 compile, as before. A generated method that uses what was left out fails to compile on its own
-(:mod:`oracular.execution.runner` leaves that variant out), so no value is read from code that
-differs from the user's.
+(:mod:`oracular.execution.runner` leaves that variant out), so every value read comes from the
+user's code as written, less members it did not run (the one difference a test can meet is the
+runner, where the class named a missing one).
 
 The left-out text is blanked line for line, so javac's line numbers still name the same lines.
 A superclass from the same test source root is compiled from a pruned copy beside the scratch

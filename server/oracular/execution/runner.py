@@ -45,7 +45,9 @@ MAX_PRUNE_ROUNDS = 6
 an import first, then what used it, then what used that."""
 Locate = Callable[[ScratchClass, int], str | None]
 """Which key a compile error on a 1-based line of the scratch class belongs to."""
-CACHE_VERSION = "3"
+CACHE_VERSION = "4"
+"""Part of every cached outcome's key: raised when what compiles changes with the same inputs
+(the compile loop, :mod:`oracular.execution.pruning`'s rules)."""
 MAX_CACHED_RESULTS = 4000
 """Past this many cached outcomes, the oldest half is deleted (an editor checks on every pause)."""
 LINKAGE_ERRORS = frozenset(
