@@ -189,6 +189,22 @@ class ScratchOutcome:
         )
 
 
+def _sorted_errors(
+    result: CompileResult, scratch: ScratchClass, path: Path, locate: Locate
+) -> tuple[dict[str, str], list[str]]:
+    """javac's errors: the first of each generated method's (by variant key), and the others'."""
+    newly: dict[str, str] = {}
+    outside: list[str] = []
+    for d in result.diagnostics:
+        mine = d.file and Path(d.file).resolve() == path.resolve()
+        variant = locate(scratch, d.line) if mine else None
+        if variant is not None:
+            newly.setdefault(variant, d.short())
+        else:
+            outside.append(_located(d, path))
+    return newly, outside
+
+
 def _located(diagnostic: Diagnostic, scratch_path: Path) -> str:
     """A javac error as a note names it: ``line 12: ...`` in the scratch copy, else its file's name."""
     if not diagnostic.file:
@@ -316,15 +332,7 @@ class ScratchRunner:
                 outcome.class_error = None
                 outcome.left_out = [left.describe() for left in pruner.left_out]
                 return scratch, outcome
-            newly: dict[str, str] = {}
-            outside: list[str] = []
-            for d in result.diagnostics:
-                mine = d.file and Path(d.file).resolve() == path.resolve()
-                variant = locate(scratch, d.line) if mine else None
-                if variant is not None:
-                    newly.setdefault(variant, d.short())
-                else:
-                    outside.append(_located(d, path))
+            newly, outside = _sorted_errors(result, scratch, path, locate)
             first = first or next(iter(outside), None)
             if newly and variant_rounds < MAX_COMPILE_ROUNDS:
                 variant_rounds += 1
