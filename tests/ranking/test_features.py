@@ -10,7 +10,6 @@ from oracular.candidates.grammar import Candidate
 from oracular.candidates.observed import HOLDS, ObservedValue, TestObservation, Verdict
 from oracular.candidates.values import Value
 from oracular.engine import OracleEngine
-from oracular.java.guard_calls import GuardVerdict
 from oracular.ranking.features import FEATURES, candidate_features
 from oracular.ranking.scored import Ranked, RankingContext, Scored
 
@@ -65,28 +64,3 @@ def test_the_engine_records_every_candidates_features_when_asked(engine: OracleE
         s.oracle for s in plain.suggestions
     ]  # nothing else moves
     assert "features" not in report.to_json()
-
-
-def test_a_certain_guard_tells_the_type_it_names_from_its_ancestors_and_the_types_it_rules_out(
-    engine: OracleEngine,
-) -> None:
-    """``guard_type`` holds for the thrown type and every ancestor alike; ``guard_named`` for the
-    one the file's tests name only, ``guard_excluded`` for a type neither thrown nor caught; and
-    ``exception_order`` says where the engine's evidence put each type, whatever the guard."""
-    prefix = analysed(engine, "int x = 1;")
-    prefix.guard_verdict = GuardVerdict(
-        "NotPositiveException", ("MathIllegalArgumentException", "IllegalArgumentException"), certain=True
-    )
-    names = ("NotPositiveException", "IllegalArgumentException", "NullPointerException")
-    candidates = [Candidate("exception", "assertThrows", exception=name) for name in names]
-    ranked = Ranked(tuple(Scored(c, 0.3, 0.3) for c in candidates), 0.9)
-    rows = [dict(zip(FEATURES, r, strict=True)) for r in candidate_features(ranked, RankingContext(prefix))]
-    assert [(r["guard_type"], r["guard_named"], r["guard_excluded"]) for r in rows] == [
-        (1, 1, 0),
-        (1, 0, 0),
-        (0, 0, 1),
-    ]
-    assert [r["exception_order"] for r in rows] == [1, 1 / 2, 1 / 3]  # the engine's evidence order
-    prefix.guard_verdict = replace(prefix.guard_verdict, certain=False)
-    rows = [dict(zip(FEATURES, r, strict=True)) for r in candidate_features(ranked, RankingContext(prefix))]
-    assert not any(r["guard_named"] or r["guard_excluded"] or r["guard_type"] for r in rows)

@@ -28,8 +28,7 @@ FEATURES = (
     "ranker_logit", "ranker_rank", "ranker_share", "exception_probability",
     "is_assertion", "is_exception", "is_helper",
     *(f"method_{m}" for m in METHODS), *(f"source_{s}" for s in SOURCES), *(f"target_{t}" for t in TARGETS),
-    "asserted_alike", "first_check", "computes_value", "guard_certain", "guard_type", "guard_named",
-    "guard_excluded", "exception_order",
+    "asserted_alike", "first_check", "computes_value", "guard_certain", "guard_type",
     "observed", "holds", "fails", "unjudged", "witnessed", "expected_type", "settled", "changed",
     "named_value", "helper_share", "helper_call", "vacuous", "weaker", "renders_whole", "cannot_hold",
 )  # fmt: skip
@@ -52,15 +51,11 @@ def candidate_features(ranked: Ranked, context: RankingContext) -> list[list[flo
     initial = [s.ranker_score for s in ranked.items]
     best = max(initial, default=0.0) or 1.0
     order = {i: rank for rank, i in enumerate(sorted(range(len(initial)), key=lambda i: -initial[i]))}
-    calls: dict[tuple[str, str], int] = {}
+    calls: dict[str, int] = {}
     rows = []
     for i, scored in enumerate(ranked.items):
-        # the n-th call of the same helper; an exception type's place in the engine's evidence
-        # order (the type a guard surely throws, the focal call's, then its helpers')
-        candidate = scored.candidate
-        key = (candidate.kind, candidate.assertion if candidate.kind == "helper" else "")
-        call = calls.get(key, 0) if candidate.kind in ("helper", "exception") else 0
-        calls[key] = call + 1
+        call = calls.get(scored.candidate.assertion, 0) if scored.candidate.kind == "helper" else 0
+        calls[scored.candidate.assertion] = call + 1
         rows.append(_row(scored, initial[i], order[i], best, call, ranked.exception_probability, context))
     return rows
 
@@ -87,20 +82,13 @@ def _row(
         "unjudged": observation is not None and verdict is None,
         "helper_share": scored.share or 0.0,
         "helper_call": 1 / (1 + call) if candidate.kind == "helper" else 0.0,
-        "exception_order": 1 / (1 + call) if exception else 0.0,
         "vacuous": scored.vacuous, "weaker": scored.weaker, "renders_whole": scored.renders_whole,
         "cannot_hold": cannot_hold(candidate, prefix),
     }  # fmt: skip
     guard = prefix.guard_verdict
-    # ``guard_type`` holds for the thrown type and each of its ancestors alike (a library's
-    # exception hierarchy gives four or five), so it cannot say which one the test names; the
-    # verdict's ``named`` (the type the file's tests name) is ``guard_named``, and a type the
-    # surely tripped guard would not throw nor be caught as is ``guard_excluded``.
     if exception and guard is not None and guard.certain:
         values["guard_certain"] = True
         values["guard_type"] = _simple(candidate.exception) in {_simple(guard.thrown), *guard.ancestors}
-        signal = guard.signal(_simple(candidate.exception))
-        values["guard_named"], values["guard_excluded"] = signal > 0, signal < 0
     if exception and context.expected_exceptions:
         names = [_simple(e) for e in context.expected_exceptions]
         name = _simple(candidate.exception)
