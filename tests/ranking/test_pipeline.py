@@ -10,8 +10,6 @@ import pytest
 
 from oracular.engine import EngineSettings, OracleEngine
 from oracular.models.store import ModelConfig
-from oracular.ranking.features import FEATURES
-from oracular.ranking.learned import LearnedRanker
 from oracular.ranking.pipeline import STEP_NAMES, RankingPipeline
 from oracular.ranking.weights import RankingWeights
 
@@ -21,17 +19,10 @@ from ..java.test_neighbours import HABITS_TEST
 
 def test_the_steps_run_in_the_documented_order() -> None:
     assert STEP_NAMES == (
-        "asserted-alike", "guard-verdict", "guard-named", "first-check", "join-helpers", "judge",
-        "witnessed-exception", "settled-targets", "named-values", "passing-helpers", "fewer-helper-calls",
-        "mutant-kills",
+        "asserted-alike", "guard-verdict", "first-check", "join-helpers", "judge", "witnessed-exception",
+        "settled-targets", "named-values", "passing-helpers", "fewer-helper-calls", "mutant-kills",
     )  # fmt: skip
     assert RankingPipeline().names == STEP_NAMES
-
-
-def test_the_learned_pipeline_keeps_one_hand_rule_which_can_be_left_out() -> None:
-    learned = RankingPipeline.learned(LearnedRanker(FEATURES, {}, {}, {}))
-    assert learned.names == ("join-helpers", "judge", "learned", "guard-named", "mutant-kills")
-    assert "guard-named" not in learned.without(["guard-named"]).names and learned.is_learned
 
 
 def test_a_step_is_left_out_by_name_and_an_unknown_name_is_an_error() -> None:

@@ -108,12 +108,12 @@ class OracleEngine:
         return model if model is not None and model.covers(observed) else None
 
     def pipeline_for(self, model: LearnedRanker | None) -> RankingPipeline:
-        """The pipeline of ``model`` (:meth:`learned_for` the test's mode), else the hand-set steps,
-        either less any ablated."""
+        """The pipeline of ``model`` (:meth:`learned_for` the test's mode), else the hand-set steps
+        (less any ablated)."""
         if model is None:
             return self._hand
         if self._learned is None or self._learned[0] is not model:
-            self._learned = (model, RankingPipeline.learned(model).without(self.settings.ablate))
+            self._learned = (model, RankingPipeline.learned(model))
         return self._learned[1]
 
     @property

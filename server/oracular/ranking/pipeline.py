@@ -14,7 +14,6 @@ from typing import Protocol
 from oracular.ranking.learned import LearnedRanker
 from oracular.ranking.scored import Ranked, RankingContext
 from oracular.ranking.steps.file_habits import AssertedAlike, FirstCheckHabit
-from oracular.ranking.steps.guard_named import GuardNamedFirst
 from oracular.ranking.steps.guard_verdict import GuardVerdictStep
 from oracular.ranking.steps.helper_calls import FewerHelperCalls, JoinHelpers, PassingHelpers
 from oracular.ranking.steps.judge import Judge
@@ -36,7 +35,6 @@ class Step(Protocol):
 STEPS: tuple[Step, ...] = (
     AssertedAlike(),
     GuardVerdictStep(),
-    GuardNamedFirst(),
     FirstCheckHabit(),
     JoinHelpers(),
     Judge(),
@@ -59,9 +57,8 @@ class RankingPipeline:
     @classmethod
     def learned(cls, model: LearnedRanker) -> RankingPipeline:
         """Helpers joined and candidates judged, then the learned ranker in place of the hand-set
-        steps (:mod:`oracular.ranking.steps.learned_score`), then the one hand rule the report
-        projects keep (``guard-named``), then the mutants' word where there is one."""
-        return cls((JoinHelpers(), Judge(), LearnedScore(model), GuardNamedFirst(), MutantKills()))
+        steps (:mod:`oracular.ranking.steps.learned_score`), then the mutants' word where there is one."""
+        return cls((JoinHelpers(), Judge(), LearnedScore(model), MutantKills()))
 
     @property
     def is_learned(self) -> bool:
