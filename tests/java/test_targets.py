@@ -662,29 +662,3 @@ def test_a_query_and_a_fixtures_predicate_take_values_of_a_subtype(tmp_path: Pat
     named = {t.expression: t.type for t in prefix.targets}
     assert named["v.isInstanceValid(s)"] == "boolean"
     assert named["qualifier.qualifyForComparison(control, test)"] == "boolean"
-
-
-def test_the_test_classs_own_reading_helpers_over_prefix_values_are_targets(tmp_path: Path) -> None:
-    """avro's ``assertEquals(5, countRecords(outFile))``: the suite reads what the prefix wrote
-    through a helper of its own; a void helper, an assertion helper and a helper the prefix already
-    called are no such reads, nor is a helper no prefix value can fill."""
-    files = {
-        "Writer.java": "package org.example.app;\npublic class Writer {\n"
-        " public void write(java.io.File f) {}\n}\n",
-        "WriterTest.java": "package org.example.app;\nclass WriterTest {\n"
-        " @org.junit.jupiter.api.Test\n void testWrite() {\n"
-        "  java.io.File outFile = new java.io.File(\"out\");\n  new Writer().write(outFile);\n"
-        "  prepare(outFile);\n }\n"
-        " private int countRecords(java.io.File f) { return 0; }\n"
-        " private static String read(java.io.File f, int size) { return \"\"; }\n"
-        " private void prepare(java.io.File f) {}\n"
-        " private boolean prepared(java.io.File f) { prepare(f); return true; }\n"
-        " private void assertRecords(java.io.File f) {}\n"
-        " private boolean checkRecords(java.io.File f) { return true; }\n}\n",
-    }
-    engine, analysis = analysed_workspace(tmp_path, files, "WriterTest.java")
-    prefix = engine.prefix_for(analysis, analysis.statuses[0])
-    assert prefix is not None
-    helpers = [t for t in prefix.targets if t.receiver is None and t.kind == "action"]
-    assert [(t.expression, t.type) for t in helpers] == [("countRecords(outFile)", "int"),
-                                                         ("prepared(outFile)", "boolean")]  # fmt: skip

@@ -69,9 +69,6 @@ MAX_STATIC_OBSERVERS = 2
 MAX_INPUT_CALLS = 3
 """Calls over the prefix's unread inputs (:meth:`TargetEnumerator.input_calls`): each runs alone."""
 MAX_INPUT_ARGUMENTS = 3
-MAX_READING_HELPERS = 2
-"""Calls of the test class's own non-void helpers over prefix values
-(:meth:`TargetEnumerator.reading_helpers`)."""
 
 OBSERVER_NAME = re.compile(r"^(get|is|has|can|should)[A-Z0-9_]\w*$|^(size|isEmpty|length|count|toString)$")
 """Zero-argument methods that read state (``hashCode`` is left out: its values are arbitrary)."""
@@ -390,41 +387,6 @@ class TargetEnumerator:
                     owners.append(cls)
         return owners
 
-    # -- the test class's own reading helpers -----------------------------------------------
-    def reading_helpers(self) -> list[Target]:
-        """Unqualified calls of the test class's (and its workspace superclasses') non-void
-        helpers over the prefix's values: suites read what the prefix built through their own
-        helpers (``countRecords(outFile)``, ``getResult(output)``, ``dayOfMonthOf(date)``), which
-        about 1 in 60 first assertions of the train projects' tests asserts on. Test methods,
-        assertion helpers and methods the prefix already called are left out; those the test's
-        name names come first. Kind ``action``: a helper may change state, so each runs alone."""
-        cls = self.env.resolve_class(self.env.scope) if self.env.scope else None
-        if cls is None:
-            return []
-        called = {syntax.call_name(n) for s in self.statements for n in syntax.walk_skipping_classes(s)
-                  if n.type == "method_invocation" and n.child_by_field_name("object") is None}  # fmt: skip
-        found: dict[str, Target] = {}
-        for owner, method in self.env.methods_in_hierarchy(cls):
-            if (
-                not 1 <= len(method.params) <= MAX_INPUT_ARGUMENTS
-                or method.annotations
-                or method.type_params
-                or method.name in found
-                or method.name in called
-                or method.name.startswith(("assert", "test", "check", "verify", "fail", "set"))
-                or method.name in ("equals", "compareTo", "hashCode", "main")
-                or method.is_constructor
-                or method.return_type in (None, "void")
-                or (owner is not cls and "private" in method.modifiers)
-            ):
-                continue
-            arguments = self._distinct_arguments([p for p, _ in method.params], "")
-            if arguments is not None:
-                call = f"{method.name}({', '.join(arguments)})"
-                found[method.name] = Target(call, method.return_type, "action", None, method.name)
-        ranked = sorted(found.values(), key=lambda t: -len(identifier_words(t.method or "") & self.tested))
-        return ranked[:MAX_READING_HELPERS]
-
     # -- calls over inputs the prefix never used ---------------------------------------------
     def input_calls(self, owners: list[ClassInfo]) -> list[Target]:
         """Calls that take the prefix's unread inputs (:func:`unread_inputs`): instance methods of
@@ -495,8 +457,8 @@ class TargetEnumerator:
         """``primary`` first (the prefix's own value), then the calls over its unread inputs and
         ``reads`` (what the file's other tests assert on), then per base: itself, its observers,
         fields, actions and queries; then the other written variables, chains, static calls, the
-        static reads of the classes the prefix calls statically, the test class's reading helpers,
-        and the fixtures' observers and fields. Deduplicated, at most :data:`MAX_TARGETS`.
+        static reads of the classes the prefix calls statically, and the fixtures' observers and
+        fields. Deduplicated, at most :data:`MAX_TARGETS`.
         ``tested_class``: the class the test class is named after."""
         ordered: dict[str, Target] = {t.expression: t for t in primary}
         computed = computed_values(self.statements)
@@ -527,7 +489,7 @@ class TargetEnumerator:
         owners = [focal_class] if focal_class is not None else []
         called = self.statically_called()
         owners += [c for c in called if c is not focal_class]
-        for target in [*self.static_calls(owners), *self.static_observers(called), *self.reading_helpers()]:
+        for target in [*self.static_calls(owners), *self.static_observers(called)]:
             add(target)
         for fixture in self.fixtures:
             # a fixture the prefix never names may be the judge of what it built (xmlunit's
