@@ -11,6 +11,7 @@ from oracular.candidates.grammar import Candidate
 from oracular.candidates.helpers import (
     MAX_CALLS_PER_HELPER,
     MAX_LINES,
+    MAX_READ_OFF_CALLS,
     HelperHabit,
     HelperOffer,
     argument_options,
@@ -18,6 +19,7 @@ from oracular.candidates.helpers import (
     helper_reads,
     named_by,
     resolve_lines,
+    resolve_read_offs,
 )
 from oracular.candidates.observed import FAILS, HOLDS, ObservedValue, TestObservation, verdict
 from oracular.corpus.devtests import DevTest
@@ -39,12 +41,17 @@ from ..conftest import fixture_source, indexed, java
 FIXTURE = "SuiteHelperTest.java"
 
 
-def _helpers(engine: OracleEngine) -> list[tuple[str, float]]:
+def _offers(engine: OracleEngine) -> list[HelperOffer]:
     analysis = engine.analyse(fixture_source(FIXTURE))
     (status,) = analysis.oracle_free
     prefix = engine.prefix_for(analysis, status)
     assert prefix is not None
-    return [(h.candidate.call, h.score) for h in engine.helpers_for(analysis, status, prefix)]
+    return engine.helpers_for(analysis, status, prefix)
+
+
+def _helpers(engine: OracleEngine) -> list[tuple[str, float]]:
+    """The calls that can fail as written, with their scores."""
+    return [(h.candidate.call, h.score) for h in _offers(engine) if not h.read_off]
 
 
 def test_the_files_helper_habits_count_calls_named_like_oracles_and_helpers_reached() -> None:
@@ -301,6 +308,32 @@ def test_in_a_junit3_class_junits_assertions_stay_junits_beside_the_suites_overl
     prefix = engine.prefix_for(analysis, status)
     assert prefix is not None
     assert engine.helpers_for(analysis, status, prefix) == []  # nor named by testEquals
+
+
+def test_a_value_read_off_another_argument_is_written_as_the_run_read_it_or_left_out(
+    engine: OracleEngine,
+) -> None:
+    # assertContains(more, more.get(0)) cannot fail; with what the run read, it can
+    read_offs = [h for h in _offers(engine) if h.read_off]
+    calls = [(h.candidate.call, h.read_off) for h in read_offs]
+    assert calls[0] == ("assertContains(more, more.get(0))", (1,))  # then the overload with a message
+    assert len(read_offs) <= MAX_READ_OFF_CALLS
+    offer = read_offs[0]
+    assert resolve_read_offs([offer], None) == []  # nothing ran: it stays unwritten
+    seen = TestObservation(completed=True)
+    assert resolve_read_offs([offer], seen) == []  # not read (the two runs disagreed, say)
+    seen.values["more.get(0)"] = ObservedValue("object", "p.Name", "")
+    assert resolve_read_offs([offer], seen) == []  # no literal writes it
+    seen.values["more.get(0)"] = ObservedValue("literal", "java.lang.String", '"z"')
+    (written,) = resolve_read_offs([offer], seen)
+    assert written.candidate.call == 'assertContains(more, "z")' and not written.read_off
+    assert written.candidate.read == "assertContains(more, more.get(0))"  # judged by the call run
+    assert written.score == offer.score and written.share == offer.share
+    seen.values["assertContains(more, more.get(0))"] = ObservedValue("boolean", "boolean", "true")
+    assert verdict(written.candidate, seen).status == HOLDS
+    # the same call as another offer's is left out: the first is kept
+    plain = HelperOffer(Candidate("helper", "assertContains", arguments=("more", '"z"')), 0.9, 0.9)
+    assert resolve_read_offs([plain, offer], seen) == [plain]
 
 
 def test_a_call_of_expected_lines_is_written_with_the_lines_read_or_left_out() -> None:

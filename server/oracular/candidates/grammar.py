@@ -46,6 +46,10 @@ class Candidate:
     lines_of: str | None = None
     """A helper taking expected lines: the text whose lines it is given (``sink.toString()``);
     running the code fills :attr:`arguments` (:func:`oracular.candidates.helpers.resolve_lines`)."""
+    ran_as: str | None = None
+    """The call the run judged, where :attr:`arguments` write the values it read in place of the
+    expressions it ran (``check(names, "s")`` judged as ``check(names, names[0])``:
+    :func:`oracular.candidates.helpers.resolve_read_offs`)."""
 
     @property
     def key(self) -> tuple:
@@ -61,7 +65,10 @@ class Candidate:
     @property
     def read(self) -> str:
         """The call run to judge a helper candidate: :attr:`call`, or for expected lines, the call
-        given the lines of the text at run time (``assertHelpLines(Observe.lines(sink.toString()))``)."""
+        given the lines of the text at run time (``assertHelpLines(Observe.lines(sink.toString()))``),
+        or the call it was before its read-off arguments became the values read (:attr:`ran_as`)."""
+        if self.ran_as is not None:
+            return self.ran_as
         if self.lines_of is None:
             return self.call
         return f"{self.assertion}({lines_read(self.lines_of)})"

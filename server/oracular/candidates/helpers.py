@@ -35,12 +35,17 @@ from oracular.java.junit import TEST_ANNOTATIONS
 from oracular.java.prefix import PrefixAnalysis
 from oracular.java.prefix_values import prefix_literals
 from oracular.java.targets import Target
-from oracular.java.types import fits, is_boolean, split_generic
+from oracular.java.types import fits, is_boolean, is_primitive, split_generic, unboxed
 
 MAX_HELPERS = 3
 """Helpers offered per test: a fourth is rarely the habit."""
 MAX_CALLS_PER_HELPER = 8
 """Argument choices per helper: each is run when the code runs, alone (a helper may change state)."""
+MAX_READ_OFF_CALLS = 2
+"""Calls per helper that pass a value read off another argument (:func:`resolve_read_offs`),
+beyond :data:`MAX_CALLS_PER_HELPER`."""
+MAX_READ_OFF_TRIED = 4096
+"""Argument tuples looked through for them: a helper of many parameters has millions."""
 MAX_OPTIONS = 8
 """Values tried per parameter."""
 MAX_LINE_TEXTS = 2
@@ -62,6 +67,10 @@ class HelperOffer:
     candidate: Candidate
     score: float
     share: float
+    read_off: tuple[int, ...] = ()
+    """The positions of arguments read off another argument (``names[0]`` beside ``names``): the
+    call cannot fail as written, and is offered only with the values the run read there
+    (:func:`resolve_read_offs`)."""
 
 
 @dataclass(frozen=True)
@@ -183,30 +192,52 @@ def _calls(
     made: frozenset[str],
     alike: Sequence[tuple[int, int]],
     type_of: Mapping[str, str],
+    read_offs: bool = False,
 ) -> Iterator[tuple[str, ...]]:
     """Argument tuples in order, none passing one value twice (``verify(a, a)``, booleans apart)
-    or a value read off another argument (``assertSize(s, s.size())`` cannot fail), and each
-    passing at least one of ``made``, what the prefix made: a helper given only literals and
-    constants (commons-io's ``checkCollectionsEmpty(".java")``) checks nothing the test did.
+    and each passing at least one of ``made``, what the prefix made: a helper given only literals
+    and constants (commons-io's ``checkCollectionsEmpty(".java")``) checks nothing the test did.
     Parameters declared alike (``alike``: pairs of positions) take values of one type: commons-csv's
     ``assertNotEquals(Object right, Object left)`` compares two formats, never a format with the
-    character one of them returns (which differs whatever the code does)."""
-    for arguments in itertools.product(*options):
+    character one of them returns (which differs whatever the code does).
+
+    A value read off another argument (``assertSize(s, s.size())``) cannot fail: such tuples are
+    left out, or with ``read_offs`` they alone are given, where each such value is a number, a
+    character, a boolean or a text, which the run can read and the call then pass as written
+    (:func:`resolve_read_offs`), of the first :data:`MAX_READ_OFF_TRIED` tuples."""
+    tuples = itertools.product(*options)
+    for arguments in itertools.islice(tuples, MAX_READ_OFF_TRIED) if read_offs else tuples:
         values = [a for a in arguments if a not in ("true", "false")]
-        read_off = any(a.startswith(f"{b}.") for a in values for b in values)
+        read_off = _read_off(arguments)
         mixed = any(
             type_of.get(arguments[i], "") != type_of.get(arguments[j], "")
             and arguments[i] in type_of
             and arguments[j] in type_of
             for i, j in alike
         )
+        wanted = bool(read_off) and all(_writable(type_of.get(arguments[i], "")) for i in read_off)
         if (
             len(set(values)) == len(values)
-            and not read_off
+            and (wanted if read_offs else not read_off)
             and not mixed
             and (not arguments or made.intersection(values))
         ):
             yield arguments
+
+
+def _read_off(arguments: Sequence[str]) -> tuple[int, ...]:
+    """The positions of arguments read off another one: ``s.size()`` beside ``s``, ``names[0]``
+    beside ``names``."""
+    return tuple(
+        i
+        for i, a in enumerate(arguments)
+        if any(b not in ("true", "false") and a.startswith((f"{b}.", f"{b}[")) for b in arguments)
+    )
+
+
+def _writable(type_text: str) -> bool:
+    """A type whose observed values are written as literals (``3``, ``'a'``, ``"s"``)."""
+    return is_primitive(unboxed(type_text)) or type_text in STRINGS
 
 
 def _made(prefix: PrefixAnalysis) -> frozenset[str]:
@@ -271,16 +302,23 @@ def helper_candidates(
         if named(habit.name):  # the test's name says which helper it needs
             share = max(share, named_share)
         if takes_lines:
-            lines = [Candidate("helper", habit.name, lines_of=text) for text in texts[:MAX_LINE_TEXTS]]
+            lines = [(Candidate("helper", habit.name, lines_of=t), ()) for t in texts[:MAX_LINE_TEXTS]]
             found += _offers(lines, share, call_decay)
         calls = _argument_calls(overloads, habit.passed, prefix, constants, literals, named, made, type_of)
-        found += _offers([Candidate("helper", habit.name, arguments=a) for a in calls], share, call_decay)
+        written = [(Candidate("helper", habit.name, arguments=a), off) for a, off in calls]
+        found += _offers(written, share, call_decay)
     return found
 
 
-def _offers(candidates: Sequence[Candidate], share: float, call_decay: float) -> list[HelperOffer]:
-    """One helper's calls, in order, each further one keeping ``call_decay`` of the one before's score."""
-    return [HelperOffer(candidate, share * call_decay**n, share) for n, candidate in enumerate(candidates)]
+def _offers(
+    calls: Sequence[tuple[Candidate, tuple[int, ...]]], share: float, call_decay: float
+) -> list[HelperOffer]:
+    """One helper's calls (with their read-off positions), in order, each further one keeping
+    ``call_decay`` of the one before's score."""
+    return [
+        HelperOffer(candidate, share * call_decay**n, share, read_off)
+        for n, (candidate, read_off) in enumerate(calls)
+    ]
 
 
 def _argument_calls(
@@ -292,23 +330,29 @@ def _argument_calls(
     named: Callable[[str], bool],
     made: frozenset[str],
     type_of: Mapping[str, str],
-) -> list[tuple[str, ...]]:
+) -> list[tuple[tuple[str, ...], tuple[int, ...]]]:
     """Up to :data:`MAX_CALLS_PER_HELPER` argument tuples for one helper, its ``overloads`` in
     order (the fewest parameters first), each one's likeliest first (:func:`_likeliest`, :func:`_calls`);
-    ``passed``: what the file's other tests pass it (:attr:`HelperHabit.passed`)."""
+    then up to :data:`MAX_READ_OFF_CALLS` that pass a value read off another argument, each with
+    those positions; ``passed``: what the file's other tests pass it (:attr:`HelperHabit.passed`)."""
     locals_ = prefix.env.locals
     calls: list[tuple[str, ...]] = []
+    read_offs: list[tuple[str, ...]] = []
     for method in overloads:
         options = [
             _likeliest(argument_options(t, prefix, constants, literals), i, passed, locals_, literals, named)
             for i, (t, _) in enumerate(method.params)
         ]
-        room = MAX_CALLS_PER_HELPER - len(calls)
-        found_calls = _calls(options, made, _alike(method), type_of)
-        calls += [c for c in itertools.islice(found_calls, room) if c not in calls]
-        if len(calls) >= MAX_CALLS_PER_HELPER:
-            break
-    return calls
+        alike = _alike(method)
+        if len(calls) < MAX_CALLS_PER_HELPER:
+            found_calls = _calls(options, made, alike, type_of)
+            room = MAX_CALLS_PER_HELPER - len(calls)
+            calls += [c for c in itertools.islice(found_calls, room) if c not in calls]
+        if len(read_offs) < MAX_READ_OFF_CALLS:
+            found_read_offs = _calls(options, made, alike, type_of, read_offs=True)
+            spare = MAX_READ_OFF_CALLS - len(read_offs)
+            read_offs += [c for c in itertools.islice(found_read_offs, spare) if c not in read_offs]
+    return [(c, ()) for c in calls] + [(c, _read_off(c)) for c in read_offs]
 
 
 def _alike(method: MethodInfo) -> list[tuple[int, int]]:
@@ -356,6 +400,38 @@ def resolve_lines(
                 dataclasses.replace(offer, candidate=dataclasses.replace(candidate, arguments=arguments))
             )
     return found
+
+
+def resolve_read_offs(
+    offers: Sequence[HelperOffer], observation: TestObservation | None
+) -> list[HelperOffer]:
+    """``offers`` with each call that passes a value read off another argument given the value the
+    run read there, as a literal, and judged by the call it ran: libparanamer's
+    ``assertThatParameterNamesMatch(names[0], names)`` cannot fail, ``assertThatParameterNamesMatch("s",
+    names)`` is its developer's oracle. Without such a value (not run, an object, a value the two
+    runs disagree on) the call is left out, as is a call another offer already makes."""
+    found: list[HelperOffer] = []
+    seen: set[tuple] = set()
+    for offer in offers:
+        resolved = _resolved(offer, observation) if offer.read_off else offer
+        if resolved is not None and resolved.candidate.key not in seen:
+            seen.add(resolved.candidate.key)
+            found.append(resolved)
+    return found
+
+
+def _resolved(offer: HelperOffer, observation: TestObservation | None) -> HelperOffer | None:
+    if observation is None:
+        return None
+    candidate = offer.candidate
+    arguments = list(candidate.arguments)
+    for i in offer.read_off:
+        value = observation.values.get(arguments[i])
+        if value is None or value.kind not in ("literal", "boolean"):
+            return None
+        arguments[i] = value.payload
+    written = dataclasses.replace(candidate, arguments=tuple(arguments), ran_as=candidate.read)
+    return dataclasses.replace(offer, candidate=written, read_off=())
 
 
 def helper_reads(candidates: Iterable[Candidate]) -> list[Target]:

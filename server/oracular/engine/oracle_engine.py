@@ -21,6 +21,7 @@ from oracular.candidates.helpers import (
     helper_reads,
     named_by,
     resolve_lines,
+    resolve_read_offs,
 )
 from oracular.candidates.merged import merge_observed
 from oracular.candidates.observed import (
@@ -422,7 +423,7 @@ class OracleEngine:
         ranker_weighed_habits: bool,
     ) -> RankingContext:
         """What the ranking steps read of one test: the file's habits, the run, the suite's helpers."""
-        helpers = self.helpers_for(analysis, status, prefix)
+        helpers = resolve_read_offs(self.helpers_for(analysis, status, prefix), ran)
         if any(h.candidate.lines_of is not None for h in helpers):  # the constants only then
             names = named_literals(prefix.env, status.classes)
             helpers = resolve_lines(helpers, ran, names)
