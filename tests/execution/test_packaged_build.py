@@ -170,3 +170,37 @@ def test_the_bug_finding_build_stands_the_packaged_build_behind_sources_that_nee
     assert (build.classes / "p/Greeter.class").exists()  # the sources' Greeter, not the jar's
     assert build.packaged == ([] if generated else [jar])
     assert (jar in build.dependencies(classpath)) is not generated
+
+
+TEMPLATE = VERSION.replace("package p;", "package @package@;").replace('"1.0"', '"@projectversion@"')
+
+
+def test_a_version_template_is_filled_as_the_build_would_outside_the_workspace(
+    tmp_path: Path, checker: OracleChecker, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No packaged build at all: ``Version.java.in`` filled from the POM and its package, in the
+    cache, lets the sources compile (jackson's ``PackageVersion.java.in``)."""
+    require_toolchain()
+    monkeypatch.setattr(cp, "DEBIAN_REPO", tmp_path / "no-repo")
+    monkeypatch.setattr(cp, "M2_REPO", tmp_path / "no-m2")
+    test = _project(tmp_path / "project", "hello")
+    template = tmp_path / "project/src/main/java/p/Version.java.in"
+    template.write_text(TEMPLATE, encoding="utf-8")
+    before = sorted(p.name for p in template.parent.iterdir())
+    layout = cp.scan_layout(tmp_path / "project")
+    generated = layout.main_roots[-1]
+    assert not generated.is_relative_to(tmp_path / "project")  # never into the workspace
+    assert (generated / "p/Version.java").read_text(encoding="utf-8") == VERSION
+    assert sorted(p.name for p in template.parent.iterdir()) == before
+    assert 'assertEquals("hello 1.0", greeting);' in _observed(test, checker)
+
+
+def test_a_template_with_an_unknown_token_or_a_source_in_the_tree_is_left_alone(tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    _project(project, "hello")
+    template = project / "src/main/java/p/Version.java.in"
+    template.write_text(TEMPLATE.replace("@projectversion@", "@buildnumber@"), encoding="utf-8")
+    assert cp.scan_layout(project).main_roots == (project / "src/main/java",)  # nothing guessed
+    template.write_text(TEMPLATE, encoding="utf-8")
+    (project / "src/main/java/p/Version.java").write_text(VERSION, encoding="utf-8")
+    assert cp.scan_layout(project).main_roots == (project / "src/main/java",)  # the build ran

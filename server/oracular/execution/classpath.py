@@ -36,6 +36,8 @@ from oracular.execution.poms import (
     resolve_pom_dependencies,
     source_encoding,
 )
+from oracular.execution.source_templates import SUFFIX as TEMPLATE_SUFFIX
+from oracular.execution.source_templates import fill_templates
 from oracular.execution.toolchain import DEBIAN_JAVA, cache_root
 from oracular.java.declarations import Import
 from oracular.java.workspace import PRUNED_DIRS, is_test_path, package_root, walk_project
@@ -182,6 +184,7 @@ def scan_layout(root: Path) -> Layout:
     modules: list[Path] = []
     resources: list[Path] = []
     data: list[Path] = []  # folders holding files other than Java sources
+    templates: list[Path] = []  # sources the build fills from templates (PackageVersion.java.in)
     for directory, _dirs, files in walk_project(root):
         if any(not f.endswith((".java", ".class")) and not f.startswith(".") for f in files):
             data.append(directory)
@@ -193,6 +196,7 @@ def scan_layout(root: Path) -> Layout:
             resources.append(directory)
         if any(part == "resources" for part in directory.relative_to(root).parts):
             continue
+        templates += [directory / name for name in files if name.endswith(TEMPLATE_SUFFIX)]
         for name in files:
             if name.endswith(".java") and name != "package-info.java" and name != "module-info.java":
                 found = package_root(directory / name)
@@ -213,6 +217,8 @@ def scan_layout(root: Path) -> Layout:
     resources += [r for r in ordered if r != root and r in holding]
     tests = tuple(r for r in ordered if r != root and is_test_path(r.relative_to(root) / "X.java"))
     mains = tuple(r for r in ordered if r not in tests)
+    generated = fill_templates(root, templates, mains, modules) if templates else None
+    mains += (generated,) if generated is not None else ()
     poms = [m / "pom.xml" for m in modules if (m / "pom.xml").is_file()]
     encoding = next((e for pom in poms if (e := source_encoding(pom)) is not None), None)
     return Layout(mains, tests, tuple(sorted(set(resources))), tuple(outputs), tuple(modules), encoding)

@@ -400,12 +400,17 @@ class OracleChecker:
         project's version counts too, though it is taken only where the sources alone fail: a
         run that failed to compile before it was installed would otherwise be remembered as
         failed after (jackson-core and ini4j, not observed at all on 2026-12-02 until the runs
-        were made again)."""
+        were made again). So do the sources filled from the build's templates, kept outside the
+        workspace (:mod:`oracular.execution.source_templates`), by the text filled."""
         if path is None:
             return ""
-        classpath = discover(project_root(path), self.settings.classpath)
-        entries = (*classpath.entries, *classpath.layout.resource_dirs, *classpath.packaged)
-        return os.pathsep.join(str(entry) for entry in entries)
+        root = project_root(path)
+        classpath = discover(root, self.settings.classpath)
+        filled = [r for r in classpath.layout.main_roots if not r.is_relative_to(root)]
+        entries = (*classpath.entries, *classpath.layout.resource_dirs, *classpath.packaged, *filled)
+        texts = [f.read_bytes() for r in filled for f in sorted(r.rglob("*.java"))]
+        digest = [hashlib.sha256(b"\0".join(texts)).hexdigest()] if texts else []
+        return os.pathsep.join([*(str(entry) for entry in entries), *digest])
 
     def warm(self, path: Path) -> None:
         """Start the helper JVM for ``path``'s module now, so the first check is not a cold one."""
