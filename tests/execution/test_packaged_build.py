@@ -192,6 +192,8 @@ def test_a_version_template_is_filled_as_the_build_would_outside_the_workspace(
     assert not generated.is_relative_to(tmp_path / "project")  # never into the workspace
     assert (generated / "p/Version.java").read_text(encoding="utf-8") == VERSION
     assert sorted(p.name for p in template.parent.iterdir()) == before
+    described = cp.discover(tmp_path / "project", cp.ClasspathSettings(use_build_tools=False)).describe()
+    assert "filled from the build's templates: Version.java" in described  # which step was done here
     assert 'assertEquals("hello 1.0", greeting);' in _observed(test, checker)
 
 

@@ -135,6 +135,14 @@ class Classpath:
         text = f"classpath from {self.strategy}: {jars} jars, {folders} class folders"
         if self.notes:
             text += f" ({'; '.join(self.notes)})"
+        filled = [
+            f.name
+            for r in self.layout.main_roots
+            if not r.is_relative_to(self.root)
+            for f in r.rglob("*.java")
+        ]
+        if filled:  # the build's step done here (execution/source_templates.py): say which
+            text += f"; filled from the build's templates: {', '.join(sorted(filled))}"
         if self.missing:
             text += f"; missing: {', '.join(self.missing[:8])}"
             if len(self.missing) > 8:
