@@ -329,6 +329,8 @@ def test_a_value_read_off_another_argument_is_written_as_the_run_read_it_or_left
     assert written.candidate.call == 'assertContains(more, "z")' and not written.read_off
     assert written.candidate.read == "assertContains(more, more.get(0))"  # judged by the call run
     assert written.score == offer.score and written.share == offer.share
+    threw = TestObservation(values=dict(seen.values), thrown="java.lang.IllegalStateException")
+    assert resolve_read_offs([offer], threw) == []  # the prefix threw: no oracle after it runs
     seen.values["assertContains(more, more.get(0))"] = ObservedValue("boolean", "boolean", "true")
     assert verdict(written.candidate, seen).status == HOLDS
     # the same call as another offer's is left out: the first is kept

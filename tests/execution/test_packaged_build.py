@@ -195,6 +195,10 @@ def test_a_version_template_is_filled_as_the_build_would_outside_the_workspace(
     described = cp.discover(tmp_path / "project", cp.ClasspathSettings(use_build_tools=False)).describe()
     assert "filled from the build's templates: Version.java" in described  # which step was done here
     assert 'assertEquals("hello 1.0", greeting);' in _observed(test, checker)
+    assert layout.filled == (generated / "p/Version.java",)
+    template.write_text(TEMPLATE.replace("@projectversion@", "@buildnumber@"), encoding="utf-8")
+    assert cp.scan_layout(tmp_path / "project").filled == ()
+    assert not (generated / "p/Version.java").exists()  # a fill no template makes now does not compile on
 
 
 def test_a_template_with_an_unknown_token_or_a_source_in_the_tree_is_left_alone(tmp_path: Path) -> None:

@@ -408,8 +408,8 @@ def resolve_read_offs(
     """``offers`` with each call that passes a value read off another argument given the value the
     run read there, as a literal, and judged by the call it ran: libparanamer's
     ``assertThatParameterNamesMatch(names[0], names)`` cannot fail, ``assertThatParameterNamesMatch("s",
-    names)`` is its developer's oracle. Without such a value (not run, an object, a value the two
-    runs disagree on) the call is left out, as is a call another offer already makes."""
+    names)`` is its developer's oracle. Without such a value (not run, the prefix threw, an object,
+    a value the two runs disagree on) the call is left out, as is a call another offer already makes."""
     found: list[HelperOffer] = []
     seen: set[tuple] = set()
     for offer in offers:
@@ -421,8 +421,8 @@ def resolve_read_offs(
 
 
 def _resolved(offer: HelperOffer, observation: TestObservation | None) -> HelperOffer | None:
-    if observation is None:
-        return None
+    if observation is None or observation.thrown is not None or observation.thrown_before is not None:
+        return None  # not run, or no statement after the prefix runs: nothing to write
     candidate = offer.candidate
     arguments = list(candidate.arguments)
     for i in offer.read_off:

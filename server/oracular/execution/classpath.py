@@ -37,7 +37,7 @@ from oracular.execution.poms import (
     source_encoding,
 )
 from oracular.execution.source_templates import SUFFIX as TEMPLATE_SUFFIX
-from oracular.execution.source_templates import fill_templates
+from oracular.execution.source_templates import fill_templates, generated_root
 from oracular.execution.toolchain import DEBIAN_JAVA, cache_root
 from oracular.java.declarations import Import
 from oracular.java.workspace import PRUNED_DIRS, is_test_path, package_root, walk_project
@@ -96,6 +96,9 @@ class Layout:
     """Directories holding a build file, outermost first."""
     encoding: str | None = None
     """The sources' encoding, where the build declares it (``poms.source_encoding``)."""
+    filled: tuple[Path, ...] = ()
+    """Sources filled from the build's templates, outside the workspace; their folder is the last
+    of :attr:`main_roots` (:mod:`oracular.execution.source_templates`)."""
 
     @property
     def source_roots(self) -> tuple[Path, ...]:
@@ -135,14 +138,9 @@ class Classpath:
         text = f"classpath from {self.strategy}: {jars} jars, {folders} class folders"
         if self.notes:
             text += f" ({'; '.join(self.notes)})"
-        filled = [
-            f.name
-            for r in self.layout.main_roots
-            if not r.is_relative_to(self.root)
-            for f in r.rglob("*.java")
-        ]
-        if filled:  # the build's step done here (execution/source_templates.py): say which
-            text += f"; filled from the build's templates: {', '.join(sorted(filled))}"
+        if self.layout.filled:  # the build's step done here: say which
+            names = sorted(f.name for f in self.layout.filled)
+            text += f"; filled from the build's templates: {', '.join(names)}"
         if self.missing:
             text += f"; missing: {', '.join(self.missing[:8])}"
             if len(self.missing) > 8:
@@ -225,11 +223,12 @@ def scan_layout(root: Path) -> Layout:
     resources += [r for r in ordered if r != root and r in holding]
     tests = tuple(r for r in ordered if r != root and is_test_path(r.relative_to(root) / "X.java"))
     mains = tuple(r for r in ordered if r not in tests)
-    generated = fill_templates(root, templates, mains, modules) if templates else None
-    mains += (generated,) if generated is not None else ()
+    filled = fill_templates(root, templates, mains, modules) if templates else ()
+    mains += (generated_root(root),) if filled else ()
     poms = [m / "pom.xml" for m in modules if (m / "pom.xml").is_file()]
     encoding = next((e for pom in poms if (e := source_encoding(pom)) is not None), None)
-    return Layout(mains, tests, tuple(sorted(set(resources))), tuple(outputs), tuple(modules), encoding)
+    resource_dirs = tuple(sorted(set(resources)))
+    return Layout(mains, tests, resource_dirs, tuple(outputs), tuple(modules), encoding, filled)
 
 
 # -- build tools -------------------------------------------------------------------------------

@@ -404,12 +404,10 @@ class OracleChecker:
         workspace (:mod:`oracular.execution.source_templates`), by the text filled."""
         if path is None:
             return ""
-        root = project_root(path)
-        classpath = discover(root, self.settings.classpath)
-        filled = [r for r in classpath.layout.main_roots if not r.is_relative_to(root)]
+        classpath = discover(project_root(path), self.settings.classpath)
+        filled = classpath.layout.filled
         entries = (*classpath.entries, *classpath.layout.resource_dirs, *classpath.packaged, *filled)
-        texts = [f.read_bytes() for r in filled for f in sorted(r.rglob("*.java"))]
-        digest = [hashlib.sha256(b"\0".join(texts)).hexdigest()] if texts else []
+        digest = [hashlib.sha256(b"\0".join(f.read_bytes() for f in filled)).hexdigest()] if filled else []
         return os.pathsep.join([*(str(entry) for entry in entries), *digest])
 
     def warm(self, path: Path) -> None:

@@ -10,7 +10,8 @@ so no packaged build stands in). A template's ``@name@`` tokens are filled from 
 from its package; a template with a token left unknown is left alone (no guessed source).
 
 The filled sources go to a folder of Oracular's cache, one per workspace, never into the
-workspace; :func:`oracular.execution.classpath.scan_layout` adds it as a main source root.
+workspace; :func:`oracular.execution.classpath.scan_layout` adds it as a main source root and
+keeps the filled files (``Layout.filled``: what a run's key and the classpath's note name).
 """
 
 from __future__ import annotations
@@ -58,12 +59,13 @@ def generated_root(workspace: Path) -> Path:
 
 def fill_templates(
     workspace: Path, templates: Sequence[Path], source_roots: Sequence[Path], modules: Sequence[Path]
-) -> Path | None:
+) -> tuple[Path, ...]:
     """Fill each of ``templates`` (under one of ``source_roots``) whose source the tree lacks, with
-    the POM of the innermost of ``modules`` holding it; the folder of the filled sources, or
-    ``None`` when none was filled."""
+    the POM of the innermost of ``modules`` holding it, under :func:`generated_root`; the filled
+    sources. What an earlier fill left there and this one did not write goes (a template since
+    removed must not compile on)."""
     out = generated_root(workspace)
-    filled = False
+    filled: list[Path] = []
     for template in templates:
         root = _innermost(template, source_roots)
         if root is None:
@@ -83,8 +85,10 @@ def fill_templates(
         target = out / relative
         if not target.is_file() or target.read_text(encoding="utf-8") != text:
             write_atomically(target, text)
-        filled = True
-    return out if filled else None
+        filled.append(target)
+    for stale in set(out.rglob("*.java")).difference(filled) if out.is_dir() else ():
+        stale.unlink(missing_ok=True)
+    return tuple(filled)
 
 
 def _innermost(path: Path, folders: Sequence[Path]) -> Path | None:
