@@ -125,3 +125,20 @@ def test_where_the_classpath_lacks_a_dependency_each_test_says_why_it_was_not_ob
     assert not only.observed
     assert only.unobserved is not None and "com.absent" in only.unobserved
     assert report.to_json()["tests"][0]["unobserved"] == only.unobserved
+
+
+def test_a_source_root_declaring_a_module_is_observed_on_the_class_path(
+    tmp_path: Path, checker: OracleChecker
+) -> None:
+    """``module-info.java`` at the main root, requiring a module this JDK no longer has (istack's
+    ``java.activation``): javac reads the root without it (``execution/source_mirrors.py``), so the
+    test compiles on the class path as Maven's patched module would, and the root is left as it was."""
+    test = write_layout(tmp_path, "maven, deep")
+    declaration = tmp_path / "core/src/main/java/module-info.java"
+    declaration.write_text("module org.acme.box {\n    requires java.activation;\n}\n", encoding="utf-8")
+    engine = engine_for([test], EngineSettings(top_k=3))
+    report = engine.suggest(load_source(test), observer=ValueObserver(checker))
+    (only,) = report.tests
+    assert only.observed, only.unobserved
+    assert only.suggestions[0].oracle == "assertEquals(7, b.get());"
+    assert sorted(p.name for p in declaration.parent.iterdir()) == ["module-info.java", "org"]

@@ -37,6 +37,7 @@ from oracular.execution.jvm import (
 )
 from oracular.execution.pruning import Pruner
 from oracular.execution.scratch import ScratchClass
+from oracular.execution.source_mirrors import class_path_roots
 from oracular.execution.toolchain import file_lock
 
 MAX_COMPILE_ROUNDS = 4
@@ -45,9 +46,10 @@ MAX_PRUNE_ROUNDS = 6
 an import first, then what used it, then what used that."""
 Locate = Callable[[ScratchClass, int], str | None]
 """Which key a compile error on a 1-based line of the scratch class belongs to."""
-CACHE_VERSION = "4"
+CACHE_VERSION = "5"
 """Part of every cached outcome's key: raised when what compiles changes with the same inputs
-(the compile loop, :mod:`oracular.execution.pruning`'s rules)."""
+(the compile loop, :mod:`oracular.execution.pruning`'s rules, the source roots javac reads:
+:mod:`oracular.execution.source_mirrors`)."""
 MAX_CACHED_RESULTS = 4000
 """Past this many cached outcomes, the oldest half is deleted (an editor checks on every pause)."""
 LINKAGE_ERRORS = frozenset(
@@ -406,7 +408,7 @@ class ScratchRunner:
                 sources,
                 deps,
                 [helper, deps, *_classpath(context)],
-                context.sourcepath,
+                class_path_roots(context.sourcepath),
                 options,
                 cancelled=cancelled,
             )
