@@ -210,3 +210,36 @@ def test_a_template_with_an_unknown_token_or_a_source_in_the_tree_is_left_alone(
     template.write_text(TEMPLATE, encoding="utf-8")
     (project / "src/main/java/p/Version.java").write_text(VERSION, encoding="utf-8")
     assert cp.scan_layout(project).main_roots == (project / "src/main/java",)  # the build ran
+
+
+def _system_jar(java_dir: Path, name: str, build: Path) -> Path:
+    """The release's classes as Debian installs a jar: ``/usr/share/java/NAME``."""
+    jar = _package(build / "repo", "1.0", build)
+    java_dir.mkdir(parents=True, exist_ok=True)
+    return jar.rename(java_dir / name)
+
+
+@pytest.mark.parametrize(("jar_name", "taken"), [("gen-1.0.jar", True), ("gen-1.1.jar", False)])
+def test_a_gradle_project_is_observed_through_the_debian_jar_of_the_version_its_build_names(
+    jar_name: str, taken: bool, tmp_path: Path, checker: OracleChecker, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No POM names the project's artifact: its packaged build is the jar of ``/usr/share/java``
+    holding its main classes, at the version ``build.gradle`` names (``system_builds.py``); a jar
+    of another version is another program, never taken."""
+    require_toolchain()
+    java_dir = tmp_path / "java"
+    jar = _system_jar(java_dir, jar_name, tmp_path / "build")
+    monkeypatch.setattr(cp, "_system_packages", lambda _java_dir: {"p": (jar,)})
+    test = _project(tmp_path / "project", "hello")
+    (tmp_path / "project/pom.xml").unlink()
+    (tmp_path / "project/build.gradle").write_text(
+        "plugins { id 'java' }\nversion = '1.0'\n", encoding="utf-8"
+    )
+    greeter = tmp_path / "project/src/main/java/p/Greeter.java"
+    stamp = jar.stat().st_mtime - 86400  # an unpacked release: older than its packaged class
+    os.utime(greeter, (stamp, stamp))
+    classpath = cp.discover(tmp_path / "project", cp.ClasspathSettings(use_build_tools=False))
+    assert classpath.packaged == ((jar,) if taken else ())
+    observed = _observed(test, checker)
+    assert ('assertEquals("hi 1.0", greeting);' in observed) is taken
+    assert taken or observed == []  # Version is missing: nothing compiles

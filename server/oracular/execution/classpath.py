@@ -38,6 +38,7 @@ from oracular.execution.poms import (
 )
 from oracular.execution.source_templates import SUFFIX as TEMPLATE_SUFFIX
 from oracular.execution.source_templates import fill_templates, generated_root
+from oracular.execution.system_builds import packaged_system_builds
 from oracular.execution.toolchain import DEBIAN_JAVA, cache_root
 from oracular.java.declarations import Import
 from oracular.java.workspace import PRUNED_DIRS, is_test_path, package_root, walk_project
@@ -286,12 +287,20 @@ def fallback_classpath(
         notes.append(
             f"{len(system)} jars of {java_dir} for imported packages ({', '.join(j.name for j in system)})"
         )
-    packaged = packaged_builds(poms, repos)
+    packaged = packaged_builds(poms, repos) or packaged_system_builds(
+        lay.main_roots, _build_texts(lay), _system_packages(java_dir)
+    )
     if packaged:
         names = ", ".join(j.name for j in packaged)
         notes.append(f"the packaged build of this version where the sources do not compile ({names})")
     missing = [*resolution.missing, *(f"{name} (apt-get install junit4 junit5)" for name in debian_missing)]
     return [*local, *resolution.jars, *debian, *system], missing, notes, packaged
+
+
+def _build_texts(lay: Layout) -> list[str]:
+    """The modules' build files and Gradle properties, as text (where a version is named)."""
+    files = [m / name for m in lay.modules for name in (*BUILD_FILES, "gradle.properties")]
+    return [f.read_text(encoding="utf-8", errors="replace") for f in files if f.is_file()]
 
 
 NOT_IN_THE_JDK = ("javax.mail", "javax.activation", "javax.annotation", "javax.inject", "javax.servlet",
