@@ -15,6 +15,9 @@ compile, as before. A generated method that uses what was left out fails to comp
 user's code as written, less members it did not run (the one difference a test can meet is the
 runner, where the class named a missing one).
 
+A class of those files that lacks a method its interface gained since it was written is given a
+stub instead (:mod:`oracular.execution.stubs`: commons-dbcp's ``TesterConnection`` and JDBC 4.1).
+
 The left-out text is blanked line for line, so javac's line numbers still name the same lines.
 A superclass from the same test source root is compiled from a pruned copy beside the scratch
 copy; its classes then shadow nothing (the real one never compiled).
@@ -30,6 +33,7 @@ from tree_sitter import Node
 
 from oracular.execution.jvm import Diagnostic
 from oracular.execution.scratch import TOP_LEVEL_TYPES, CompanionSource, ScratchClass, top_level_names
+from oracular.execution.stubs import Signatures, Stub, stub_for, with_stubs
 from oracular.java import syntax
 from oracular.java.declarations import package_of
 from oracular.java.source import parse_text
@@ -178,16 +182,23 @@ class Pruner:
 
     roots: tuple[Path, ...]
     """The source roots whose files may be pruned: those holding the scratch copy's own file."""
+    signature_of: Signatures | None = None
+    """Where a method an interface gained since is read, to stub it (:mod:`oracular.execution.stubs`)."""
     left_out: list[LeftOut] = field(default_factory=list)
     _own: set[bytes] = field(default_factory=set)
+    _stubs: dict[Path | None, list[Stub]] = field(default_factory=dict)
+    """A file (``None``: the scratch copy) -> the methods stubbed in its classes."""
     _others: dict[Path, tuple[Path, set[bytes]]] = field(default_factory=dict)
     """A pruned file -> its root and the texts left out of it."""
     _copy_of: dict[Path, Path] = field(default_factory=dict)
     """A pruned copy -> the file it copies (javac reports the copy's errors by its path)."""
 
     @classmethod
-    def for_scratch(cls, scratch: ScratchClass, sourcepath: Sequence[Path]) -> Pruner:
-        return cls(tuple(r.resolve() for r in sourcepath if (r / scratch.relative_path).is_file()))
+    def for_scratch(
+        cls, scratch: ScratchClass, sourcepath: Sequence[Path], signature_of: Signatures | None = None
+    ) -> Pruner:
+        roots = tuple(r.resolve() for r in sourcepath if (r / scratch.relative_path).is_file())
+        return cls(roots, signature_of)
 
     @staticmethod
     def _keep(scratch: ScratchClass) -> list[tuple[int, int]]:
@@ -195,17 +206,17 @@ class Pruner:
 
     def apply(self, scratch: ScratchClass) -> ScratchClass:
         """``scratch`` with what was left out of it blanked."""
-        if not self._own:
+        if not self._own and None not in self._stubs:
             return scratch
         data = blank(scratch.text.encode("utf-8"), self._own, self._keep(scratch))
-        return replace(scratch, text=data.decode("utf-8"))
+        return replace(scratch, text=with_stubs(data, self._stubs.get(None, [])).decode("utf-8"))
 
     def copies(self, scratch: ScratchClass, src_dir: Path) -> ScratchClass:
         """``scratch`` with the pruned copies of other files written under ``src_dir`` as its
         companions (compiled beside it, their classes kept with it)."""
         companions = []
         for path, (root, texts) in self._others.items():
-            data = blank(path.read_bytes(), texts)
+            data = with_stubs(blank(path.read_bytes(), texts), self._stubs.get(path, []))
             copy = src_dir / path.relative_to(root)
             copy.parent.mkdir(parents=True, exist_ok=True)
             copy.write_bytes(data)
@@ -226,6 +237,10 @@ class Pruner:
         for d in diagnostics:
             path = Path(d.file).resolve() if d.file else None
             path = self._copy_of.get(path, path) if path is not None else None
+            stubbed = self._stub(d, path, own)
+            if stubbed is not None:
+                added = added or stubbed
+                continue
             if path == own:
                 data, keep, texts = scratch.text.encode("utf-8"), self._keep(scratch), self._own
             else:
@@ -243,3 +258,22 @@ class Pruner:
                 self.left_out.append(LeftOut(path.name, d.line, _what(node), d.short()))
                 added = True
         return None if added else diagnostics[0]
+
+    def _stub(self, d: Diagnostic, path: Path | None, own: Path) -> bool | None:
+        """Stub the method a class of the scratch copy or of its roots lacks for ``d`` (whether
+        newly), or ``None`` where ``d`` asks for none or the method cannot be read."""
+        root = next((r for r in self.roots if path is not None and path.is_relative_to(r)), None)
+        if self.signature_of is None or path is None or (path != own and root is None):
+            return None
+        stub = stub_for(d.message, self.signature_of)
+        if stub is None:
+            return None
+        key = None if path == own else path
+        if key is not None:
+            self._others.setdefault(path, (root, set()))
+        stubs = self._stubs.setdefault(key, [])
+        if stub in stubs:
+            return False
+        stubs.append(stub)
+        self.left_out.append(LeftOut(path.name, d.line, f"a stub added: {stub.text}", d.short()))
+        return True

@@ -38,18 +38,20 @@ from oracular.execution.jvm import (
 from oracular.execution.pruning import Pruner
 from oracular.execution.scratch import ScratchClass
 from oracular.execution.source_mirrors import class_path_roots
+from oracular.execution.stubs import signatures
 from oracular.execution.toolchain import file_lock
 
 MAX_COMPILE_ROUNDS = 4
-MAX_PRUNE_ROUNDS = 6
+MAX_PRUNE_ROUNDS = 10
 """Rounds that leave out members that do not compile here (:mod:`oracular.execution.pruning`):
-an import first, then what used it, then what used that."""
+an import first, then what used it, then what used that; or stub, one a round per class, the
+methods its interface gained since (commons-dbcp's ``TesterConnection`` lacks five of JDBC 4.1's)."""
 Locate = Callable[[ScratchClass, int], str | None]
 """Which key a compile error on a 1-based line of the scratch class belongs to."""
-CACHE_VERSION = "5"
+CACHE_VERSION = "6"
 """Part of every cached outcome's key: raised when what compiles changes with the same inputs
-(the compile loop, :mod:`oracular.execution.pruning`'s rules, the source roots javac reads:
-:mod:`oracular.execution.source_mirrors`)."""
+(the compile loop, :mod:`oracular.execution.pruning`'s rules and stubs, the source roots javac
+reads: :mod:`oracular.execution.source_mirrors`)."""
 MAX_CACHED_RESULTS = 4000
 """Past this many cached outcomes, the oldest half is deleted (an editor checks on every pause)."""
 LINKAGE_ERRORS = frozenset(
@@ -313,7 +315,10 @@ class ScratchRunner:
         outcome = ScratchOutcome()
         excluded: set[str] = set()
         scratch = build(frozenset())
-        pruner = Pruner.for_scratch(scratch, context.sourcepath)
+        javap = Path(self.worker.toolchain.javac).resolve().with_name("javap")
+        classpath = [*([context.deps_dir] if context.deps_dir is not None else []), *_classpath(context)]
+        lookup = signatures(context.sourcepath, classpath, javap if javap.is_file() else None)
+        pruner = Pruner.for_scratch(scratch, context.sourcepath, lookup)
         src_dir = out_dir.parent / "src"
         variant_rounds = 0
         first: str | None = None  # the first error outside the generated methods
