@@ -311,3 +311,40 @@ def test_which_system_jar_provides_a_package_is_remembered_on_disk_until_the_jar
     monkeypatch.setattr(cp, "cache_root", lambda: tmp_path / "cache")
     mail = _jar(java_dir / "mail.jar", "javax/mail/Message.class")
     assert cp._system_packages(java_dir) == {"org.jaxen": (jaxen,), "javax.mail": (mail,)}  # a jar more
+
+
+def _repository_entry(repo: Path, group: str, artifact: str, version: str, jar: Path, deps: str = "") -> Path:
+    """A Debian repository's link to ``jar`` and the POM beside it, depending on ``deps``."""
+    folder = repo / group.replace(".", "/") / artifact / version
+    folder.mkdir(parents=True)
+    link = folder / f"{artifact}-{version}.jar"
+    link.symlink_to(jar)
+    link.with_suffix(".pom").write_text(
+        f"<project><groupId>{group}</groupId><artifactId>{artifact}</artifactId><version>{version}</version>"
+        f"<dependencies>{deps}</dependencies></project>\n",
+        encoding="utf-8",
+    )
+    return link
+
+
+def test_a_system_jar_brings_what_it_needs_at_run_time_by_the_pom_debian_keeps_beside_it(
+    tmp_path: Path,
+) -> None:
+    """libloader's ``commons-logging`` import found ``jcl-over-slf4j.jar``, whose classes load
+    ``slf4j-api`` when the code runs: its test scope and what the classpath holds are not added."""
+    java_dir, repo = tmp_path / "java", tmp_path / "maven-repo"
+    bridge = _jar(java_dir / "jcl-over-slf4j.jar", "org/apache/commons/logging/Log.class")
+    api = _jar(java_dir / "slf4j-api.jar", "org/slf4j/LoggerFactory.class")
+    junit = _jar(java_dir / "junit4.jar", "org/junit/Test.class")
+    dependency = (
+        "<dependency><groupId>{}</groupId><artifactId>{}</artifactId><version>{}</version>{}</dependency>"
+    )
+    _repository_entry(
+        repo, "org.slf4j", "jcl-over-slf4j", "debian", bridge,
+        dependency.format("org.slf4j", "slf4j-api", "debian", "")
+        + dependency.format("junit", "junit", "4.x", "<scope>test</scope>"),
+    )  # fmt: skip
+    api_link = _repository_entry(repo, "org.slf4j", "slf4j-api", "debian", api)
+    _repository_entry(repo, "junit", "junit", "4.x", junit)
+    assert cp.needed_at_run_time([bridge], [], [repo]) == [api_link]
+    assert cp.needed_at_run_time([bridge], [api], [repo]) == []  # already there, by another name

@@ -30,9 +30,11 @@ from pathlib import Path
 from oracular.cache import write_atomically
 from oracular.execution.build_tools import build_fingerprint, gradle_classpath, maven_classpath
 from oracular.execution.poms import (
+    RUNTIME_SCOPES,
     Resolution,
     packaged_builds,
     pom_resource_dirs,
+    repository_poms,
     resolve_pom_dependencies,
     source_encoding,
 )
@@ -287,6 +289,10 @@ def fallback_classpath(
         notes.append(
             f"{len(system)} jars of {java_dir} for imported packages ({', '.join(j.name for j in system)})"
         )
+        needed = needed_at_run_time(system, [*local, *resolution.jars, *debian], repos)
+        if needed:
+            notes.append(f"{len(needed)} jars they need ({', '.join(j.name for j in needed)})")
+        system += needed
     packaged = packaged_builds(poms, repos) or packaged_system_builds(
         lay.main_roots, _build_texts(lay), _system_packages(java_dir)
     )
@@ -375,6 +381,21 @@ def _holds_class(jar: Path, entry: str) -> bool:
     except (OSError, zipfile.BadZipFile, KeyError):
         return False
     return True
+
+
+def needed_at_run_time(jars: Sequence[Path], classpath: Sequence[Path], repos: Sequence[Path]) -> list[Path]:
+    """What ``jars`` of ``/usr/share/java`` need at run time, by the POMs Debian keeps beside them
+    in its repository, less what ``classpath`` (or ``jars``) already holds.
+
+    Why: a jar found for an import loads classes of its own dependencies only when the code runs:
+    libloader's ``commons-logging`` import found ``jcl-over-slf4j.jar``, which needs ``slf4j-api``;
+    every test failed in its ``setUp`` with ``NoClassDefFoundError: org/slf4j/LoggerFactory``."""
+    held = {os.path.realpath(j) for j in (*classpath, *jars)}
+    found = resolve_pom_dependencies(repository_poms(jars, repos), repos, scopes=RUNTIME_SCOPES).jars
+    needed: dict[str, Path] = {}
+    for jar in found:
+        needed.setdefault(os.path.realpath(jar), jar)
+    return [jar for real, jar in needed.items() if real not in held]
 
 
 def system_jars_for_imports(

@@ -10,6 +10,7 @@ a best effort: what stood in at another version and what was not found are repor
 
 from __future__ import annotations
 
+import os
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Sequence
@@ -194,8 +195,14 @@ class Resolution:
     """``group:artifact 1.9.2 -> 1.x``: held only at another version, which stands in."""
 
 
-def resolve_pom_dependencies(poms: Sequence[Path], repos: Sequence[Path], depth: int = 4) -> Resolution:
-    """Jars for the POMs' dependencies (test scope included) and their compile/runtime closure."""
+RUNTIME_SCOPES = frozenset({"compile", "runtime"})
+
+
+def resolve_pom_dependencies(
+    poms: Sequence[Path], repos: Sequence[Path], depth: int = 4, scopes: frozenset[str] | None = None
+) -> Resolution:
+    """Jars for the POMs' dependencies (of ``scopes``; all, test scope included, by default) and
+    their compile/runtime closure."""
     own: set[tuple[str, str]] = set()
     queue: list[tuple[Dependency, int]] = []
     for pom in poms:
@@ -203,6 +210,8 @@ def resolve_pom_dependencies(poms: Sequence[Path], repos: Sequence[Path], depth:
         if coordinate:
             own.add(coordinate)
         for dep in deps:
+            if scopes is not None and dep.scope not in scopes:
+                continue
             group = _interpolate(dep.group, properties) or dep.group
             version = _interpolate(dep.version, properties)
             queue.append((Dependency(group, dep.artifact, version, dep.scope), 0))
@@ -225,10 +234,25 @@ def resolve_pom_dependencies(poms: Sequence[Path], repos: Sequence[Path], depth:
             continue
         properties, deps, _ = read_pom(found.path.with_suffix(".pom"))
         for child in deps:
-            if child.scope in ("compile", "runtime"):
+            if child.scope in RUNTIME_SCOPES:
                 version = _interpolate(child.version, properties)
                 queue.append((Dependency(child.group, child.artifact, version, child.scope), level + 1))
     return result
+
+
+def repository_poms(jars: Iterable[Path], repos: Sequence[Path]) -> list[Path]:
+    """The POMs a local repository keeps beside its links to ``jars``: Debian's ``/usr/share/java``
+    jars are linked from ``/usr/share/maven-repo``, their POMs beside the links."""
+    wanted = {os.path.realpath(jar) for jar in jars}
+    found: dict[str, Path] = {}
+    for repo in repos:
+        for folder, _, files in os.walk(repo):
+            for name in sorted(files):
+                path = Path(folder) / name
+                target = os.path.realpath(path) if name.endswith(".jar") and path.is_symlink() else None
+                if target in wanted and target not in found and path.with_suffix(".pom").is_file():
+                    found[target] = path.with_suffix(".pom")
+    return list(found.values())
 
 
 def packaged_builds(poms: Sequence[Path], repos: Sequence[Path]) -> list[Path]:
