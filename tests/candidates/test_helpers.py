@@ -16,6 +16,7 @@ from oracular.candidates.helpers import (
     HelperOffer,
     argument_options,
     callable_overloads,
+    equality_parameter,
     helper_reads,
     named_by,
     resolve_lines,
@@ -107,6 +108,19 @@ def test_overloads_leave_out_tests_constructors_and_varargs() -> None:
     unannotated = method("testCheck", ())  # a test that lost its @Test, or a JUnit 3 one
     body = method("_testCheck", (("int", "mode"),))  # a parametrised test's body
     assert callable_overloads([two, varargs, test, one, unannotated, body]) == [one, two]
+
+
+def test_an_equality_helper_compares_an_expected_value_with_an_actual_one_of_its_type() -> None:
+    def method(*params: tuple[str, str]) -> MethodInfo:
+        return MethodInfo("assertToken", params, "void", frozenset(), (), (), None, (), 1, frozenset(), False)
+
+    token = method(("JsonToken", "expToken"), ("JsonToken", "actToken"))
+    assert equality_parameter([method(("JsonParser", "p")), token]) == "JsonToken"
+    assert equality_parameter([method(("int", "expType"), ("int", "actType"))]) == "int"
+    assert equality_parameter([method(("JsonToken", "first"), ("JsonToken", "second"))]) is None  # which?
+    assert equality_parameter([method(("JsonToken", "expToken"), ("JsonParser", "p"))]) is None
+    assert equality_parameter([method(("Object", "expected"), ("Object", "actual"))]) is None  # any fits
+    assert equality_parameter([method(("boolean", "expected"), ("boolean", "actual"))]) is None
 
 
 def test_a_helper_is_named_by_half_or_more_of_what_the_tests_name_says() -> None:

@@ -76,6 +76,9 @@ def test_the_engine_ranks_with_the_learned_ranker_where_the_model_has_one(engine
     settings = replace(engine.settings, abstain_below=None)  # the learned ranker's thresholds
     learned = OracleEngine(engine.index, Learned(), settings, engine.project_root, engine.global_dictionary)
     assert learned.pipeline_for(learned.learned_for(False)).is_learned
+    assert learned.pipeline_for(learned.learned_for(False)).names == (
+        "join-helpers", "judge", "equality-helpers", "learned", "mutant-kills"
+    )  # fmt: skip
     assert not engine.pipeline_for(engine.learned_for(False)).is_learned
     (report,) = learned.suggest(java(HABITS_TEST)).tests
     scores = [s.score for s in report.suggestions]

@@ -19,8 +19,9 @@ from ..java.test_neighbours import HABITS_TEST
 
 def test_the_steps_run_in_the_documented_order() -> None:
     assert STEP_NAMES == (
-        "asserted-alike", "guard-verdict", "first-check", "join-helpers", "judge", "witnessed-exception",
-        "settled-targets", "named-values", "passing-helpers", "fewer-helper-calls", "mutant-kills",
+        "asserted-alike", "guard-verdict", "first-check", "join-helpers", "judge", "equality-helpers",
+        "witnessed-exception", "settled-targets", "named-values", "passing-helpers", "fewer-helper-calls",
+        "mutant-kills",
     )  # fmt: skip
     assert RankingPipeline().names == STEP_NAMES
 

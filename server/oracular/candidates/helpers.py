@@ -71,6 +71,10 @@ class HelperOffer:
     """The positions of arguments read off another argument (``names[0]`` beside ``names``): the
     call cannot fail as written, and is offered only with the values the run read there
     (:func:`resolve_read_offs`)."""
+    compares: str | None = None
+    """For an equality helper (:func:`equality_parameter`), the type it compares: the offer is no
+    call yet, but the helper written for each holding ``assertEquals`` on a target of that type
+    (:class:`~oracular.ranking.steps.helper_calls.EqualityHelpers`)."""
 
 
 @dataclass(frozen=True)
@@ -101,6 +105,26 @@ def callable_overloads(methods: Iterable[MethodInfo]) -> list[MethodInfo]:
         and not any(t.endswith("...") for t, _ in m.params)
     ]
     return sorted(found, key=lambda m: len(m.params))
+
+
+def equality_parameter(overloads: Sequence[MethodInfo]) -> str | None:
+    """The type an overload compares, expected value first, actual second, both of that type and
+    named so (jackson's ``assertToken(JsonToken expToken, JsonToken actToken)``, woodstox's
+    ``assertTokenType(int expType, int actType)``): the suite's own ``assertEquals``, given what
+    the prefix computes and its observed value, which no argument of the prefix holds."""
+    for method in overloads:
+        if len(method.params) != 2:
+            continue
+        (expected_type, expected), (actual_type, actual) = method.params
+        if (
+            expected_type == actual_type
+            and not is_boolean(expected_type)
+            and expected_type not in ("Object", "java.lang.Object")
+            and expected.lower().startswith("exp")
+            and actual.lower().startswith("act")
+        ):
+            return expected_type
+    return None
 
 
 def _short_text_characters(literals: Sequence[tuple[str, str]]) -> list[str]:
@@ -307,6 +331,9 @@ def helper_candidates(
         calls = _argument_calls(overloads, habit.passed, prefix, constants, literals, named, made, type_of)
         written = [(Candidate("helper", habit.name, arguments=a), off) for a, off in calls]
         found += _offers(written, share, call_decay)
+        compared = equality_parameter(overloads)
+        if compared is not None:
+            found.append(HelperOffer(Candidate("helper", habit.name), share, share, compares=compared))
     return found
 
 

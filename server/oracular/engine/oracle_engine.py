@@ -526,7 +526,8 @@ class OracleEngine:
         for status in statuses:
             prefix = prefixes.get(status.test.line)
             if prefix is not None:  # with no target at all, running it still says whether it throws
-                helpers = (h.candidate for h in self.helpers_for(analysis, status, prefix))
+                offers = self.helpers_for(analysis, status, prefix)
+                helpers = (h.candidate for h in offers if h.compares is None)  # no call before it ran
                 reads = [
                     *prefix.targets, *value_reads(self.candidates_for(prefix, status)), *helper_reads(helpers)
                 ]  # fmt: skip

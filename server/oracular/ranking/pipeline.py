@@ -15,7 +15,7 @@ from oracular.ranking.learned import LearnedRanker
 from oracular.ranking.scored import Ranked, RankingContext
 from oracular.ranking.steps.file_habits import AssertedAlike, FirstCheckHabit
 from oracular.ranking.steps.guard_verdict import GuardVerdictStep
-from oracular.ranking.steps.helper_calls import FewerHelperCalls, JoinHelpers, PassingHelpers
+from oracular.ranking.steps.helper_calls import EqualityHelpers, FewerHelperCalls, JoinHelpers, PassingHelpers
 from oracular.ranking.steps.judge import Judge
 from oracular.ranking.steps.learned_score import LearnedScore
 from oracular.ranking.steps.mutant_kills import MutantKills
@@ -38,6 +38,7 @@ STEPS: tuple[Step, ...] = (
     FirstCheckHabit(),
     JoinHelpers(),
     Judge(),
+    EqualityHelpers(),
     WitnessedException(),
     SettledTargets(),
     NamedValues(),
@@ -56,9 +57,10 @@ class RankingPipeline:
 
     @classmethod
     def learned(cls, model: LearnedRanker) -> RankingPipeline:
-        """Helpers joined and candidates judged, then the learned ranker in place of the hand-set
-        steps (:mod:`oracular.ranking.steps.learned_score`), then the mutants' word where there is one."""
-        return cls((JoinHelpers(), Judge(), LearnedScore(model), MutantKills()))
+        """Helpers joined and candidates judged (equality helpers written for the holding
+        ``assertEquals``), then the learned ranker in place of the hand-set steps
+        (:mod:`oracular.ranking.steps.learned_score`), then the mutants' word where there is one."""
+        return cls((JoinHelpers(), Judge(), EqualityHelpers(), LearnedScore(model), MutantKills()))
 
     @property
     def is_learned(self) -> bool:

@@ -19,7 +19,10 @@ from dataclasses import replace
 from typing import ClassVar
 
 from oracular.candidates.grammar import Candidate
+from oracular.candidates.helpers import MAX_CALLS_PER_HELPER
 from oracular.candidates.observed import HOLDS, Verdict
+from oracular.java.assertions import ASSERT_EQUALS
+from oracular.java.types import accepts
 from oracular.ranking.scored import Ranked, RankingContext, Scored
 
 
@@ -57,8 +60,45 @@ class JoinHelpers:
         joined = tuple(
             Scored(h.candidate, h.score * (1 - throws), h.score * (1 - throws), share=h.share)
             for h in context.helpers
+            if h.compares is None
         )
         return replace(ranked, items=ranked.items + joined)
+
+
+class EqualityHelpers:
+    """Step ``equality-helpers`` (observed mode): the suite's equality helper written for each
+    holding ``assertEquals`` on a target of the type it compares, judged as that assertion, at its
+    habit's share: jackson's tests write ``assertToken(JsonToken.START_ARRAY, p.nextToken())``,
+    a call no prefix value can be given before the code runs (its first argument is what
+    ``nextToken()`` returns, its second the action itself)."""
+
+    name: ClassVar[str] = "equality-helpers"
+
+    def __call__(self, ranked: Ranked, context: RankingContext) -> Ranked:
+        offers = [h for h in context.helpers if h.compares is not None]
+        if not offers or not context.observed:
+            return ranked
+        throws = ranked.exception_probability
+        holding = sorted(
+            (s for s in ranked.items if s.holds and s.candidate.assertion == ASSERT_EQUALS
+             and s.candidate.kind == "assertion"),
+            key=lambda s: -s.score,
+        )  # fmt: skip
+        added: list[Scored] = []
+        for offer in offers:
+            calls: dict[tuple[str, ...], Scored] = {}
+            for scored in holding:
+                assertion = scored.candidate
+                target, expected = assertion.target, assertion.expected
+                if target is None or expected is None or not accepts(offer.compares or "", target.type or ""):
+                    continue
+                arguments = (expected.text, target.expression)
+                if arguments not in calls and len(calls) < MAX_CALLS_PER_HELPER:
+                    call = replace(offer.candidate, target=target, expected=expected, arguments=arguments)
+                    score = offer.share * (1 - throws) * context.weights.call_decay ** len(calls)
+                    calls[arguments] = Scored(call, score, score, verdict=scored.verdict, share=offer.share)
+            added += calls.values()
+        return replace(ranked, items=ranked.items + tuple(added))
 
 
 class PassingHelpers:
