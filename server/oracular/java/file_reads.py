@@ -22,7 +22,7 @@ from tree_sitter import Node
 
 from oracular.java import syntax
 from oracular.java.source import new_parser
-from oracular.java.targets import OBSERVER_NAME, QUERY_NAME, Target
+from oracular.java.targets import ARBITRARY, OBSERVER_NAME, QUERY_NAME, Target
 from oracular.java.types import TypeEnv
 
 MAX_FILE_READS = 6
@@ -56,7 +56,7 @@ def file_read_targets(texts: Iterable[str], env: TypeEnv, limit: int = MAX_FILE_
             break
         tree = parser.parse(_HEAD + text.encode("utf-8") + b"; }")
         node = _expression(tree.root_node)
-        if node is None or not _names_resolve(node, env):
+        if node is None or not _names_resolve(node, env) or _arbitrary(node):
             continue
         value_type = env.type_of(node)
         if value_type in (None, "void"):
@@ -76,6 +76,12 @@ def file_read_targets(texts: Iterable[str], env: TypeEnv, limit: int = MAX_FILE_
             )
         )
     return found
+
+
+def _arbitrary(node: Node) -> bool:
+    """An arbitrary value (:data:`~oracular.java.targets.ARBITRARY`): another test compares two
+    hashes (``assertEquals(a.hashCode(), b.hashCode())``), one read alone says nothing."""
+    return node.type == "method_invocation" and syntax.call_name(node) in ARBITRARY
 
 
 def tidy(node: Node) -> str:
