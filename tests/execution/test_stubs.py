@@ -7,6 +7,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import pytest
+
 from oracular.cli.common import engine_for
 from oracular.engine import EngineSettings
 from oracular.execution.observe import ValueObserver
@@ -112,15 +114,20 @@ public class TesterDriverTest {
 """
 
 
-def test_a_jdbc_tester_written_before_java_7_is_observed(tmp_path: Path, checker: OracleChecker) -> None:
+@pytest.mark.parametrize("root", ["src/test/java", "src/main/java"])
+def test_a_jdbc_driver_written_before_java_7_is_observed(
+    root: str, tmp_path: Path, checker: OracleChecker
+) -> None:
     """commons-dbcp's ``TesterDriver`` lacks ``getParentLogger()`` (JDBC 4.1): without a stub no test
-    of the project compiles; with it the test's value is observed, and the note says what was added."""
+    of the project compiles; with it the test's value is observed, and the note says what was added;
+    the same for a class of the code under test (findbugs' BCEL visitor)."""
     require_toolchain()
-    for name, text in (("TesterDriver", DRIVER), ("TesterDriverTest", DRIVER_TEST)):
-        path = tmp_path / "src/test/java/p" / f"{name}.java"
+    files = ((root, "TesterDriver", DRIVER), ("src/test/java", "TesterDriverTest", DRIVER_TEST))
+    for folder, name, text in files:
+        path = tmp_path / folder / "p" / f"{name}.java"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
-    (tmp_path / "src/main/java/p").mkdir(parents=True)
+    (tmp_path / "src/main/java/p").mkdir(parents=True, exist_ok=True)
     test = tmp_path / "src/test/java/p/TesterDriverTest.java"
     engine = engine_for([test], EngineSettings(top_k=3))
     report = engine.suggest(load_source(test), observer=ValueObserver(checker))
@@ -128,4 +135,4 @@ def test_a_jdbc_tester_written_before_java_7_is_observed(tmp_path: Path, checker
     assert only.observed, only.unobserved
     assert only.suggestions[0].oracle == "assertTrue(accepted);"
     assert any("getParentLogger" in note for note in report.notes)
-    assert (tmp_path / "src/test/java/p/TesterDriver.java").read_text(encoding="utf-8") == DRIVER
+    assert (tmp_path / root / "p/TesterDriver.java").read_text(encoding="utf-8") == DRIVER

@@ -15,8 +15,9 @@ compile, as before. A generated method that uses what was left out fails to comp
 user's code as written, less members it did not run (the one difference a test can meet is the
 runner, where the class named a missing one).
 
-A class of those files that lacks a method its interface gained since it was written is given a
-stub instead (:mod:`oracular.execution.stubs`: commons-dbcp's ``TesterConnection`` and JDBC 4.1).
+A class of those files, or of the code under test, that lacks a method its interface gained since
+it was written is given a stub instead (:mod:`oracular.execution.stubs`: commons-dbcp's
+``TesterConnection`` and JDBC 4.1, findbugs' ``PreorderVisitor`` and BCEL's ``visitConstantModule``).
 
 The left-out text is blanked line for line, so javac's line numbers still name the same lines.
 A superclass from the same test source root is compiled from a pruned copy beside the scratch
@@ -184,6 +185,9 @@ class Pruner:
     """The source roots whose files may be pruned: those holding the scratch copy's own file."""
     signature_of: Signatures | None = None
     """Where a method an interface gained since is read, to stub it (:mod:`oracular.execution.stubs`)."""
+    stub_roots: tuple[Path, ...] = ()
+    """The source roots whose classes may be given such stubs: every root, the code under test's
+    too (findbugs' ``PreorderVisitor`` predates BCEL's ``visitConstantModule``)."""
     left_out: list[LeftOut] = field(default_factory=list)
     _own: set[bytes] = field(default_factory=set)
     _stubs: dict[Path | None, list[Stub]] = field(default_factory=dict)
@@ -198,7 +202,7 @@ class Pruner:
         cls, scratch: ScratchClass, sourcepath: Sequence[Path], signature_of: Signatures | None = None
     ) -> Pruner:
         roots = tuple(r.resolve() for r in sourcepath if (r / scratch.relative_path).is_file())
-        return cls(roots, signature_of)
+        return cls(roots, signature_of, tuple(r.resolve() for r in sourcepath))
 
     @staticmethod
     def _keep(scratch: ScratchClass) -> list[tuple[int, int]]:
@@ -262,7 +266,8 @@ class Pruner:
     def _stub(self, d: Diagnostic, path: Path | None, own: Path) -> bool | None:
         """Stub the method a class of the scratch copy or of its roots lacks for ``d`` (whether
         newly), or ``None`` where ``d`` asks for none or the method cannot be read."""
-        root = next((r for r in self.roots if path is not None and path.is_relative_to(r)), None)
+        roots = (*self.roots, *self.stub_roots)
+        root = next((r for r in roots if path is not None and path.is_relative_to(r)), None)
         if self.signature_of is None or path is None or (path != own and root is None):
             return None
         stub = stub_for(d.message, self.signature_of)
