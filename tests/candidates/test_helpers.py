@@ -123,6 +123,31 @@ def test_an_equality_helper_compares_an_expected_value_with_an_actual_one_of_its
     assert equality_parameter([method(("boolean", "expected"), ("boolean", "actual"))]) is None
 
 
+MATCHER_TEST = """
+import static org.junit.Assert.assertTrue;
+import org.junit.Test;
+class MatcherTest {
+    interface Matcher<T> { boolean matches(Object item); }
+    static <T> void assertMatches(Matcher<T> matcher, T arg) { assertTrue(matcher.matches(arg)); }
+    static Matcher<String> startsWithA() { return item -> ((String) item).startsWith("a"); }
+    @Test public void first() { Matcher<String> m = startsWithA(); assertMatches(m, "abc"); }
+    @Test public void second() { Matcher<String> m = startsWithA(); assertMatches(m, "ax"); }
+    @Test public void third() { Matcher<String> m = startsWithA(); String word = "ab"; }
+}
+"""
+
+
+def test_a_helpers_own_type_parameter_takes_the_prefixs_values(engine: OracleEngine) -> None:
+    """Hamcrest's and jmock's matcher tests check with ``<T> void assertMatches(Matcher<T> matcher,
+    T arg)``: no value fitted ``T``, so it was never offered."""
+    analysis = engine.analyse(java(MATCHER_TEST))
+    (status,) = analysis.oracle_free
+    prefix = engine.prefix_for(analysis, status)
+    assert prefix is not None
+    calls = [h.candidate.call for h in engine.helpers_for(analysis, status, prefix)]
+    assert "assertMatches(m, word)" in calls
+
+
 def test_a_helper_is_named_by_half_or_more_of_what_the_tests_name_says() -> None:
     assert named_by("testCompareComment")("assertDifferentComments")
     assert named_by("testCompareProcessingInstruction")("assertDifferentProcessingInstructions")

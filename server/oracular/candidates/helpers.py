@@ -368,7 +368,7 @@ def _argument_calls(
     for method in overloads:
         options = [
             _likeliest(argument_options(t, prefix, constants, literals), i, passed, locals_, literals, named)
-            for i, (t, _) in enumerate(method.params)
+            for i, t in enumerate(_erased(method))
         ]
         alike = _alike(method)
         if len(calls) < MAX_CALLS_PER_HELPER:
@@ -380,6 +380,13 @@ def _argument_calls(
             spare = MAX_READ_OFF_CALLS - len(read_offs)
             read_offs += [c for c in itertools.islice(found_read_offs, spare) if c not in read_offs]
     return [(c, ()) for c in calls] + [(c, _read_off(c)) for c in read_offs]
+
+
+def _erased(method: MethodInfo) -> list[str]:
+    """The parameter types a call can be given values for: a type parameter of the method's own
+    takes any object, as ``Object`` does (jmock's matcher tests, as Hamcrest's, check with ``<T> void
+    assertMatches(Matcher<T> matcher, T arg)``: no value fitted ``T``, so it was never offered)."""
+    return ["Object" if t in method.type_params else t for t, _ in method.params]
 
 
 def _alike(method: MethodInfo) -> list[tuple[int, int]]:
