@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
+import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -33,9 +34,17 @@ def mirror_dir(root: Path) -> Path:
 
 
 def class_path_root(root: Path) -> Path:
-    """``root``, or where it declares a module, its mirror without the declaration."""
+    """``root``, or where it declares a module, its mirror without the declaration (``root`` as it
+    is where no mirror can be made: no symbolic links on this file system)."""
     if not (root / MODULE_DECLARATION).is_file():
         return root
+    try:
+        return _mirror(root)
+    except OSError:
+        return root
+
+
+def _mirror(root: Path) -> Path:
     mirror = mirror_dir(root)
     wanted = sorted(p.name for p in root.iterdir() if p.name != MODULE_DECLARATION)
     try:
@@ -43,9 +52,8 @@ def class_path_root(root: Path) -> Path:
             return mirror
     except OSError:
         pass
-    staging = mirror.with_name(f"{mirror.name}.{os.getpid()}.tmp")
-    shutil.rmtree(staging, ignore_errors=True)
-    staging.mkdir(parents=True)
+    mirror.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f"{mirror.name}.", dir=mirror.parent))  # one per caller
     for name in wanted:
         (staging / name).symlink_to(root.resolve() / name)
     shutil.rmtree(mirror, ignore_errors=True)
