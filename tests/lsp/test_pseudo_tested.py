@@ -131,7 +131,7 @@ async def test_a_cancelled_run_stops_and_the_next_one_answers(
         waiter = client.protocol.raw_waiters["run-1"] = asyncio.get_running_loop().create_future()
         request = {"command": PSEUDO_TESTED, "arguments": [doc.uri]}
         client.send_raw(json.dumps(_message("run-1", "workspace/executeCommand", request)).encode())
-        await asyncio.sleep(1.0)  # the run is under way (the helper JVM starts, the tests compile)
+        await _under_way(client)
         client.send_raw(json.dumps(_message(None, "$/cancelRequest", {"id": "run-1"})).encode())
         with pytest.raises(JsonRpcException):
             await asyncio.wait_for(waiter, 30)
@@ -141,6 +141,21 @@ async def test_a_cancelled_run_stops_and_the_next_one_answers(
             types.ExecuteCommandParams(command=PSEUDO_TESTED, arguments=[doc.uri])
         )
         assert {m["method"]: m["verdict"] for m in answer["methods"]}["IntStack.size"] == "pseudo-tested"
+
+
+async def _under_way(client: RecordingClient) -> None:
+    """Until the run reports its first mutated method: past the baseline, its mutants still to run
+    (a fixed sleep raced a warm helper JVM that finished the whole run within it)."""
+
+    async def reported() -> None:
+        while not any(
+            isinstance(r, types.WorkDoneProgressReport) and "(0/" in (r.message or "")
+            for reports in client.progress_reports.values()
+            for r in reports
+        ):
+            await asyncio.sleep(0.005)
+
+    await asyncio.wait_for(reported(), 30)
 
 
 def _message(msg_id: str | None, method: str, params: object) -> dict:
