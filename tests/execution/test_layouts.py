@@ -115,9 +115,11 @@ def test_where_the_classpath_lacks_a_dependency_each_test_says_why_it_was_not_ob
     """The test class extends a class of a jar the classpath lacks: nothing can be left out for
     that (``execution/pruning.py``), so the test is not observed, and says so."""
     test = write_layout(tmp_path, "no build file")
-    text = test.read_text(encoding="utf-8").replace(
-        "import org.junit.Test;", "import org.junit.Test;\nimport com.absent.Lib;"
-    ).replace("public class BoxTest {", "public class BoxTest extends Lib {")
+    text = (
+        test.read_text(encoding="utf-8")
+        .replace("import org.junit.Test;", "import org.junit.Test;\nimport com.absent.Lib;")
+        .replace("public class BoxTest {", "public class BoxTest extends Lib {")
+    )
     test.write_text(text, encoding="utf-8")
     engine = engine_for([test], EngineSettings(top_k=3))
     report = engine.suggest(load_source(test), observer=ValueObserver(checker))

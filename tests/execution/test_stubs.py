@@ -73,8 +73,7 @@ def test_a_method_naming_a_generic_interfaces_own_parameter_is_not_guessed(tmp_p
     lookup = signatures([], [], Path(javap) if javap else None)
     assert lookup("java.util.Comparator", "compare", shape(["T", "T"])) is None
     assert lookup("java.sql.Driver", "getParentLogger", "") == (
-        "public java.util.logging.Logger getParentLogger()"
-        " throws java.sql.SQLFeatureNotSupportedException"
+        "public java.util.logging.Logger getParentLogger() throws java.sql.SQLFeatureNotSupportedException"
     )
 
 

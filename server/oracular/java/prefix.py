@@ -17,7 +17,8 @@ from oracular.java import syntax
 from oracular.java.declarations import ClassInfo, MethodInfo, unique_types
 from oracular.java.file_reads import file_read_targets
 from oracular.java.guard_calls import GuardVerdict, own_helper, trip
-from oracular.java.oracle_statements import statement_call
+from oracular.java.jdk_throws import CONSTRUCTOR, documented_throws
+from oracular.java.oracle_statements import call_args, statement_call
 from oracular.java.targets import OBSERVER_NAME, Target, TargetEnumerator, workspace_observers
 from oracular.java.types import ResolvedCall, TypeEnv, best_overload, split_generic, takes
 from oracular.java.write_history import WriteHistory, is_literal, write_history
@@ -165,9 +166,10 @@ class PrefixAnalysis:
 
     def exception_types(self) -> list[str]:
         """What the prefix may throw, best evidence first: the type its guards surely throw;
-        the declared and documented types of the workspace calls in the statement an exception
-        oracle wraps, the focal call's first where it is among them, else after them; then the
-        types a ``null`` argument usually meets.
+        the declared and documented types of the calls in the statement an exception oracle wraps
+        (a workspace method's, else what the JDK documents: ``future.get()``), the focal call's
+        first where it is among them, else after them; then the types a ``null`` argument usually
+        meets.
 
         The focal call is one per test, and often not the call that validates: in
         ``CSVFormat.DEFAULT.builder().setEscape('!').build()`` the class under test's
@@ -182,6 +184,8 @@ class PrefixAnalysis:
         for call, called in self._throwing_calls:
             if called is not None and called is not self.focal:
                 called_types += called.exception_types()
+            elif called is None:
+                called_types += self._jdk_throws(call)
             built = _on_built_type(call, self.history, self.env, index)
             if built is not None:
                 called_types += built.exception_types()
@@ -198,6 +202,25 @@ class PrefixAnalysis:
             return ordered
         named = self.guard_verdict.named.rsplit(".", 1)[-1]  # what this file's tests would name
         return sorted(ordered, key=lambda t: t.rsplit(".", 1)[-1] != named)
+
+    def _jdk_throws(self, call: Node) -> list[str]:
+        """What the JDK documents ``call`` to throw, where it is made on a local or field of a
+        JDK type (``future.get()``), on a JDK class (``Integer.parseInt(s)``) or constructs one
+        (``new URI(s)``): the workspace's own methods say what they throw themselves."""
+        count = sum(1 for a in call_args(call) if a.type not in ("line_comment", "block_comment"))
+        if call.type == "object_creation_expression":
+            created = call.child_by_field_name("type")
+            return documented_throws(syntax.text(created), CONSTRUCTOR, count) if created is not None else []
+        receiver = call.child_by_field_name("object")
+        if receiver is None or receiver.type != "identifier":
+            return []
+        name = syntax.text(receiver)
+        receiver_type = self.env.variable_type(name)
+        if receiver_type is None and (not name[:1].isupper() or self.env.resolve_class(name) is not None):
+            return []
+        if receiver_type is not None and self.env.resolve_class(receiver_type) is not None:
+            return []
+        return documented_throws(receiver_type or name, syntax.text(call.child_by_field_name("name")), count)
 
     @cached_property
     def guard_verdict(self) -> GuardVerdict | None:
