@@ -10,6 +10,7 @@ tags name, in the order written. ``NullPointerException`` and ``ClassCastExcepti
 out: the JDK documents them on nearly every method taking an object, and a ``null`` argument
 already offers the first (:data:`oracular.java.prefix.NULL_ARGUMENT_TYPES`).
 
+    apt-get install openjdk-17-source    # the JDK's src.zip
     .venv/bin/python scripts/jdk_throws.py [--src /usr/lib/jvm/java-17-openjdk-amd64/lib/src.zip]
 """
 
