@@ -22,9 +22,8 @@ import zipfile
 from pathlib import Path
 
 from oracular.java.declarations import ClassInfo, MethodInfo, extract, unique_types
-from oracular.java.jdk_throws import CONSTRUCTOR, TABLE_PATH
+from oracular.java.jdk_throws import CONSTRUCTOR, TABLE_PATH, simple_type
 from oracular.java.source import decode_java, parse_text
-from oracular.java.types import split_generic
 
 PACKAGES = (
     "java.base/java/lang/", "java.base/java/util/", "java.base/java/util/concurrent/",
@@ -35,10 +34,6 @@ PACKAGES = (
 )  # fmt: skip
 """Folders of ``src.zip`` read, each without its subfolders."""
 LEFT_OUT = frozenset({"NullPointerException", "ClassCastException", "Exception", "Throwable", "Error"})
-
-
-def _simple(type_text: str) -> str:
-    return split_generic(type_text)[0].rsplit(".", 1)[-1]
 
 
 def _arity(method: MethodInfo) -> int:
@@ -52,12 +47,12 @@ def _entry(cls: ClassInfo) -> dict[str, object] | None:
         if "public" not in method.modifiers and cls.kind != "interface":
             continue
         declared = [t.exception for t in method.javadoc.throws] if method.javadoc else []
-        types = [_simple(t) for t in unique_types(declared + list(method.throws))]
+        types = [simple_type(t) for t in unique_types(declared + list(method.throws))]
         kept = [t for t in types if t not in LEFT_OUT and t[:1].isupper()]
         name = CONSTRUCTOR if method.is_constructor else method.name
         methods.setdefault(name, []).append((_arity(method), kept))
     methods = {name: overloads for name, overloads in methods.items() if any(t for _, t in overloads)}
-    supertypes = [_simple(t) for t in (cls.superclass, *cls.interfaces) if t]
+    supertypes = [simple_type(t) for t in (cls.superclass, *cls.interfaces) if t]
     if not methods and not supertypes:
         return None
     return {"supertypes": supertypes, "methods": methods}
@@ -76,8 +71,8 @@ def main() -> None:
                 continue
             source = parse_text(decode_java(archive.read(name), lenient=True, name=name))
             for cls in extract(source, name, openings=False).classes:
-                entry = _entry(cls) if cls.name not in table else None
-                if entry is not None and cls.name == file.removesuffix(".java"):  # public top level
+                top_level = cls.name == file.removesuffix(".java")  # the first of a name: java.util's Date
+                if top_level and cls.name not in table and (entry := _entry(cls)) is not None:
                     table[cls.name] = entry
     args.out.write_text(json.dumps(table, indent=0, sort_keys=True) + "\n", encoding="utf-8")
     methods = sum(len(e["methods"]) for e in table.values())  # type: ignore[arg-type]

@@ -23,6 +23,11 @@ TABLE_PATH = Path(__file__).with_name("jdk_throws.json")
 CONSTRUCTOR = "<init>"
 
 
+def simple_type(type_text: str) -> str:
+    """``java.util.concurrent.Future<String>`` -> ``Future``: the table's key."""
+    return split_generic(type_text)[0].rsplit(".", 1)[-1]
+
+
 @cache
 def _table() -> dict[str, dict]:
     try:
@@ -38,7 +43,7 @@ def documented_throws(type_text: str, method: str, arguments: int | None = None)
     ``Integer.parseInt(s)`` is not ``parseInt(s, begin, end, radix)``; ``[]`` for a type or method
     the table does not hold."""
     table = _table()
-    queue = [split_generic(type_text)[0].rsplit(".", 1)[-1]]
+    queue = [simple_type(type_text)]
     seen: set[str] = set()
     while queue:
         name = queue.pop(0)

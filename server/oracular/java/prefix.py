@@ -207,7 +207,7 @@ class PrefixAnalysis:
         """What the JDK documents ``call`` to throw, where it is made on a local or field of a
         JDK type (``future.get()``), on a JDK class (``Integer.parseInt(s)``) or constructs one
         (``new URI(s)``): the workspace's own methods say what they throw themselves."""
-        count = sum(1 for a in call_args(call) if a.type not in ("line_comment", "block_comment"))
+        count = len(call_args(call))
         if call.type == "object_creation_expression":
             created = call.child_by_field_name("type")
             return documented_throws(syntax.text(created), CONSTRUCTOR, count) if created is not None else []
