@@ -20,9 +20,7 @@ import json
 from collections import Counter
 from pathlib import Path
 
-
-def _simple(name: str | None) -> str:
-    return (name or "").rsplit(".", 1)[-1]
+from oracular.java.types import base_name
 
 
 def coverage(path: Path) -> tuple[dict[tuple, bool], Counter[str], int]:
@@ -36,8 +34,8 @@ def coverage(path: Path) -> tuple[dict[tuple, bool], Counter[str], int]:
             sample = json.loads(line)
             if not sample["label"]:
                 continue
-            thrown = _simple(sample["exception"])
-            hit = thrown in {_simple(t) for t in sample["exceptions"]}
+            thrown = base_name(sample["exception"] or "")
+            hit = thrown in {base_name(t) for t in sample["exceptions"]}
             offered[(sample["package"], sample["file"], sample["line"])] = hit
             missed.update([] if hit else [thrown])
             empty += not sample["exceptions"]

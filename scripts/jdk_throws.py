@@ -22,8 +22,9 @@ import zipfile
 from pathlib import Path
 
 from oracular.java.declarations import ClassInfo, MethodInfo, extract, unique_types
-from oracular.java.jdk_throws import CONSTRUCTOR, TABLE_PATH, simple_type
+from oracular.java.jdk_throws import CONSTRUCTOR, TABLE_PATH
 from oracular.java.source import decode_java, parse_text
+from oracular.java.types import base_name
 
 PACKAGES = (
     "java.base/java/lang/", "java.base/java/util/", "java.base/java/util/concurrent/",
@@ -47,12 +48,12 @@ def _entry(cls: ClassInfo) -> dict[str, object] | None:
         if "public" not in method.modifiers and cls.kind != "interface":
             continue
         declared = [t.exception for t in method.javadoc.throws] if method.javadoc else []
-        types = [simple_type(t) for t in unique_types(declared + list(method.throws))]
+        types = [base_name(t) for t in unique_types(declared + list(method.throws))]
         kept = [t for t in types if t not in LEFT_OUT and t[:1].isupper()]
         name = CONSTRUCTOR if method.is_constructor else method.name
         methods.setdefault(name, []).append((_arity(method), kept))
     methods = {name: overloads for name, overloads in methods.items() if any(t for _, t in overloads)}
-    supertypes = [simple_type(t) for t in (cls.superclass, *cls.interfaces) if t]
+    supertypes = [base_name(t) for t in (cls.superclass, *cls.interfaces) if t]
     if not methods and not supertypes:
         return None
     return {"supertypes": supertypes, "methods": methods}

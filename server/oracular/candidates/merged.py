@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from oracular.candidates.grammar import MAX_CANDIDATES, Candidate
 from oracular.candidates.observed import TestObservation
+from oracular.java.types import simple_exception
 
 GLOBAL_KEPT = 4
 """Global dictionary values kept for a target whose value was observed."""
@@ -29,8 +30,8 @@ def merge_observed(
     """
     seen = {c.key for c in first}
     merged = list(first)
-    thrown = {_simple(c.exception) for c in first if c.kind == "exception"}
-    exceptions = [c for c in then if c.kind == "exception" and _simple(c.exception) not in thrown]
+    thrown = {simple_exception(c.exception) for c in first if c.kind == "exception"}
+    exceptions = [c for c in then if c.kind == "exception" and simple_exception(c.exception) not in thrown]
     room = MAX_CANDIDATES - len(merged) - len(exceptions)
     for candidate in then:
         moot = (
@@ -45,7 +46,3 @@ def merge_observed(
             merged.append(candidate)
             room -= 1
     return merged + exceptions
-
-
-def _simple(exception: str | None) -> str:
-    return (exception or "Exception").rsplit(".", 1)[-1]

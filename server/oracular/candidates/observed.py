@@ -30,7 +30,7 @@ from oracular.java.junit import TestMethod
 from oracular.java.prefix import PrefixAnalysis
 from oracular.java.source import SourceText
 from oracular.java.targets import Target
-from oracular.java.types import is_floating, is_integral, is_primitive, split_generic, unboxed
+from oracular.java.types import is_floating, is_integral, is_primitive, split_generic, unboxed, written_name
 
 if TYPE_CHECKING:
     from oracular.incremental import MethodKey
@@ -357,10 +357,10 @@ def verdict(candidate: Candidate, observation: TestObservation) -> Verdict | Non
     """Whether ``candidate`` holds on the observed run, or ``None`` when that is not known."""
     if candidate.kind == "exception":
         if observation.thrown_before is not None:
-            return Verdict(FAILS, f"threw {_simple(observation.thrown_before)} earlier")
+            return Verdict(FAILS, f"threw {written_name(observation.thrown_before)} earlier")
         if observation.thrown is None:
             return Verdict(FAILS, "nothing thrown") if observation.completed else None
-        thrown = _simple(observation.thrown)
+        thrown = written_name(observation.thrown)
         expected = _last_name(candidate.exception or "Exception")
         caught = (observation.thrown, *observation.thrown_ancestors)
         if any(_last_name(name) == expected for name in caught):
@@ -523,9 +523,4 @@ class Observer(Protocol):
 def _last_name(exception: str) -> str:
     """``a.ArcsSet$Inconsistent``, ``ArcsSet.Inconsistent`` -> ``Inconsistent``: how a thrown class
     and an oracle's type are compared, however each spells its outer class."""
-    return _simple(exception).rsplit(".", 1)[-1]
-
-
-def _simple(exception: str) -> str:
-    """``java.util.Map$Entry`` -> ``Map.Entry``: a class's name as the test file writes it."""
-    return exception.rsplit(".", 1)[-1].replace("$", ".")
+    return written_name(exception).rsplit(".", 1)[-1]

@@ -11,17 +11,18 @@ from oracular.candidates.observed import FAILS
 from oracular.engine.analysis import FileAnalysis
 from oracular.engine.reports import TestReport
 from oracular.java.neighbours import member_path
+from oracular.java.types import simple_exception
 from oracular.ranking.confidence import VIEW_SIZE, AnswerView, Offered
 
 
 def answer_view(report: TestReport, analysis: FileAnalysis) -> AnswerView:
     """What the answer confidence reads of a ranked test (:mod:`oracular.ranking.confidence`)."""
-    expected = {_simple(e) for e in analysis.expected_exceptions}
+    expected = {simple_exception(e) for e in analysis.expected_exceptions}
 
     def habit(candidate: Candidate) -> bool:
         """The file's other tests assert on its member path, or expect its exception type."""
         if candidate.kind == "exception":
-            return _simple(candidate.exception) in expected
+            return simple_exception(candidate.exception) in expected
         if candidate.kind == "helper":
             return True  # offered only as the file's habit
         target = candidate.target
@@ -42,10 +43,6 @@ def answer_view(report: TestReport, analysis: FileAnalysis) -> AnswerView:
     return AnswerView(
         report.observed, report.exception_probability, offered, analysis.own_helpers, analysis.with_oracle
     )
-
-
-def _simple(exception: str | None) -> str:
-    return (exception or "Exception").rsplit(".", 1)[-1]
 
 
 def decide_abstention(

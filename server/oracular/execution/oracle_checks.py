@@ -54,6 +54,7 @@ from oracular.incremental import KeptResults, MemoKey, MethodKey
 from oracular.java.assertions import ASSERT_FALSE, ASSERT_NOT_NULL, ASSERT_TRUE
 from oracular.java.junit import Flavour
 from oracular.java.source import SourceText
+from oracular.java.types import written_name
 from oracular.java.workspace import PROJECT_MARKERS, project_root
 from oracular.ranking.weights import RankingWeights
 
@@ -135,19 +136,15 @@ def format_check(result: CheckResult | None) -> str:
     return f"not checked: {_shorten(result.detail, 64)}"
 
 
-def _simple(exception: str) -> str:
-    return exception.rsplit(".", 1)[-1].replace("$", ".")
-
-
 def observed_value(suggestion_kind: str, assertion: str, outcome: TestOutcome) -> str:
     """What the failing oracle saw, as a short phrase."""
     message = outcome.message if outcome.message not in ("", "null") else ""
     if outcome.exception not in ASSERTION_ERRORS:
-        return f"threw {_simple(outcome.exception)}"
+        return f"threw {written_name(outcome.exception)}"
     if suggestion_kind == "exception":
         match = _UNEXPECTED_TYPE.search(message)
         if match:
-            return f"threw {_simple(match.group(1))}"
+            return f"threw {written_name(match.group(1))}"
         return "nothing thrown"
     if outcome.actual is not None:
         return f"was {outcome.actual}"
@@ -222,7 +219,7 @@ def _classify_one(
     if result.exception in LINKAGE_ERRORS:  # the project's classes, not the oracle, failed here
         return CheckResult(
             CheckStatus.UNCHECKED,
-            detail=f"the code could not be loaded here: {_simple(result.exception)}: {result.message}",
+            detail=f"the code could not be loaded here: {written_name(result.exception)}: {result.message}",
             elapsed_ms=elapsed,
         )
     if (
@@ -233,11 +230,15 @@ def _classify_one(
     ):  # the bare test throws the same: the oracle is never reached
         return CheckResult(
             CheckStatus.UNCHECKED,
-            detail=f"the test throws {_simple(bare.exception)} before the oracle",
+            detail=f"the test throws {written_name(bare.exception)} before the oracle",
             elapsed_ms=elapsed,
         )
     observed = observed_value(suggestion.kind, suggestion.candidate.assertion, result)
-    detail = f"{_simple(result.exception)}: {result.message}" if result.message else _simple(result.exception)
+    detail = (
+        f"{written_name(result.exception)}: {result.message}"
+        if result.message
+        else written_name(result.exception)
+    )
     return CheckResult(CheckStatus.FAILS, observed=observed, detail=detail.strip(), elapsed_ms=elapsed)
 
 

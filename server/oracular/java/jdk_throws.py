@@ -17,15 +17,10 @@ from functools import cache
 from pathlib import Path
 
 from oracular.java.declarations import unique_types
-from oracular.java.types import split_generic
+from oracular.java.types import base_name
 
 TABLE_PATH = Path(__file__).with_name("jdk_throws.json")
 CONSTRUCTOR = "<init>"
-
-
-def simple_type(type_text: str) -> str:
-    """``java.util.concurrent.Future<String>`` -> ``Future``: the table's key."""
-    return split_generic(type_text)[0].rsplit(".", 1)[-1]
 
 
 @cache
@@ -43,7 +38,7 @@ def documented_throws(type_text: str, method: str, arguments: int | None = None)
     ``Integer.parseInt(s)`` is not ``parseInt(s, begin, end, radix)``; ``[]`` for a type or method
     the table does not hold."""
     table = _table()
-    queue = [simple_type(type_text)]
+    queue = [base_name(type_text)]  # the table is keyed by simple names
     seen: set[str] = set()
     while queue:
         name = queue.pop(0)

@@ -106,7 +106,19 @@ def is_array(t: str | None) -> bool:
 
 
 def base_name(t: str) -> str:
+    """``java.util.concurrent.Future<String>`` -> ``Future``: a type's simple name."""
     return split_generic(t)[0].rsplit(".", 1)[-1]
+
+
+def simple_exception(name: str | None) -> str:
+    """``java.io.IOException`` -> ``IOException``, ``None`` (an oracle that names no type) ->
+    ``Exception``: how an oracle's, a guard's and a thrown exception's types are compared."""
+    return base_name(name or "Exception")
+
+
+def written_name(binary_name: str) -> str:
+    """``java.util.Map$Entry`` -> ``Map.Entry``: a class the JVM names, as a test file writes it."""
+    return binary_name.rsplit(".", 1)[-1].replace("$", ".")
 
 
 def literal_type(node: Node) -> str | None:

@@ -16,6 +16,7 @@ from oracular.candidates.observed import FAILS, HOLDS
 from oracular.candidates.strength import cannot_hold
 from oracular.java.assertions import FAMILIES
 from oracular.java.neighbours import member_path, read_path
+from oracular.java.types import simple_exception
 from oracular.ranking.scored import Ranked, RankingContext, Scored
 from oracular.ranking.steps.named_values import prefers_name
 
@@ -39,10 +40,6 @@ FEATURES = (
 def _logit(p: float) -> float:
     p = min(max(p, 1e-6), 1 - 1e-6)
     return math.log(p / (1 - p))
-
-
-def _simple(exception: str | None) -> str:
-    return (exception or "Exception").rsplit(".", 1)[-1]
 
 
 def candidate_features(ranked: Ranked, context: RankingContext) -> list[list[float]]:
@@ -88,10 +85,11 @@ def _row(
     guard = prefix.guard_verdict
     if exception and guard is not None and guard.certain:
         values["guard_certain"] = True
-        values["guard_type"] = _simple(candidate.exception) in {_simple(guard.thrown), *guard.ancestors}
+        thrown = {simple_exception(guard.thrown), *guard.ancestors}
+        values["guard_type"] = simple_exception(candidate.exception) in thrown
     if exception and context.expected_exceptions:
-        names = [_simple(e) for e in context.expected_exceptions]
-        name = _simple(candidate.exception)
+        names = [simple_exception(e) for e in context.expected_exceptions]
+        name = simple_exception(candidate.exception)
         values["expected_type"] = 1 / (1 + names.index(name)) if name in names else 0.0
     if observation is not None:
         values["witnessed"] = exception and observation.thrown is not None and values["holds"]

@@ -19,6 +19,7 @@ from oracular.candidates.grammar import exception_candidates
 from oracular.candidates.text import candidate_text
 from oracular.java import syntax
 from oracular.java.method_text import parse_method
+from oracular.java.types import base_name
 from oracular.models.inputs import Encoded, InputFormatter
 
 SPLITS = ("train", "dev")
@@ -78,10 +79,6 @@ def sample_statements(sample: dict[str, Any]) -> list[str]:
     return [syntax.text(s) for s in syntax.statements(body)] if body is not None else []
 
 
-def _simple(name: str) -> str:
-    return name.rsplit(".", 1)[-1]
-
-
 def exception_texts(sample: dict[str, Any]) -> list[str]:
     """The engine's exception candidates of an exception sample, as the network reads them."""
     return [candidate_text(c) for c in exception_candidates(sample.get("exceptions") or [])]
@@ -91,7 +88,9 @@ def exception_labels(sample: dict[str, Any]) -> list[int]:
     """The exception candidates naming the thrown type (none when it is not listed)."""
     thrown = sample.get("exception")
     candidates = exception_candidates(sample.get("exceptions") or [])
-    return [i for i, c in enumerate(candidates) if thrown and _simple(c.exception or "") == _simple(thrown)]
+    return [
+        i for i, c in enumerate(candidates) if thrown and base_name(c.exception or "") == base_name(thrown)
+    ]
 
 
 def exception_example(sample: dict[str, Any], formatter: InputFormatter) -> Example:
