@@ -36,3 +36,14 @@ def test_the_offered_candidates_are_flagged_and_ordered_by_tier(engine: OracleEn
         (False, True, False),
     ]
     assert [o.candidate for o in offer(Ranked(items, 0.1), RankingContext(prefix), top_k=1)] == [equals]
+
+
+def test_by_score_an_oracle_that_cannot_fail_comes_last_however_likely(engine: OracleEngine) -> None:
+    prefix = analysed(engine, 'String expecting = "ab"; String result = "a" + "b";')
+    ab = Value('"ab"', "String", "observed")
+    restated = Candidate("assertion", "assertEquals", target("expecting", "String"), ab)  # its own literal
+    checked = Candidate("assertion", "assertEquals", target("result", "String"), ab)
+    holds = Verdict(HOLDS, '"ab"')
+    items = (Scored(restated, 0.6, verdict=holds), Scored(checked, 0.3, verdict=holds))
+    offered = offer(Ranked(items, 0.1), RankingContext(prefix), top_k=5, tiers=False)
+    assert [(o.candidate, o.vacuous) for o in offered] == [(checked, False), (restated, True)]

@@ -9,12 +9,15 @@ import random
 from pathlib import Path
 
 import pytest
+import torch
 
 from oracular.cli.main import main
 from oracular.models.store import ModelConfig, load_config, save_config
 from oracular.ranking.features import FEATURES
 from oracular.ranking.learned import LearnedRanker
 from oracular.training.learned_ranker import (
+    LabelledTest,
+    OutOfFold,
     choose_threshold,
     cross_validate,
     fit,
@@ -23,6 +26,7 @@ from oracular.training.learned_ranker import (
 )
 
 HOLDS, SCORE = FEATURES.index("holds"), FEATURES.index("ranker_logit")
+VACUOUS, CANNOT_HOLD = FEATURES.index("vacuous"), FEATURES.index("cannot_hold")
 
 
 def write_features(path: Path, projects: int = 6, tests: int = 20, seed: int = 1, name: str = "p") -> Path:
@@ -148,3 +152,15 @@ def test_a_kept_mode_keeps_the_models_fitted_weights_and_threshold(tmp_path: Pat
     assert {"p0", "s0"} <= set(after.metadata["packages"]) and after.metadata["projects"] == 6
     save_config(tmp_path, ModelConfig({"hidden_size": 8}))  # nothing fitted to keep
     assert main([*refit, "--keep-mode", "observed"]) == 2
+
+
+def test_the_out_of_fold_order_is_the_engines_offering() -> None:
+    """Those that cannot fail last (the engine abstains where one is first), those that cannot
+    hold left out: the figures and the threshold are of what a user is offered."""
+    rows = torch.zeros(4, len(FEATURES), dtype=torch.float64)
+    rows[0, VACUOUS], rows[1, CANNOT_HOLD] = 1.0, 1.0
+    test = LabelledTest("p", True, rows, torch.tensor([False, False, True, False]), [])
+    scored = OutOfFold(test, [0.5, 0.3, 0.15, 0.05])
+    assert scored.order == [2, 3, 0] and scored.right_at(1) and scored.confidence == 0.15
+    only_vacuous = LabelledTest("p", True, rows[:1], torch.tensor([True]), [])
+    assert OutOfFold(only_vacuous, [0.9]).order == [0] and OutOfFold(only_vacuous, [0.9]).confidence == 0.0

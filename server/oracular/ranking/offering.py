@@ -50,12 +50,14 @@ def flagged(ranked: Ranked, context: RankingContext) -> Ranked:
 
 
 def offer(ranked: Ranked, context: RankingContext, top_k: int, tiers: bool = True) -> list[Scored]:
-    """The first ``top_k`` candidates offered, in order, flagged; ``tiers=False``: by score alone
-    (a learned ranker's probabilities already weigh what the tiers say)."""
+    """The first ``top_k`` candidates offered, in order, flagged; ``tiers=False``: by score, but
+    those that cannot fail last (a learned ranker's probabilities weigh the other tiers; but an
+    oracle that cannot fail is no answer, however likely the developer was to write it: on 668
+    observed train tests, 32 top-1s of the learned order could not fail, none the developer's)."""
     ranked = flagged(ranked, context)
     items = ranked.items
     if not tiers:
-        order = sorted(range(len(items)), key=lambda i: -items[i].score)
+        order = sorted(range(len(items)), key=lambda i: (items[i].vacuous, -items[i].score))
         return [items[i] for i in order if not cannot_hold(items[i].candidate, context.prefix)][:top_k]
     order = offer_order(
         ranked.scores,

@@ -27,6 +27,7 @@ from oracular.ranking.features import FEATURES
 from oracular.ranking.learned import MIN_TESTS, MODES, LearnedRanker, LinearModel
 
 logger = logging.getLogger("oracular.train")
+_VACUOUS, _CANNOT_HOLD = FEATURES.index("vacuous"), FEATURES.index("cannot_hold")
 
 L2 = 1e-2
 FOLDS = 5
@@ -162,7 +163,18 @@ class OutOfFold:
 
     @property
     def order(self) -> list[int]:
-        return sorted(range(len(self.probabilities)), key=lambda i: -self.probabilities[i])
+        """The order the engine offers (:func:`oracular.ranking.offering.offer`): by probability,
+        those that cannot fail last, those that cannot hold left out."""
+        rows = self.test.rows
+        kept = [i for i in range(len(self.probabilities)) if not rows[i, _CANNOT_HOLD]]
+        return sorted(kept, key=lambda i: (bool(rows[i, _VACUOUS]), -self.probabilities[i]))
+
+    @property
+    def confidence(self) -> float:
+        """The answer confidence the engine compares with the threshold: the first offered's
+        probability, ``0`` where it cannot fail (the engine abstains) or nothing is offered."""
+        order = self.order
+        return 0.0 if not order or bool(self.test.rows[order[0], _VACUOUS]) else self.probabilities[order[0]]
 
     def right_at(self, k: int, order: Sequence[int] | None = None) -> bool:
         chosen = (self.order if order is None else order)[:k]
@@ -185,12 +197,12 @@ def cross_validate(tests: Sequence[LabelledTest], folds: int = FOLDS, l2: float 
 def choose_threshold(scored: Sequence[OutOfFold], target: float = TARGET_PRECISION) -> float:
     """The lowest top-1 probability at which the answered tests' top-1 precision reaches ``target``
     (1.0, never answering, where none does)."""
-    ranked = sorted(scored, key=lambda s: -max(s.probabilities))
+    ranked = sorted(scored, key=lambda s: -s.confidence)
     right, best = 0, 1.0
     for n, item in enumerate(ranked, start=1):
         right += item.right_at(1)
         if right / n >= target:
-            best = max(item.probabilities)
+            best = item.confidence
     return best
 
 
@@ -202,7 +214,7 @@ def figures(scored: Sequence[OutOfFold], thresholds: dict[str, float]) -> dict[s
         if not items:
             continue
         n = len(items)
-        answered = [s for s in items if max(s.probabilities) >= thresholds[mode]]
+        answered = [s for s in items if s.confidence >= thresholds[mode]]
         hand = any(s.test.offered for s in items)  # feature files of older versions lack the hand order
         report[mode] = {
             "tests": n,

@@ -3,8 +3,8 @@
 Where the model has a learned ranker (:mod:`oracular.ranking.learned`), the pipeline is
 ``join-helpers``, ``judge``, then this: every candidate's features (the ranker's score among them,
 :mod:`oracular.ranking.features`) weighed by the model of the test's mode, a softmax over the
-test's candidates. The offering then orders by these probabilities alone (the strength tiers are
-features too), and the top-1's is the answer confidence.
+test's candidates. The offering then orders by these probabilities (the strength tiers are
+features too), those that cannot fail last, and the top-1's is the answer confidence.
 """
 
 from __future__ import annotations
