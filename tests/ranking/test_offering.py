@@ -38,12 +38,19 @@ def test_the_offered_candidates_are_flagged_and_ordered_by_tier(engine: OracleEn
     assert [o.candidate for o in offer(Ranked(items, 0.1), RankingContext(prefix), top_k=1)] == [equals]
 
 
-def test_by_score_an_oracle_that_cannot_fail_comes_last_however_likely(engine: OracleEngine) -> None:
+def test_by_score_an_oracle_that_cannot_fail_is_never_first_however_likely(engine: OracleEngine) -> None:
     prefix = analysed(engine, 'String expecting = "ab"; String result = "a" + "b";')
     ab = Value('"ab"', "String", "observed")
     restated = Candidate("assertion", "assertEquals", target("expecting", "String"), ab)  # its own literal
     checked = Candidate("assertion", "assertEquals", target("result", "String"), ab)
     holds = Verdict(HOLDS, '"ab"')
-    items = (Scored(restated, 0.6, verdict=holds), Scored(checked, 0.3, verdict=holds))
+    a = Value('"a"', "String", "literal")
+    wrong = Candidate("assertion", "assertEquals", target("result", "String"), a)
+    items = (
+        Scored(restated, 0.6, verdict=holds),
+        Scored(checked, 0.35, verdict=holds),
+        Scored(wrong, 0.3, verdict=Verdict(FAILS, '"ab"')),
+    )
     offered = offer(Ranked(items, 0.1), RankingContext(prefix), top_k=5, tiers=False)
-    assert [(o.candidate, o.vacuous) for o in offered] == [(checked, False), (restated, True)]
+    # the first that can fail moves up; the one that cannot is still shown, by its score
+    assert [(o.candidate, o.vacuous) for o in offered] == [(checked, False), (restated, True), (wrong, False)]

@@ -155,12 +155,12 @@ def test_a_kept_mode_keeps_the_models_fitted_weights_and_threshold(tmp_path: Pat
 
 
 def test_the_out_of_fold_order_is_the_engines_offering() -> None:
-    """Those that cannot fail last (the engine abstains where one is first), those that cannot
-    hold left out: the figures and the threshold are of what a user is offered."""
+    """Never one that cannot fail first (the engine abstains where only those are left), those
+    that cannot hold left out: the figures and the threshold are of what a user is offered."""
     rows = torch.zeros(4, len(FEATURES), dtype=torch.float64)
     rows[0, VACUOUS], rows[1, CANNOT_HOLD] = 1.0, 1.0
     test = LabelledTest("p", True, rows, torch.tensor([False, False, True, False]), [])
     scored = OutOfFold(test, [0.5, 0.3, 0.15, 0.05])
-    assert scored.order == [2, 3, 0] and scored.right_at(1) and scored.confidence == 0.15
+    assert scored.order == [2, 0, 3] and scored.right_at(1) and scored.confidence == 0.15
     only_vacuous = LabelledTest("p", True, rows[:1], torch.tensor([True]), [])
     assert OutOfFold(only_vacuous, [0.9]).order == [0] and OutOfFold(only_vacuous, [0.9]).confidence == 0.0

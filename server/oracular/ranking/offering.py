@@ -12,6 +12,7 @@ trained on), and the not-null check of what the first oracle asserts on keeps th
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 from oracular.candidates.strength import (
@@ -51,14 +52,13 @@ def flagged(ranked: Ranked, context: RankingContext) -> Ranked:
 
 def offer(ranked: Ranked, context: RankingContext, top_k: int, tiers: bool = True) -> list[Scored]:
     """The first ``top_k`` candidates offered, in order, flagged; ``tiers=False``: by score, but
-    those that cannot fail last (a learned ranker's probabilities weigh the other tiers; but an
-    oracle that cannot fail is no answer, however likely the developer was to write it: on 668
-    observed train tests, 32 top-1s of the learned order could not fail, none the developer's)."""
+    never one that cannot fail first (:func:`never_vacuous_first`)."""
     ranked = flagged(ranked, context)
     items = ranked.items
     if not tiers:
-        order = sorted(range(len(items)), key=lambda i: (items[i].vacuous, -items[i].score))
-        return [items[i] for i in order if not cannot_hold(items[i].candidate, context.prefix)][:top_k]
+        order = sorted(range(len(items)), key=lambda i: -items[i].score)
+        order = [i for i in order if not cannot_hold(items[i].candidate, context.prefix)]
+        return [items[i] for i in never_vacuous_first(order, [s.vacuous for s in items])][:top_k]
     order = offer_order(
         ranked.scores,
         ranked.verdicts,
@@ -72,3 +72,14 @@ def offer(ranked: Ranked, context: RankingContext, top_k: int, tiers: bool = Tru
     weaker, vacuous = [s.weaker for s in items], [s.vacuous for s in items]
     order = not_null_in_sight(order, ranked.candidates, weaker, vacuous, top_k)[:top_k]
     return [items[i] for i in order]
+
+
+def never_vacuous_first(order: list[int], vacuous: Sequence[bool]) -> list[int]:
+    """``order`` with its first oracle that can fail moved to the front, if one that cannot is
+    before it. Why, where a learned ranker's probabilities order the rest (they weigh the other
+    tiers): the first is the answer, and an oracle that cannot fail is none, however likely the
+    developer was to write it (on 722 observed train tests out of fold, 2026-12-06: top-1 36.6 ->
+    37.1%). Only the first: a developer's ``assertNotNull`` of a ``new`` object is still shown
+    among the others (moved last, top-5 fell 51.4 -> 50.8%)."""
+    first = next((i for i in order if not vacuous[i]), None)
+    return order if first is None else [first, *(i for i in order if i != first)]

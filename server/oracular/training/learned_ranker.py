@@ -25,6 +25,7 @@ import torch
 
 from oracular.ranking.features import FEATURES
 from oracular.ranking.learned import MIN_TESTS, MODES, LearnedRanker, LinearModel
+from oracular.ranking.offering import never_vacuous_first
 
 logger = logging.getLogger("oracular.train")
 _VACUOUS, _CANNOT_HOLD = FEATURES.index("vacuous"), FEATURES.index("cannot_hold")
@@ -164,10 +165,11 @@ class OutOfFold:
     @property
     def order(self) -> list[int]:
         """The order the engine offers (:func:`oracular.ranking.offering.offer`): by probability,
-        those that cannot fail last, those that cannot hold left out."""
+        never one that cannot fail first, those that cannot hold left out."""
         rows = self.test.rows
-        kept = [i for i in range(len(self.probabilities)) if not rows[i, _CANNOT_HOLD]]
-        return sorted(kept, key=lambda i: (bool(rows[i, _VACUOUS]), -self.probabilities[i]))
+        order = sorted(range(len(self.probabilities)), key=lambda i: -self.probabilities[i])
+        kept = [i for i in order if not rows[i, _CANNOT_HOLD]]
+        return never_vacuous_first(kept, [bool(v) for v in rows[:, _VACUOUS]])
 
     @property
     def confidence(self) -> float:
