@@ -163,4 +163,5 @@ def test_the_out_of_fold_order_is_the_engines_offering() -> None:
     scored = OutOfFold(test, [0.5, 0.3, 0.15, 0.05])
     assert scored.order == [2, 0, 3] and scored.right_at(1) and scored.confidence == 0.15
     only_vacuous = LabelledTest("p", True, rows[:1], torch.tensor([True]), [])
-    assert OutOfFold(only_vacuous, [0.9]).order == [0] and OutOfFold(only_vacuous, [0.9]).confidence == 0.0
+    assert OutOfFold(only_vacuous, [0.9]).order == [0] and not OutOfFold(only_vacuous, [0.9]).answerable
+    assert scored.answerable and choose_threshold([OutOfFold(only_vacuous, [0.9]), scored], 0.5) == 0.15

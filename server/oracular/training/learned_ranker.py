@@ -174,9 +174,15 @@ class OutOfFold:
     @property
     def confidence(self) -> float:
         """The answer confidence the engine compares with the threshold: the first offered's
-        probability, ``0`` where it cannot fail (the engine abstains) or nothing is offered."""
+        probability."""
         order = self.order
-        return 0.0 if not order or bool(self.test.rows[order[0], _VACUOUS]) else self.probabilities[order[0]]
+        return self.probabilities[order[0]] if order else 0.0
+
+    @property
+    def answerable(self) -> bool:
+        """Whether the engine may answer at all: an oracle is offered first, and it can fail."""
+        order = self.order
+        return bool(order) and not bool(self.test.rows[order[0], _VACUOUS])
 
     def right_at(self, k: int, order: Sequence[int] | None = None) -> bool:
         chosen = (self.order if order is None else order)[:k]
@@ -199,7 +205,7 @@ def cross_validate(tests: Sequence[LabelledTest], folds: int = FOLDS, l2: float 
 def choose_threshold(scored: Sequence[OutOfFold], target: float = TARGET_PRECISION) -> float:
     """The lowest top-1 probability at which the answered tests' top-1 precision reaches ``target``
     (1.0, never answering, where none does)."""
-    ranked = sorted(scored, key=lambda s: -s.confidence)
+    ranked = sorted((s for s in scored if s.answerable), key=lambda s: -s.confidence)
     right, best = 0, 1.0
     for n, item in enumerate(ranked, start=1):
         right += item.right_at(1)
@@ -216,7 +222,7 @@ def figures(scored: Sequence[OutOfFold], thresholds: dict[str, float]) -> dict[s
         if not items:
             continue
         n = len(items)
-        answered = [s for s in items if s.confidence >= thresholds[mode]]
+        answered = [s for s in items if s.answerable and s.confidence >= thresholds[mode]]
         hand = any(s.test.offered for s in items)  # feature files of older versions lack the hand order
         report[mode] = {
             "tests": n,
