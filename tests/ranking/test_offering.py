@@ -48,9 +48,12 @@ def test_by_score_an_oracle_that_cannot_fail_is_never_first_however_likely(engin
     wrong = Candidate("assertion", "assertEquals", target("result", "String"), a)
     items = (
         Scored(restated, 0.6, verdict=holds),
-        Scored(checked, 0.35, verdict=holds),
-        Scored(wrong, 0.3, verdict=Verdict(FAILS, '"ab"')),
+        Scored(wrong, 0.5, verdict=Verdict(FAILS, '"ab"')),
+        Scored(checked, 0.3, verdict=holds),
     )
     offered = offer(Ranked(items, 0.1), RankingContext(prefix), top_k=5, tiers=False)
-    # the first that can fail moves up; the one that cannot is still shown, by its score
+    # the first that can fail and holds moves up; the one that cannot is still shown, by its score
     assert [(o.candidate, o.vacuous) for o in offered] == [(checked, False), (restated, True), (wrong, False)]
+    # where every other one fails, the order stays (the engine abstains: no oracle that can fail holds)
+    offered = offer(Ranked(items[:2], 0.1), RankingContext(prefix), top_k=5, tiers=False)
+    assert [o.candidate for o in offered] == [restated, wrong]

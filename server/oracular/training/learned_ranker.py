@@ -28,7 +28,7 @@ from oracular.ranking.learned import MIN_TESTS, MODES, LearnedRanker, LinearMode
 from oracular.ranking.offering import never_vacuous_first
 
 logger = logging.getLogger("oracular.train")
-_VACUOUS, _CANNOT_HOLD = FEATURES.index("vacuous"), FEATURES.index("cannot_hold")
+_VACUOUS, _FAILS, _CANNOT_HOLD = (FEATURES.index(f) for f in ("vacuous", "fails", "cannot_hold"))
 
 L2 = 1e-2
 FOLDS = 5
@@ -165,11 +165,13 @@ class OutOfFold:
     @property
     def order(self) -> list[int]:
         """The order the engine offers (:func:`oracular.ranking.offering.offer`): by probability,
-        never one that cannot fail first, those that cannot hold left out."""
+        never one that cannot fail first where another holds, those that cannot hold left out."""
         rows = self.test.rows
         order = sorted(range(len(self.probabilities)), key=lambda i: -self.probabilities[i])
         kept = [i for i in order if not rows[i, _CANNOT_HOLD]]
-        return never_vacuous_first(kept, [bool(v) for v in rows[:, _VACUOUS]])
+        return never_vacuous_first(
+            kept, [bool(v) for v in rows[:, _VACUOUS]], [bool(f) for f in rows[:, _FAILS]]
+        )
 
     @property
     def confidence(self) -> float:
