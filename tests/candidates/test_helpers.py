@@ -419,3 +419,17 @@ def test_a_helper_parameter_takes_values_of_its_subtypes(tmp_path: Path) -> None
     assert is_subtype("Square", "Shape", env)
     assert not is_subtype("Node", "Element", env) and not is_subtype("Shape", "Square", env)
     assert argument_options("Shape", prefix, (), ()) == ["s"]
+
+
+def test_the_argument_search_of_a_helper_of_many_parameters_is_bounded() -> None:
+    """The calls a helper's options make are looked for among the first ``MAX_TUPLES_TRIED``
+    tuples, the likeliest: here the only ones passing something the prefix made come after
+    262,144 (the first parameter's last option), and a search through all of them (millions, for
+    a helper of 8 parameters) held an evaluation for minutes."""
+    from oracular.candidates.helpers import MAX_TUPLES_TRIED, _calls
+
+    options = [[*(f"p{i}_{j}" for j in range(8)), *(["made"] if i == 0 else [])] for i in range(6)]
+    assert MAX_TUPLES_TRIED < 8**6
+    assert list(_calls(options, frozenset({"made"}), (), {})) == []
+    options[0].insert(0, options[0].pop())  # the made value the first parameter's likeliest
+    assert next(_calls(options, frozenset({"made"}), (), {}))[0] == "made"
