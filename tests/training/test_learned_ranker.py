@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import random
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -98,6 +100,13 @@ def test_the_cli_fits_and_saves_it_in_the_models_config(
     _, report = train_learned_ranker([features], min_tests=60)
     assert report["observed"]["top1"] == 1.0 and report["observed"]["hand_top1"] == 0.0
     assert main(["train", "learned-ranker", "--out", str(tmp_path)]) == 2  # no --features
+    other = write_features(tmp_path / "g.jsonl", seed=2, name="q")  # another split's features
+    script = Path(__file__).parents[2] / "scripts" / "score_features.py"
+    scored = subprocess.run(
+        [sys.executable, str(script), str(other), "--model", str(tmp_path)],
+        capture_output=True, text=True, check=True,
+    ).stdout  # fmt: skip
+    assert "60 tests, top-1 100.0%" in scored  # holds tells there too
 
 
 def test_a_mode_with_too_few_tests_gets_no_model(tmp_path: Path) -> None:

@@ -1,0 +1,51 @@
+"""Learned-ranker models scored on another split's features: top-1 / top-5, and the share answered
+and right when answered at each model's own threshold, in the order the engine offers.
+
+Why a script: a fitting recipe (an L2, a feature set, a collection) is chosen on the tune projects,
+never on report, and running the engine for each candidate model costs an evaluation per model;
+the tune projects' features (``oracular eval --realistic TUNE... --features F``, any model: the
+features come before the learned ranker) are scored here in seconds. 4.9's L2 was chosen so.
+
+    .venv/bin/python scripts/score_features.py TUNE-FEATURES.jsonl --mode observed \\
+        --model models/oracles --model NEW
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from oracular.models.store import load_config
+from oracular.ranking.learned import MODES
+from oracular.training.learned_ranker import OutOfFold, load_tests
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("features", type=Path, nargs="+", help="'eval --realistic --features' outputs")
+    parser.add_argument("--model", type=Path, action="append", required=True, help="a model folder (repeat)")
+    parser.add_argument("--mode", choices=MODES, default="observed")
+    args = parser.parse_args()
+    tests = [t for t in load_tests(args.features) if t.mode == args.mode]
+    if not tests:
+        parser.error(f"no {args.mode} test in the features")
+    observed = args.mode == "observed"
+    for folder in args.model:
+        ranker = load_config(folder).learned_ranker
+        if ranker is None or not ranker.covers(observed):
+            print(f"{folder}: no learned ranker for {args.mode} tests")
+            continue
+        threshold = ranker.threshold(observed)
+        scored = [OutOfFold(t, ranker.probabilities(t.rows.tolist(), observed)) for t in tests]
+        answered = [s for s in scored if s.answerable and s.confidence >= threshold]
+        n = len(scored)
+        right = sum(s.right_at(1) for s in answered)
+        print(
+            f"{folder}: {n} tests, top-1 {100 * sum(s.right_at(1) for s in scored) / n:.1f}%, "
+            f"top-5 {100 * sum(s.right_at(5) for s in scored) / n:.1f}%, threshold {threshold:.3f}, "
+            f"answered {100 * len(answered) / n:.1f}% right {100 * right / max(1, len(answered)):.1f}%"
+        )
+
+
+if __name__ == "__main__":
+    main()
