@@ -17,7 +17,7 @@ from pathlib import Path
 
 from oracular.models.store import load_config
 from oracular.ranking.learned import MODES
-from oracular.training.learned_ranker import OutOfFold, load_tests
+from oracular.training.learned_ranker import OutOfFold, figures, load_tests
 
 
 def main() -> None:
@@ -37,13 +37,12 @@ def main() -> None:
             continue
         threshold = ranker.threshold(observed)
         scored = [OutOfFold(t, ranker.probabilities(t.rows.tolist(), observed)) for t in tests]
-        answered = [s for s in scored if s.answerable and s.confidence >= threshold]
-        n = len(scored)
-        right = sum(s.right_at(1) for s in answered)
+        found = figures(scored, {args.mode: threshold})[args.mode]
         print(
-            f"{folder}: {n} tests, top-1 {100 * sum(s.right_at(1) for s in scored) / n:.1f}%, "
-            f"top-5 {100 * sum(s.right_at(5) for s in scored) / n:.1f}%, threshold {threshold:.3f}, "
-            f"answered {100 * len(answered) / n:.1f}% right {100 * right / max(1, len(answered)):.1f}%"
+            f"{folder}: {found['tests']} tests, top-1 {100 * found['top1']:.1f}%, "
+            f"top-5 {100 * found['top5']:.1f}%, "
+            f"threshold {threshold:.3f}, answered {100 * found['answered']:.1f}% "
+            f"right {100 * (found['right_when_answered'] or 0):.1f}%"
         )
 
 

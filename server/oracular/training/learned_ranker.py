@@ -18,6 +18,7 @@ import logging
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -162,7 +163,7 @@ class OutOfFold:
     test: LabelledTest
     probabilities: list[float]
 
-    @property
+    @cached_property
     def order(self) -> list[int]:
         """The order the engine offers (:func:`oracular.ranking.offering.offer`): by probability,
         never one that cannot fail first where another holds, those that cannot hold left out."""
