@@ -14,7 +14,6 @@ from oracular.candidates.observed import (
     FileObservation,
     ObservedValue,
     TestObservation,
-    TypeNamer,
     Verdict,
     expected_value,
     observed_candidates,
@@ -32,6 +31,7 @@ from oracular.candidates.strength import (
     offer_order,
     renders_whole_object,
 )
+from oracular.candidates.type_names import TypeNamer
 from oracular.candidates.values import Value
 from oracular.engine import EngineSettings, OracleEngine
 from oracular.java.targets import Target
@@ -174,6 +174,10 @@ def test_a_value_of_a_workspace_class_its_declared_type_does_not_name_is_checked
     assert inside.spell("org.example.SubCommandTest.Kind.Deep") == ("Kind.Deep", ())
     assert inside.spell("org.example.OtherTest.Cmd2") == ("OtherTest.Cmd2", ())  # another class's member
     assert inside.spell("org.other.SubCommandTest.Cmd2") != ("Cmd2", ())  # another package's class
+    member = TypeNamer("org.example", ["org.other.Outer.Result"], lambda simple: simple == "Outer")
+    assert member.spell("org.other.Outer.Result") == ("Result", ())  # imported as a member class
+    assert member.spell("org.other.Outer.Result.Kind") == ("Result.Kind", ())
+    assert member.spell("org.third.Outer.Result") == ("org.third.Outer.Result", ())  # another Outer
     assert instance("org.example.Local", target("w", "Local")) is None  # the declared type says it
     assert instance("org.example.Local", target("w.getWriter()", "IWriter", "observer")) is None
     found = runtime_class(writer, ObservedValue("object", "org.example.Local", ""), namer)

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Protocol
 
 from oracular.candidates.grammar import Candidate
+from oracular.candidates.type_names import TypeNamer
 from oracular.candidates.values import Value
 from oracular.java.assertions import (
     ASSERT_ARRAY_EQUALS,
@@ -137,42 +138,6 @@ class TestObservation:
         if before != after:
             return True
         return None if after.kind == "object" else False
-
-
-class TypeNamer:
-    """Spells a class in the test file: its simple name where visible or importable, else qualified.
-
-    ``import_of`` records the imports the spelled names need.
-    """
-
-    def __init__(
-        self,
-        package: str,
-        imported: Iterable[str],
-        visible: Callable[[str], bool],
-        enclosing: str | None = None,
-    ) -> None:
-        """``enclosing``: the file's one top-level class, whose member classes its code names alone."""
-        self.package = package
-        self.imported = {name.rsplit(".", 1)[-1]: name for name in imported}
-        self.visible = visible
-        self.enclosing = enclosing
-
-    def spell(self, canonical: str) -> tuple[str, tuple[str, ...]]:
-        """``pkg.Outer.Inner`` -> (``Outer.Inner``, (``pkg.Outer``,)) when ``Outer`` can be imported;
-        ``Inner`` alone inside ``Outer``, as a developer writes a member class of their test class
-        (args4j's ``testObject.value instanceof Cmd2`` in ``SubCommandTest``)."""
-        parts = canonical.split(".")
-        top = next((i for i, p in enumerate(parts) if p[:1].isupper()), len(parts) - 1)
-        package, outer = ".".join(parts[:top]), ".".join(parts[: top + 1])
-        simple, nested = parts[top], ".".join(parts[top:])
-        if package == self.package and simple == self.enclosing and top + 1 < len(parts):
-            return ".".join(parts[top + 1 :]), ()
-        if package in ("java.lang", self.package) or self.imported.get(simple) == outer:
-            return nested, ()
-        if simple in self.imported or self.visible(simple):
-            return canonical, ()  # another class of that name is in scope: qualify
-        return nested, (outer,)
 
 
 def _value_type(observed: ObservedValue) -> str:

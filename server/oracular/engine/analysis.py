@@ -69,6 +69,9 @@ class TestStatus:
     incomplete: bool
     classes: list[ClassInfo] = field(default_factory=list)
     """The test's class, enclosing classes and their superclasses (see ``_class_scope``)."""
+    literal_fields: dict[str, tuple[str, str]] = field(default_factory=dict)
+    """The test class's fields that only ever hold one literal, with their type and literal
+    (:func:`oracular.java.literal_fields.literal_fields`): named expected values."""
 
     @property
     def oracle_free(self) -> bool:

@@ -29,12 +29,12 @@ from oracular.candidates.observed import (
     ObservationPlan,
     Observer,
     TestObservation,
-    TypeNamer,
     observed_candidates,
     value_reads,
 )
 from oracular.candidates.render import Renderer
 from oracular.candidates.style import FORCED_STYLES, AssertionStyle, junit4_supports_assert_throws, style_for
+from oracular.candidates.type_names import TypeNamer
 from oracular.candidates.values import (
     Value,
     constant_values,
@@ -53,6 +53,7 @@ from oracular.engine.settings import EngineSettings
 from oracular.java.assertions import ASSERT_THROWS
 from oracular.java.declarations import FileDeclarations, MethodInfo, extract, method_info
 from oracular.java.junit import Flavour, file_flavour, find_test_methods
+from oracular.java.literal_fields import literal_fields
 from oracular.java.neighbours import PathMemo
 from oracular.java.oracles import HelperScope, find_oracle
 from oracular.java.prefix import FocalMethod, PrefixAnalysis, analyse_prefix
@@ -161,6 +162,7 @@ class OracleEngine:
         if memo is not None:
             memo.begin(source, tests, self.memo_context())
         statuses = []
+        fields: dict[int, dict[str, tuple[str, str]]] = {}  # per class: one walk of its body
         for test in tests:
             if test.is_incomplete:
                 statuses.append(TestStatus(test, None, True))
@@ -176,7 +178,9 @@ class OracleEngine:
                 )
                 if memo is not None:
                     memo.put(EvidenceKey(), test, evidence)
-            statuses.append(TestStatus(test, evidence, False, classes))
+            if test.class_node.id not in fields:
+                fields[test.class_node.id] = literal_fields(test.class_node)
+            statuses.append(TestStatus(test, evidence, False, classes, fields[test.class_node.id]))
         keys = memo.keys if memo is not None else {}
         return FileAnalysis(
             source, decls, statuses, self.settings.extra_assertion_methods, self._paths, self.index, keys
@@ -225,6 +229,11 @@ class OracleEngine:
             )
         ]
         test_constants += imported_constants(prefix.env)
+        test_constants += [
+            Value(name, field_type, "constant", rank)
+            for rank, (name, (field_type, _)) in enumerate(status.literal_fields.items())
+            if name not in prefix.env.locals
+        ]
         classes = [prefix.focal.cls] if prefix.focal else []
         values_for: dict[str, list[Value]] = {}
         for target in prefix.targets:
@@ -234,7 +243,7 @@ class OracleEngine:
                 if owner is not None and owner not in owners:
                     owners.append(owner)
             values = local_values(prefix.statements, prefix.env, target)
-            values += constant_values(owners) + test_constants
+            values += constant_values(owners) + [v for v in test_constants if v.text != target.expression]
             if target.type:
                 values += global_values(target.type, dictionary)
             values_for[target.expression] = plausible(target, values)
