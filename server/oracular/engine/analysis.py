@@ -71,7 +71,10 @@ class TestStatus:
     """The test's class, enclosing classes and their superclasses (see ``_class_scope``)."""
     literal_fields: dict[str, tuple[str, str]] = field(default_factory=dict)
     """The test class's fields that only ever hold one literal, with their type and literal
-    (:func:`oracular.java.literal_fields.literal_fields`): named expected values."""
+    (:func:`oracular.java.class_values.literal_fields`): named expected values."""
+    written_constants: tuple[str, ...] = ()
+    """The qualified names of other classes' constants the test class writes
+    (:func:`oracular.java.class_values.written_constants`)."""
 
     @property
     def oracle_free(self) -> bool:

@@ -51,9 +51,9 @@ from oracular.engine.reports import FileReport, Suggestion, TestReport, moved_re
 from oracular.engine.scope import class_scope, env_for_test, junit3_bases
 from oracular.engine.settings import EngineSettings
 from oracular.java.assertions import ASSERT_THROWS
+from oracular.java.class_values import literal_fields, written_constants
 from oracular.java.declarations import FileDeclarations, MethodInfo, extract, method_info
 from oracular.java.junit import Flavour, file_flavour, find_test_methods
-from oracular.java.literal_fields import literal_fields
 from oracular.java.neighbours import PathMemo
 from oracular.java.oracles import HelperScope, find_oracle
 from oracular.java.prefix import FocalMethod, PrefixAnalysis, analyse_prefix
@@ -162,7 +162,7 @@ class OracleEngine:
         if memo is not None:
             memo.begin(source, tests, self.memo_context())
         statuses = []
-        fields: dict[int, dict[str, tuple[str, str]]] = {}  # per class: one walk of its body
+        named: dict[int, tuple[dict[str, tuple[str, str]], tuple[str, ...]]] = {}  # one walk per class
         for test in tests:
             if test.is_incomplete:
                 statuses.append(TestStatus(test, None, True))
@@ -178,9 +178,10 @@ class OracleEngine:
                 )
                 if memo is not None:
                     memo.put(EvidenceKey(), test, evidence)
-            if test.class_node.id not in fields:
-                fields[test.class_node.id] = literal_fields(test.class_node)
-            statuses.append(TestStatus(test, evidence, False, classes, fields[test.class_node.id]))
+            node = test.class_node
+            if node.id not in named:
+                named[node.id] = literal_fields(node), written_constants(node)
+            statuses.append(TestStatus(test, evidence, False, classes, *named[node.id]))
         keys = memo.keys if memo is not None else {}
         return FileAnalysis(
             source, decls, statuses, self.settings.extra_assertion_methods, self._paths, self.index, keys
@@ -234,6 +235,7 @@ class OracleEngine:
             for rank, (name, (field_type, _)) in enumerate(status.literal_fields.items())
             if name not in prefix.env.locals
         ]
+        test_constants += self._written_constants(prefix, status)
         classes = [prefix.focal.cls] if prefix.focal else []
         values_for: dict[str, list[Value]] = {}
         for target in prefix.targets:
@@ -248,6 +250,22 @@ class OracleEngine:
                 values += global_values(target.type, dictionary)
             values_for[target.expression] = plausible(target, values)
         return values_for
+
+    @staticmethod
+    def _written_constants(prefix: PrefixAnalysis, status: TestStatus) -> list[Value]:
+        """The constants of workspace classes the test class writes (:attr:`TestStatus.written_constants`),
+        the test's own classes' left out: those are named bare already."""
+        own = {id(cls) for cls in status.classes}
+        found: list[Value] = []
+        for text in status.written_constants:
+            owner_name, name = text.rsplit(".", 1)
+            if prefix.env.variable_type(owner_name) is not None:
+                continue  # a local or field of that name: an instance's field, not a class's
+            owner = prefix.env.resolve_class(owner_name)
+            field = owner.fields.get(name) if owner is not None and id(owner) not in own else None
+            if field is not None and field.is_constant and "private" not in field.modifiers:
+                found.append(Value(text, field.type, "constant", len(found)))
+        return found
 
     def candidates_for(
         self,

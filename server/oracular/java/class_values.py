@@ -1,4 +1,5 @@
-"""Fields of a test class that only ever hold one literal: named expected values.
+"""Values a test class names for its tests' expectations: its fields that only ever hold one
+literal, and the other classes' constants it writes.
 
 Why: a test class often keeps its inputs and expectations in plain fields, set where they are
 declared or in the set-up method (jasypt's ``expectedDecryptedValue = "clearText"`` in ``setUp``,
@@ -6,7 +7,8 @@ abego-treelayout's ``String n2 = "n2"``), and its tests assert with the name:
 ``assertEquals(expectedDecryptedValue, eppc.convertPropertyValue(...))``. Not ``static final``, so
 they are no constants to the index, yet every write gives them the same literal: what a developer
 names there is as fixed as a constant. A field written anything else, or two different literals,
-is state, not a name for a value.
+is state, not a name for a value. Likewise a constant of a class that is neither the unit nor the
+test (a suite's ``TestUtil``) is an expected value once the class writes it somewhere.
 """
 
 from __future__ import annotations
@@ -77,3 +79,24 @@ def literal_fields(class_node: Node) -> dict[str, tuple[str, str]]:
         for name, (field_type, writes) in declared.items()
         if len(writes) == 1 and None not in writes
     }
+
+
+def written_constants(class_node: Node) -> tuple[str, ...]:
+    """The qualified names the class writes that may be another class's constants
+    (``TestUtil.HTTP_TEST_PROXY``, ``ResultMonitor.SUCCESS``), each once, in order: a test class
+    that names one in some test names its expectations with it (proxy-vole's
+    ``assertEquals(TestUtil.HTTP_TEST_PROXY, result.get(0))``). Which are constants, and of what
+    type, the index says (:meth:`~oracular.engine.OracleEngine.values_for`)."""
+    found: dict[str, None] = {}
+    for node in syntax.walk(class_node):
+        if node.type != "field_access":
+            continue
+        owner, name = node.child_by_field_name("object"), syntax.text(node.child_by_field_name("field"))
+        if (
+            owner is not None
+            and owner.type == "identifier"
+            and syntax.text(owner)[:1].isupper()
+            and name.isupper()
+        ):
+            found.setdefault(syntax.text(node))
+    return tuple(found)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from oracular.java.literal_fields import literal_fields
+from oracular.java.class_values import literal_fields
 from oracular.java.source import new_parser
 
 SOURCE = """
