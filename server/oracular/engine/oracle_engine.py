@@ -37,16 +37,12 @@ from oracular.candidates.style import FORCED_STYLES, AssertionStyle, junit4_supp
 from oracular.candidates.type_names import TypeNamer
 from oracular.candidates.values import (
     Value,
-    constant_values,
-    global_values,
-    imported_constants,
     load_global_dictionary,
-    local_values,
     named_literals,
-    plausible,
 )
 from oracular.engine.analysis import EvidenceKey, FileAnalysis, ObservedReportKey, TestStatus, is_junits
 from oracular.engine.answers import decide_abstention
+from oracular.engine.expected_values import expected_values
 from oracular.engine.reports import FileReport, Suggestion, TestReport, moved_report
 from oracular.engine.scope import class_scope, env_for_test, junit3_bases
 from oracular.engine.settings import EngineSettings
@@ -223,49 +219,7 @@ class OracleEngine:
             dictionary = self.global_dictionary
         if dictionary is None:
             dictionary = load_global_dictionary()
-        test_constants = [
-            Value(name, f.type, "constant", rank)
-            for rank, (name, f) in enumerate(
-                (name, f) for cls in status.classes for name, f in cls.fields.items() if f.is_constant
-            )
-        ]
-        test_constants += imported_constants(prefix.env)
-        test_constants += [
-            Value(name, field_type, "constant", rank)
-            for rank, (name, (field_type, _)) in enumerate(status.literal_fields.items())
-            if name not in prefix.env.locals
-        ]
-        test_constants += self._written_constants(prefix, status)
-        classes = [prefix.focal.cls] if prefix.focal else []
-        values_for: dict[str, list[Value]] = {}
-        for target in prefix.targets:
-            owners = list(classes)
-            if target.type:
-                owner = prefix.env.resolve_class(target.type)
-                if owner is not None and owner not in owners:
-                    owners.append(owner)
-            values = local_values(prefix.statements, prefix.env, target)
-            values += constant_values(owners) + [v for v in test_constants if v.text != target.expression]
-            if target.type:
-                values += global_values(target.type, dictionary)
-            values_for[target.expression] = plausible(target, values)
-        return values_for
-
-    @staticmethod
-    def _written_constants(prefix: PrefixAnalysis, status: TestStatus) -> list[Value]:
-        """The constants of workspace classes the test class writes (:attr:`TestStatus.written_constants`),
-        the test's own classes' left out: those are named bare already."""
-        own = {id(cls) for cls in status.classes}
-        found: list[Value] = []
-        for text in status.written_constants:
-            owner_name, name = text.rsplit(".", 1)
-            if prefix.env.variable_type(owner_name) is not None:
-                continue  # a local or field of that name: an instance's field, not a class's
-            owner = prefix.env.resolve_class(owner_name)
-            field = owner.fields.get(name) if owner is not None and id(owner) not in own else None
-            if field is not None and field.is_constant and "private" not in field.modifiers:
-                found.append(Value(text, field.type, "constant", len(found)))
-        return found
+        return expected_values(prefix, status, dictionary)
 
     def candidates_for(
         self,
