@@ -406,17 +406,15 @@ NAMED_SOURCES = ("variable", "constant")
 
 MAX_VALUE_READS = 12
 MAX_EQUALITY_READS = 4
-"""Equalities of an expected object and a target read per test (:func:`equality_read`)."""
+"""Equalities of two locals read per test (:func:`equality_read`)."""
 
 
 def value_reads(candidates: Iterable[Candidate]) -> list[Target]:
     """The variables and constants candidates expect, read too so that their verdicts are known:
     the test's locals first, then the constants it names bare (its own, those it imports), then
     the unit's (``CSVFormat.DEFAULT``...: commons-csv's dozen predefined formats took every read
-    before the ``CRLF`` its tests expect); then whether an object a candidate expects equals its
-    target (:func:`equality_read`): a local (``expectedPath`` and ``path``) or a constant
-    (proxy-vole's ``TestUtil.HTTP_TEST_PROXY`` and ``result.get(0)``), the first
-    :data:`MAX_EQUALITY_READS` of them."""
+    before the ``CRLF`` its tests expect); then whether two local objects a candidate compares are
+    equal (:func:`equality_read`)."""
     found: dict[str, Value] = {}
     equalities: list[Target] = []
     for candidate in candidates:
@@ -425,9 +423,10 @@ def value_reads(candidates: Iterable[Candidate]) -> list[Target]:
             found.setdefault(value.text, value)
             target = candidate.target
             if (
-                candidate.assertion == ASSERT_EQUALS
+                value.source == "variable"
+                and candidate.assertion == ASSERT_EQUALS
                 and target is not None
-                and target.kind != "action"  # a call that may change state is read once, alone
+                and target.kind == "variable"
                 and not is_primitive(unboxed(target.type or "int"))
                 and target.type not in ("String", "java.lang.String")
                 and len(equalities) < MAX_EQUALITY_READS
