@@ -155,3 +155,16 @@ def test_another_class_s_constant_the_test_class_writes_is_an_expected_value(tmp
     # as the class writes it; one it never writes, a mutable one, or a field read off an instance, not
     assert values["Constants.PROXY"] == "constant"
     assert not {"Constants.UNUSED", "Constants.MUTABLE", "LOCAL.PROXY", "PROXY"} & set(values)
+
+
+def test_a_member_class_s_constants_are_spelt_as_the_test_file_can_name_them(tmp_path: Path) -> None:
+    """java-diff-utils: ``DiffRow.Tag.EQUAL``; ``Tag.EQUAL`` does not compile in its test."""
+    engine, status, prefix = _only_test(
+        tmp_path,
+        "public static class Tag { public static final Tag EQUAL = new Tag(); }",
+        "import org.junit.Test; public class FmtTest {"
+        " @Test public void t() { Constants.Tag tag = new Constants.Tag(); } }",
+    )
+    values = {v.text for v in engine.values_for(prefix, status)["tag"]}
+    assert "Constants.Tag.EQUAL" in values
+    assert "Tag.EQUAL" not in values

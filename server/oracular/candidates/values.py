@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -123,13 +123,15 @@ def local_values(statements: list[Node], env: TypeEnv, target: Target) -> list[V
     return list(values.values())
 
 
-def constant_values(classes: list[ClassInfo]) -> list[Value]:
-    """``static final`` fields of the focal (and target) classes, qualified by class name."""
+def constant_values(classes: list[ClassInfo], spell: Callable[[ClassInfo], str] | None = None) -> list[Value]:
+    """``static final`` fields of the focal (and target) classes, qualified by class name as
+    ``spell`` writes it in the test file (default: the simple name)."""
     result = []
     for cls in classes:
+        owner = spell(cls) if spell is not None else cls.name
         for field in cls.fields.values():
             if field.is_constant and "private" not in field.modifiers:
-                result.append(Value(f"{cls.name}.{field.name}", field.type, "constant", len(result)))
+                result.append(Value(f"{owner}.{field.name}", field.type, "constant", len(result)))
     return result
 
 

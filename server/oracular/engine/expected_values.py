@@ -7,6 +7,9 @@ with its own reason; the engine only asks for the lot (:meth:`~oracular.engine.O
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from oracular.candidates.type_names import TypeNamer
 from oracular.candidates.values import (
     Value,
     constant_values,
@@ -16,7 +19,9 @@ from oracular.candidates.values import (
     plausible,
 )
 from oracular.engine.analysis import TestStatus
+from oracular.java.declarations import ClassInfo
 from oracular.java.prefix import PrefixAnalysis
+from oracular.java.types import TypeEnv
 
 
 def expected_values(
@@ -37,6 +42,7 @@ def expected_values(
     ]
     test_constants += written_constants(prefix, status)
     classes = [prefix.focal.cls] if prefix.focal else []
+    spell = class_speller(prefix.env)
     values_for: dict[str, list[Value]] = {}
     for target in prefix.targets:
         owners = list(classes)
@@ -45,7 +51,7 @@ def expected_values(
             if owner is not None and owner not in owners:
                 owners.append(owner)
         values = local_values(prefix.statements, prefix.env, target)
-        values += constant_values(owners) + [v for v in test_constants if v.text != target.expression]
+        values += constant_values(owners, spell) + [v for v in test_constants if v.text != target.expression]
         if target.type:
             values += global_values(target.type, dictionary)
         values_for[target.expression] = plausible(target, values)
@@ -66,3 +72,22 @@ def written_constants(prefix: PrefixAnalysis, status: TestStatus) -> list[Value]
         if field is not None and field.is_constant and "private" not in field.modifiers:
             found.append(Value(text, field.type, "constant", len(found)))
     return found
+
+
+def class_speller(env: TypeEnv) -> Callable[[ClassInfo], str]:
+    """How the test file writes a class whose constants it may expect: a top-level class by its
+    simple name, as before; a member class as the file can name it (:class:`TypeNamer`), qualified
+    where that would need an import. java-diff-utils' ``DiffRow.Tag.EQUAL``, never ``Tag.EQUAL``,
+    which does not compile there (and, read by the harness for every test of a file cut at once,
+    took every compile round: nothing of DiffRowGeneratorTest was observed)."""
+    explicit = [i.name for i in env.imports if not i.is_static and not i.is_wildcard]
+    namer = TypeNamer(env.package, explicit, lambda simple: env.resolve_class(simple) is not None)
+
+    def spell(cls: ClassInfo) -> str:
+        nested = cls.qualified_name.removeprefix(f"{cls.package}." if cls.package else "")
+        if "." not in nested:
+            return cls.name
+        text, imports = namer.spell(cls.qualified_name)
+        return cls.qualified_name if imports else text
+
+    return spell
