@@ -53,7 +53,7 @@ def test_every_target_gets_the_templates_its_type_allows(engine: OracleEngine) -
 
 def test_a_list_text_takes_only_values_that_read_like_one(engine: OracleEngine) -> None:
     prefix = analysed(engine, 'List<String> xs = new ArrayList<>(); xs.add("a"); String s = "[a]";')
-    status = SimpleNamespace(classes=[], literal_fields={}, written_constants=())  # no class values
+    status = SimpleNamespace(classes=[])  # no test-class constants
     found = engine.values_for(prefix, status, dictionary={"String": ('""', '"a"'), "int": ("0", "-1")})  # type: ignore[arg-type]
     values = [v.text for v in found["xs.toString()"]]
     assert '"[a]"' in values and "s" in values
@@ -121,40 +121,6 @@ def test_a_literal_is_named_by_a_constant_the_test_can_write_bare(tmp_path: Path
     )
     # the test's own constant, private or not, and the one it imports; never LF, which it cannot name
     assert named_literals(prefix.env, status.classes) == {'""': "EMPTY", '"\\r\\n"': "CRLF"}
-
-
-def test_a_field_of_the_test_class_that_only_holds_one_literal_is_an_expected_value(tmp_path: Path) -> None:
-    engine, status, prefix = _only_test(
-        tmp_path,
-        "",
-        "import org.junit.Before; import org.junit.Test; public class FmtTest {"
-        ' private String expected; private String state = "a"; String n2 = "n2";'
-        ' @Before public void setUp() { expected = "clear"; }'
-        ' @Test public void other() { state = "b"; org.junit.Assert.assertNotNull(state); }'
-        " @Test public void t() { String s = n2 + expected; } }",
-    )
-    assert status.literal_fields == {"expected": ("String", '"clear"'), "n2": ("String", '"n2"')}
-    values = {v.text: v.source for v in engine.values_for(prefix, status)["s"]}
-    # named as the constants they are in all but modifiers; a field the tests write is state
-    assert values["expected"] == values["n2"] == "constant"
-    assert "state" not in values
-
-
-def test_another_class_s_constant_the_test_class_writes_is_an_expected_value(tmp_path: Path) -> None:
-    engine, status, prefix = _only_test(
-        tmp_path,
-        'public static final String PROXY = "p"; public static final String UNUSED = "u";'
-        ' public static String MUTABLE = "m";',
-        "import org.junit.Test; public class FmtTest { Constants LOCAL = null;"
-        " @Test public void other() { org.junit.Assert.assertEquals(Constants.PROXY, Constants.MUTABLE);"
-        " org.junit.Assert.assertNotNull(LOCAL.PROXY); }"
-        ' @Test public void t() { String s = "a"; } }',
-    )
-    assert status.written_constants == ("Constants.PROXY", "Constants.MUTABLE", "LOCAL.PROXY")
-    values = {v.text: v.source for v in engine.values_for(prefix, status)["s"]}
-    # as the class writes it; one it never writes, a mutable one, or a field read off an instance, not
-    assert values["Constants.PROXY"] == "constant"
-    assert not {"Constants.UNUSED", "Constants.MUTABLE", "LOCAL.PROXY", "PROXY"} & set(values)
 
 
 def test_a_member_class_s_constants_are_spelt_as_the_test_file_can_name_them(tmp_path: Path) -> None:

@@ -69,12 +69,6 @@ class TestStatus:
     incomplete: bool
     classes: list[ClassInfo] = field(default_factory=list)
     """The test's class, enclosing classes and their superclasses (see ``_class_scope``)."""
-    literal_fields: dict[str, tuple[str, str]] = field(default_factory=dict)
-    """The test class's fields that only ever hold one literal, with their type and literal
-    (:func:`oracular.java.class_values.literal_fields`): named expected values."""
-    written_constants: tuple[str, ...] = ()
-    """The qualified names of other classes' constants the test class writes
-    (:func:`oracular.java.class_values.written_constants`)."""
 
     @property
     def oracle_free(self) -> bool:

@@ -47,7 +47,6 @@ from oracular.engine.reports import FileReport, Suggestion, TestReport, moved_re
 from oracular.engine.scope import class_scope, env_for_test, junit3_bases
 from oracular.engine.settings import EngineSettings
 from oracular.java.assertions import ASSERT_THROWS
-from oracular.java.class_values import literal_fields, written_constants
 from oracular.java.declarations import FileDeclarations, MethodInfo, extract, method_info
 from oracular.java.junit import Flavour, file_flavour, find_test_methods
 from oracular.java.neighbours import PathMemo
@@ -158,7 +157,6 @@ class OracleEngine:
         if memo is not None:
             memo.begin(source, tests, self.memo_context())
         statuses = []
-        named: dict[int, tuple[dict[str, tuple[str, str]], tuple[str, ...]]] = {}  # one walk per class
         for test in tests:
             if test.is_incomplete:
                 statuses.append(TestStatus(test, None, True))
@@ -174,10 +172,7 @@ class OracleEngine:
                 )
                 if memo is not None:
                     memo.put(EvidenceKey(), test, evidence)
-            node = test.class_node
-            if node.id not in named:
-                named[node.id] = literal_fields(node), written_constants(node)
-            statuses.append(TestStatus(test, evidence, False, classes, *named[node.id]))
+            statuses.append(TestStatus(test, evidence, False, classes))
         keys = memo.keys if memo is not None else {}
         return FileAnalysis(
             source, decls, statuses, self.settings.extra_assertion_methods, self._paths, self.index, keys
