@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
+from oracular.java.types import TypeEnv
+
 
 class TypeNamer:
     """Spells a class in the test file: its simple name where visible or importable, else qualified.
@@ -28,6 +30,13 @@ class TypeNamer:
         self.imported = {name.rsplit(".", 1)[-1]: name for name in imported}
         self.visible = visible
         self.enclosing = enclosing
+
+    @classmethod
+    def of(cls, env: TypeEnv, enclosing: str | None = None) -> TypeNamer:
+        """The namer of the file ``env`` sees: its package, its single-type imports, and the classes
+        it can resolve by a simple name."""
+        explicit = [i.name for i in env.imports if not i.is_static and not i.is_wildcard]
+        return cls(env.package, explicit, lambda simple: env.resolve_class(simple) is not None, enclosing)
 
     def spell(self, canonical: str) -> tuple[str, tuple[str, ...]]:
         """``pkg.Outer.Inner`` -> (``Outer.Inner``, (``pkg.Outer``,)) when ``Outer`` can be imported;

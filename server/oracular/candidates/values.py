@@ -123,12 +123,12 @@ def local_values(statements: list[Node], env: TypeEnv, target: Target) -> list[V
     return list(values.values())
 
 
-def constant_values(classes: list[ClassInfo], spell: Callable[[ClassInfo], str] | None = None) -> list[Value]:
+def constant_values(classes: list[ClassInfo], spell: Callable[[ClassInfo], str]) -> list[Value]:
     """``static final`` fields of the focal (and target) classes, qualified by class name as
-    ``spell`` writes it in the test file (default: the simple name)."""
+    ``spell`` writes it in the test file."""
     result = []
     for cls in classes:
-        owner = spell(cls) if spell is not None else cls.name
+        owner = spell(cls)
         for field in cls.fields.values():
             if field.is_constant and "private" not in field.modifiers:
                 result.append(Value(f"{owner}.{field.name}", field.type, "constant", len(result)))

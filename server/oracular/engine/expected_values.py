@@ -53,14 +53,15 @@ def expected_values(
 
 
 def class_speller(env: TypeEnv) -> Callable[[ClassInfo], str]:
-    """How the test file writes a class whose constants it may expect: a top-level class by its
-    simple name, as before; a member class as the file can name it (:class:`TypeNamer`), qualified
-    where that would need an import. java-diff-utils' ``DiffRow.Tag.EQUAL``, never ``Tag.EQUAL``,
-    which does not compile there: a suggestion the user cannot insert, and a read the harness must
-    leave out, a compile round each time (with every test of a file cut at once, such reads can take
-    every round and nothing of the file is observed)."""
-    explicit = [i.name for i in env.imports if not i.is_static and not i.is_wildcard]
-    namer = TypeNamer(env.package, explicit, lambda simple: env.resolve_class(simple) is not None)
+    """How the test file writes a class whose constants it may expect: a member class as the file
+    can name it (:class:`TypeNamer`), qualified where that would need an import (a value here
+    carries no import, and the harness reads its text as it is); a top-level class by its simple
+    name, the spelling the rankers were fitted on (not changed without measuring it).
+    java-diff-utils' ``DiffRow.Tag.EQUAL``, never ``Tag.EQUAL``, which does not compile there: a
+    suggestion the user cannot insert, and a read the harness must leave out, a compile round each
+    time (with every test of a file cut at once, such reads can take every round and nothing of the
+    file is observed)."""
+    namer = TypeNamer.of(env)
 
     def spell(cls: ClassInfo) -> str:
         nested = cls.qualified_name.removeprefix(f"{cls.package}." if cls.package else "")

@@ -279,16 +279,10 @@ class OracleEngine:
     def type_namer(self, analysis: FileAnalysis) -> TypeNamer:
         """How the test file spells a class an observed value names (an enum constant's type)."""
         decls = analysis.decls
-        explicit = [i.name for i in decls.imports if not i.is_static and not i.is_wildcard]
-        env = TypeEnv(self.index, decls.package, decls.imports)
         prefix = f"{decls.package}." if decls.package else ""
         tops = [c.name for c in decls.classes if c.qualified_name == prefix + c.name]
-        return TypeNamer(
-            decls.package,
-            explicit,
-            lambda simple: env.resolve_class(simple) is not None,
-            tops[0] if len(tops) == 1 else None,
-        )
+        env = TypeEnv(self.index, decls.package, decls.imports)
+        return TypeNamer.of(env, tops[0] if len(tops) == 1 else None)
 
     def observed_candidates(
         self, analysis: FileAnalysis, prefix: PrefixAnalysis, observation: TestObservation
