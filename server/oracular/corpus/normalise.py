@@ -222,6 +222,19 @@ def _comparison(method: str, condition: Node) -> GroundTruth | None:
     return _make(ASSERT_NOT_EQUALS if negated else ASSERT_EQUALS, value, literal, method)
 
 
+def _without_negation(method: str, condition: Node) -> tuple[str, Node]:
+    """``assertTrue(!x)`` is ``assertFalse(x)`` and ``assertFalse(!x)`` is ``assertTrue(x)``: the same
+    check, the negation moved into the method (``assertTrue(!key1.equals(key2))`` after a prefix
+    whose keys differ is the ``assertFalse(key1.equals(key2))`` the grammar writes)."""
+    while True:
+        while condition.type == "parenthesized_expression" and condition.named_children:
+            condition = condition.named_children[0]
+        operand = condition.child_by_field_name("operand") if condition.type == "unary_expression" else None
+        if operand is None or syntax.text(condition.child_by_field_name("operator")) != "!":
+            return method, condition
+        method, condition = (ASSERT_FALSE if method == ASSERT_TRUE else ASSERT_TRUE), operand
+
+
 def _message_first(flavour: Flavour, call: Node) -> bool:
     """JUnit 3/4 put the message first; JUnit 5 and TestNG last. The qualifier overrides the file."""
     qualifier = syntax.text(call.child_by_field_name("object")).rsplit(".", 1)[-1]
@@ -243,6 +256,7 @@ def _standard(call: Node, flavour: Flavour) -> GroundTruth | None:
         first = _message_first(flavour, call) and len(args) >= 2
         condition = args[1] if first else args[0]
         if name in (ASSERT_TRUE, ASSERT_FALSE):
+            name, condition = _without_negation(name, condition)
             compared = _comparison(name, condition)
             if compared is not None:
                 return compared
