@@ -102,6 +102,30 @@ def test_a_member_class_named_through_its_outer_class_is_that_one(tmp_path: Path
         assert imported is not None and imported.qualified_name == f"f.{outer}.Parametric"
 
 
+def test_a_class_declared_in_several_modules_is_the_one_nearest_the_file_naming_it(tmp_path: Path) -> None:
+    """apacheds-jdbm's ``jdbm1`` and ``jdbm2`` modules both declare ``jdbm.btree.BTree``; each
+    module's tests compile against their own (guava's Android flavour copies every class too)."""
+    for module, method in (("jdbm1", "getRoot"), ("jdbm2", "getMetaRoot")):
+        main = tmp_path / module / "src/main/java/jdbm/btree"
+        main.mkdir(parents=True)
+        (main / "BTree.java").write_text(
+            f"package jdbm.btree; public class BTree {{ public int {method}() {{ return 0; }} }}"
+        )
+        (main / "Leaf.java").write_text("package jdbm.btree; public class Leaf extends BTree { }")
+        tests = tmp_path / module / "src/test/java/jdbm/btree"
+        tests.mkdir(parents=True)
+        (tests / "TestBTree.java").write_text("package jdbm.btree; public class TestBTree { BTree tree; }")
+    index = indexed(tmp_path)
+    for module, method in (("jdbm1", "getRoot"), ("jdbm2", "getMetaRoot")):
+        origin = str((tmp_path / module / "src/test/java/jdbm/btree/TestBTree.java").resolve())
+        for name in ("BTree", "jdbm.btree.BTree"):
+            found = index.resolve(name, "jdbm.btree", origin=origin)
+            assert found is not None and [m.name for m in found.methods] == [method]
+        leaf = index.resolve("Leaf", "jdbm.btree", origin=origin)
+        assert leaf is not None and [m.name for m in next(index.superclasses(leaf)).methods] == [method]
+    assert index.resolve("BTree", "jdbm.btree") is not None  # without an origin: one of them
+
+
 def test_test_roots_are_judged_below_the_index_root(tmp_path: Path) -> None:
     """A project checked out under a folder named ``tests`` still has main code."""
     root = tmp_path / "tests" / "project"

@@ -45,7 +45,8 @@ def env_for_test(index: WorkspaceIndex, analysis: FileAnalysis, status: TestStat
     """
     decls = analysis.decls
     own = status.classes[0].qualified_name if status.classes else ""
-    env = TypeEnv(index, decls.package, decls.imports, scope=own)
+    origin = status.classes[0].path if status.classes else ""
+    env = TypeEnv(index, decls.package, decls.imports, scope=own, origin=origin)
     bindings = type_bindings(index, status.classes)
     for cls in reversed(status.classes):
         mapping = bindings.get(cls.qualified_name, {})

@@ -87,7 +87,8 @@ class WorkspaceGuards:
         self.walk = GuardWalk(self.resolve, self.constant)
 
     def _class(self, owner: ClassInfo, name: str) -> ClassInfo | None:
-        return self.index.resolve(name, owner.package, self.index.imports_of(owner), owner.qualified_name)
+        imports = self.index.imports_of(owner)
+        return self.index.resolve(name, owner.package, imports, owner.qualified_name, owner.path)
 
     def resolve(
         self, owner: ClassInfo, check: Check, values: Sequence[Value]

@@ -255,11 +255,14 @@ class TypeEnv:
     (:attr:`~oracular.java.declarations.MethodInfo.handed`)."""
     scope: str = ""
     """The qualified name of the test class: its member classes shadow the workspace's others."""
+    origin: str = ""
+    """The test file's path: of the classes of one qualified name in several modules, the
+    nearest's (:meth:`~oracular.java.workspace.WorkspaceIndex.nearest`)."""
 
     def resolve_class(self, type_text: str | None) -> ClassInfo | None:
         if not type_text or is_primitive(type_text):
             return None
-        return self.index.resolve(type_text, self.package, self.imports, self.scope)
+        return self.index.resolve(type_text, self.package, self.imports, self.scope, self.origin)
 
     def variable_type(self, name: str) -> str | None:
         return self.locals.get(name) or self.fields.get(name)

@@ -166,6 +166,9 @@ class WorkspaceIndex:
         self._files: dict[Path, _Entry] = {}
         self._by_simple: dict[str, list[ClassInfo]] = {}
         self._by_qualified: dict[str, ClassInfo] = {}
+        self._copies: dict[str, list[ClassInfo]] = {}
+        """The classes of one qualified name declared in several files (a project's Android flavour
+        beside its JRE one, two versions' modules side by side): :meth:`resolve` picks the nearest."""
         self._by_path: dict[str, FileDeclarations] = {}
         """Declarations by indexed path as :attr:`ClassInfo.path` spells it (no ``resolve()``)."""
         self._parser = new_parser()
@@ -244,10 +247,14 @@ class WorkspaceIndex:
         self.generation += 1
         self._by_simple = {}
         self._by_qualified = {}
+        self._copies = {}
         self._by_path = {str(path): entry.decls for path, entry in self._files.items()}
         for entry in self._files.values():
             for cls in entry.decls.classes:
                 self._by_simple.setdefault(cls.name, []).append(cls)
+                earlier = self._by_qualified.get(cls.qualified_name)
+                if earlier is not None:
+                    self._copies.setdefault(cls.qualified_name, [earlier]).append(cls)
                 self._by_qualified[cls.qualified_name] = cls
 
     @property
@@ -260,12 +267,43 @@ class WorkspaceIndex:
         return entry.decls if entry else None
 
     def resolve(
-        self, type_name: str, package: str = "", imports: Iterable[Import] = (), scope: str = ""
+        self,
+        type_name: str,
+        package: str = "",
+        imports: Iterable[Import] = (),
+        scope: str = "",
+        origin: str = "",
     ) -> ClassInfo | None:
         """Find the class a simple or qualified type name refers to from some file's scope;
         ``scope``: the qualified name of the class whose body names it, whose member classes (and
         its outer classes') come first, as in Java: five args4j test classes each declare their
-        own ``private static class TestBean``."""
+        own ``private static class TestBean``. ``origin``: the path of the file that names it,
+        which decides between classes of one qualified name in several modules (:meth:`nearest`)."""
+        found = self._resolve(type_name, package, imports, scope)
+        return self.nearest(found, origin) if found is not None and origin else found
+
+    def nearest(self, cls: ClassInfo, origin: str) -> ClassInfo:
+        """Of the classes named as ``cls`` is, the one whose file is fewest folders away from
+        ``origin``: a test compiles against its own module's sources, so apacheds' ``jdbm1`` tests
+        use ``jdbm1``'s ``jdbm.btree.BTree``, not ``jdbm2``'s, and a project's Android flavour
+        (``android/guava-tests``) its own copy of every class."""
+        copies = self._copies.get(cls.qualified_name)
+        if not copies:
+            return cls
+        here = Path(origin).parent.parts
+
+        def distance(other: ClassInfo) -> int:
+            there = Path(other.path).parent.parts
+            common = 0
+            while common < min(len(here), len(there)) and here[common] == there[common]:
+                common += 1
+            return len(here) + len(there) - 2 * common
+
+        return min(copies, key=distance)
+
+    def _resolve(
+        self, type_name: str, package: str, imports: Iterable[Import], scope: str
+    ) -> ClassInfo | None:
         base = type_name.split("<", 1)[0].strip().removesuffix("[]")
         if "." in base and base in self._by_qualified:
             return self._by_qualified[base]
@@ -307,7 +345,8 @@ class WorkspaceIndex:
         current = cls
         while current.superclass:
             decls = self._decls_of(current)
-            parent = self.resolve(current.superclass, current.package, decls.imports if decls else ())
+            imports = decls.imports if decls else ()
+            parent = self.resolve(current.superclass, current.package, imports, origin=current.path)
             if parent is None or parent.qualified_name in seen:
                 return
             seen.add(parent.qualified_name)
@@ -333,7 +372,7 @@ class WorkspaceIndex:
         while queue:
             owner, name = queue.pop(0)
             decls = self._decls_of(owner)
-            parent = self.resolve(name, owner.package, decls.imports if decls else ())
+            parent = self.resolve(name, owner.package, decls.imports if decls else (), origin=owner.path)
             if parent is None or parent.qualified_name in seen:
                 continue
             seen.add(parent.qualified_name)
@@ -349,7 +388,7 @@ class WorkspaceIndex:
                 decls = self._decls_of(sub)
                 for name in filter(None, (sub.superclass, *sub.interfaces)):
                     parent = self.resolve(
-                        name, sub.package, decls.imports if decls else (), sub.qualified_name
+                        name, sub.package, decls.imports if decls else (), sub.qualified_name, sub.path
                     )
                     if parent is not None and parent is not sub:
                         direct.setdefault(parent.qualified_name, []).append(sub)
