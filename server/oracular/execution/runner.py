@@ -48,7 +48,7 @@ an import first, then what used it, then what used that; or stub, one a round pe
 methods its interface gained since (commons-dbcp's ``TesterConnection`` lacks five of JDBC 4.1's)."""
 Locate = Callable[[ScratchClass, int], str | None]
 """Which key a compile error on a 1-based line of the scratch class belongs to."""
-CACHE_VERSION = "7"
+CACHE_VERSION = "6"
 """Part of every cached outcome's key: raised when what compiles changes with the same inputs
 (the compile loop, :mod:`oracular.execution.pruning`'s rules and stubs, the source roots javac
 reads: :mod:`oracular.execution.source_mirrors`)."""
@@ -437,13 +437,8 @@ class ScratchRunner:
             shutil.rmtree(deps, ignore_errors=True)
 
     def runtime_classpath(self, out_dir: Path, context: CompileContext) -> list[Path]:
-        """The scratch classes, the project's classes compiled on demand, its dependencies; last,
-        its packaged build of the same version where javac did not need it: javac compiles the
-        classes the test names, not those the code loads by name (apacheds-jdbm's
-        ``RecordManagerFactory`` loads ``"jdbm.recman.Provider"``), which the packaged build has."""
         deps = [context.deps_dir] if context.deps_dir is not None and context.sourcepath else []
-        path = [out_dir, *context.overlay, *deps, *_classpath(context), *context.runtime_extra]
-        return path + [p for p in context.packaged if deps and p not in path]
+        return [out_dir, *context.overlay, *deps, *_classpath(context), *context.runtime_extra]
 
     def _compile_and_run(
         self,
