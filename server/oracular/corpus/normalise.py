@@ -194,9 +194,8 @@ def _comparison(method: str, condition: Node) -> GroundTruth | None:
     """``assertTrue(x != null)`` -> ``assertNotNull(x)``, ``assertTrue(n == 3)`` -> ``assertEquals(3, n)``,
     ``assertTrue("a".equals(s))`` -> ``assertEquals("a", s)``; ``assertFalse`` negates. Only where the
     check is exactly the same: a comparison with ``null``, an integer or character literal, or
-    ``equals`` with a literal (whose ``equals`` is symmetric)."""
-    if condition.type == "parenthesized_expression" and condition.named_children:
-        condition = condition.named_children[0]
+    ``equals`` with a literal (whose ``equals`` is symmetric). ``condition`` comes without its
+    parentheses and negations (:func:`_without_negation`)."""
     negated = method == ASSERT_FALSE
     if condition.type == "binary_expression":
         operator = syntax.text(condition.child_by_field_name("operator"))
@@ -223,9 +222,10 @@ def _comparison(method: str, condition: Node) -> GroundTruth | None:
 
 
 def _without_negation(method: str, condition: Node) -> tuple[str, Node]:
-    """``assertTrue(!x)`` is ``assertFalse(x)`` and ``assertFalse(!x)`` is ``assertTrue(x)``: the same
-    check, the negation moved into the method (``assertTrue(!key1.equals(key2))`` after a prefix
-    whose keys differ is the ``assertFalse(key1.equals(key2))`` the grammar writes)."""
+    """The condition without its parentheses, and ``assertTrue(!x)`` read as ``assertFalse(x)``,
+    ``assertFalse(!x)`` as ``assertTrue(x)``: the same check, the negation moved into the method
+    (``assertTrue(!key1.equals(key2))`` after a prefix whose keys differ is the
+    ``assertFalse(key1.equals(key2))`` the grammar writes)."""
     while True:
         while condition.type == "parenthesized_expression" and condition.named_children:
             condition = condition.named_children[0]
