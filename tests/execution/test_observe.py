@@ -512,6 +512,42 @@ def test_a_class_that_cannot_load_is_not_what_the_prefix_threw(tmp_path: Path) -
     assert observation.error == "could not load the code here (NoClassDefFoundError)"
 
 
+@pytest.mark.parametrize(
+    ("first", "second", "why"),
+    [
+        ("java.io.IOException", None, "the prefix threw IOException in 1 of 2 runs"),
+        ("java.io.IOException", "java.lang.IllegalStateException",
+         "the prefix threw differently from run to run (IOException, IllegalStateException)"),
+    ],
+)  # fmt: skip
+def test_a_prefix_that_does_not_run_the_same_way_twice_is_not_observed(
+    tmp_path: Path, first: str, second: str | None, why: str
+) -> None:
+    """A prefix that throws in one run and not the other (a port in use, a clock), or throws
+    differently, gives neither an exception oracle nor values to trust: it was counted observed
+    with nothing judged; now it says why it was not observed."""
+    from oracular.execution.jvm import TestOutcome
+    from oracular.execution.observe import RUNS
+    from oracular.execution.runner import ScratchOutcome
+
+    write_project(tmp_path, {"test/java/s/FactoryTest": FACTORY_TEST, "main/java/s/Factory": FACTORY})
+    path = tmp_path / "src/test/java/s/FactoryTest.java"
+    engine = engine_for([path], EngineSettings(top_k=8))
+    analysis = engine.analyse(load_source(path))
+    statuses = analysis.oracle_free
+    plans = engine._plans(analysis, statuses, {s.test.line: engine.prefix_for(analysis, s) for s in statuses})
+    harness = Harness(analysis.source, plans)
+    runs = [
+        TestOutcome("failed", exception=first),
+        TestOutcome("failed", exception=second) if second else TestOutcome("passed"),
+    ]
+    assert len(runs) == RUNS
+    outcome = ScratchOutcome(results={harness.variant_key(0, 0, run): runs[run] for run in range(RUNS)})
+    (observation,) = harness.interpret(outcome).values()
+    assert observation.thrown is None and observation.thrown_before is None and not observation.values
+    assert observation.error == why and not observation.ran
+
+
 TAGS = """
 package h;
 

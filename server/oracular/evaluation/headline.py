@@ -118,6 +118,7 @@ GROUPS = (
     ("time", "a time limit"),
     ("does not compile", "the test class does not compile here (another error)"),
     ("not run", "not run (nothing to read)"),
+    ("the prefix threw", "the prefix does not run the same way twice"),
 )
 """Why a prefix was not observed, by what the reason says, first match wins: the general causes."""
 

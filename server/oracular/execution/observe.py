@@ -269,6 +269,8 @@ class Harness:
                             observation.thrown = failed[0]
                         else:
                             observation.thrown_before = failed[0]
+                    elif g == 0:
+                        errors.append(_unsteady(failed))
                     continue
                 if g == 0 and observation.thrown is None:
                     observation.completed = all(r is not None and r.status == "passed" for r in runs)
@@ -420,3 +422,12 @@ def left_out_note(left_out: Sequence[str], shown: int = 3) -> str:
     """What a file's tests were observed without (:mod:`oracular.execution.pruning`), in one line."""
     more = f" and {len(left_out) - shown} more" if len(left_out) > shown else ""
     return f"observed without what does not compile here: {'; '.join(left_out[:shown])}{more}"
+
+
+def _unsteady(failed: Sequence[str]) -> str:
+    """Why a prefix that threw in one run but not the other, or threw differently, is not observed:
+    neither an exception oracle nor a value read after it could be trusted to hold next time."""
+    names = [name.rsplit(".", 1)[-1] for name in failed]
+    if len(failed) < RUNS:
+        return f"the prefix threw {names[0]} in {len(failed)} of {RUNS} runs"
+    return f"the prefix threw differently from run to run ({', '.join(dict.fromkeys(names))})"
