@@ -485,13 +485,8 @@ def test_an_anonymous_exception_is_named_by_its_superclass(tmp_path: Path, check
     assert "catch (IllegalArgumentException expected)" in report.tests[0].suggestions[0].oracle  # JUnit 4
 
 
-def test_a_class_that_cannot_load_is_not_what_the_prefix_threw(tmp_path: Path) -> None:
-    """xom loads its parsers by name, and classes compiled on demand miss them: both runs end in
-    ``NoClassDefFoundError``, which is no value and no exception the test could expect."""
-    from oracular.execution.jvm import TestOutcome
-    from oracular.execution.observe import RUNS
-    from oracular.execution.runner import ScratchOutcome
-
+def _factory_harness(tmp_path: Path) -> Harness:
+    """The harness of the factory test, whose outcomes a test scripts (no JVM)."""
     write_project(tmp_path, {"test/java/s/FactoryTest": FACTORY_TEST, "main/java/s/Factory": FACTORY})
     path = tmp_path / "src/test/java/s/FactoryTest.java"
     engine = engine_for([path], EngineSettings(top_k=8))
@@ -499,6 +494,17 @@ def test_a_class_that_cannot_load_is_not_what_the_prefix_threw(tmp_path: Path) -
     statuses = analysis.oracle_free
     plans = engine._plans(analysis, statuses, {s.test.line: engine.prefix_for(analysis, s) for s in statuses})
     harness = Harness(analysis.source, plans)
+    return harness
+
+
+def test_a_class_that_cannot_load_is_not_what_the_prefix_threw(tmp_path: Path) -> None:
+    """xom loads its parsers by name, and classes compiled on demand miss them: both runs end in
+    ``NoClassDefFoundError``, which is no value and no exception the test could expect."""
+    from oracular.execution.jvm import TestOutcome
+    from oracular.execution.observe import RUNS
+    from oracular.execution.runner import ScratchOutcome
+
+    harness = _factory_harness(tmp_path)
     unloaded = TestOutcome("failed", exception="java.lang.NoClassDefFoundError", message="s/Parser")
     outcome = ScratchOutcome(
         results={
@@ -530,13 +536,7 @@ def test_a_prefix_that_does_not_run_the_same_way_twice_is_not_observed(
     from oracular.execution.observe import RUNS
     from oracular.execution.runner import ScratchOutcome
 
-    write_project(tmp_path, {"test/java/s/FactoryTest": FACTORY_TEST, "main/java/s/Factory": FACTORY})
-    path = tmp_path / "src/test/java/s/FactoryTest.java"
-    engine = engine_for([path], EngineSettings(top_k=8))
-    analysis = engine.analyse(load_source(path))
-    statuses = analysis.oracle_free
-    plans = engine._plans(analysis, statuses, {s.test.line: engine.prefix_for(analysis, s) for s in statuses})
-    harness = Harness(analysis.source, plans)
+    harness = _factory_harness(tmp_path)
     runs = [
         TestOutcome("failed", exception=first),
         TestOutcome("failed", exception=second) if second else TestOutcome("passed"),
