@@ -40,6 +40,7 @@ from oracular.candidates.strength import expectations_failing, is_possible_bug
 from oracular.engine import FileReport, Suggestion, TestReport
 from oracular.execution.classpath import Classpath, ClasspathSettings, discover, missing_imports
 from oracular.execution.jvm import CheckCancelled, HelperFailed, JvmWorker, TestOutcome
+from oracular.execution.loaded_by_name import loaded_by_name
 from oracular.execution.runner import (
     LINKAGE_ERRORS,
     CompileContext,
@@ -445,6 +446,7 @@ class OracleChecker:
             fingerprint=fingerprint,
             encoding=lay.encoding,
             packaged=classpath.packaged,
+            loaded_by_name=loaded_by_name(lay.main_roots, lay.source_roots),
         )
 
     def bench(self, source: SourceText) -> Bench | str:

@@ -20,7 +20,7 @@ import os
 import shutil
 import tempfile
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -35,6 +35,7 @@ from oracular.execution.jvm import (
     TestOutcome,
     TestRef,
 )
+from oracular.execution.loaded_by_name import compile_loaded
 from oracular.execution.pruning import Pruner
 from oracular.execution.scratch import ScratchClass
 from oracular.execution.source_mirrors import class_path_roots
@@ -114,6 +115,9 @@ class CompileContext:
     packaged: tuple[Path, ...] = ()
     """The project's packaged build of its version (:attr:`Classpath.packaged`), after the
     classpath once its sources alone did not compile."""
+    loaded_by_name: tuple[Path, ...] = ()
+    """Main sources of the classes the code loads by name, compiled with those javac compiles on
+    demand (:mod:`oracular.execution.loaded_by_name`)."""
 
 
 def tree_fingerprint(paths: Iterable[Path], suffixes: tuple[str, ...] = (".java", ".class", ".jar")) -> str:
@@ -263,7 +267,8 @@ class ScratchRunner:
         parts = [CACHE_VERSION, str(self.worker.toolchain.helper), self.worker.environment,
                  context.fingerprint, str(context.encoding), str(timeout_s), repr(sorted(timeouts.items())),
                  *map(str, context.classpath), *map(str, context.sourcepath),
-                 *map(str, context.runtime_extra), *map(str, context.packaged)]  # fmt: skip
+                 *map(str, context.runtime_extra), *map(str, context.packaged),
+                 *map(str, context.loaded_by_name)]  # fmt: skip
         return _digest(parts)
 
     def cache_key(
@@ -408,15 +413,15 @@ class ScratchRunner:
         # Project classes compiled on demand go to the shared deps folder (reused by later
         # checks while their sources are older); the scratch's own classes move out of it.
         deps = context.deps_dir
+        classpath = [helper, deps, *_classpath(context)]
+        roots = class_path_roots(context.sourcepath)
+
+        def into_deps(files: Sequence[Path]) -> CompileResult:
+            return self.worker.compile(files, deps, classpath, roots, options, cancelled=cancelled)
+
         with _dir_lock(deps), file_lock(deps.with_name(deps.name + ".lock")):
-            result = self.worker.compile(
-                sources,
-                deps,
-                [helper, deps, *_classpath(context)],
-                class_path_roots(context.sourcepath),
-                options,
-                cancelled=cancelled,
-            )
+            compile_loaded(context.loaded_by_name, deps, lambda files: into_deps(files).ok)
+            result = into_deps(sources)
             for binary in (*scratch.top_level, *(c.binary_name for c in scratch.companions)):
                 package, _, simple = binary.rpartition(".")
                 folder = deps.joinpath(*package.split(".")) if package else deps
