@@ -126,6 +126,26 @@ def test_a_class_declared_in_several_modules_is_the_one_nearest_the_file_naming_
     assert index.resolve("BTree", "jdbm.btree") is not None  # without an origin: one of them
 
 
+def test_a_helper_class_declared_in_several_modules_is_the_test_modules(tmp_path: Path) -> None:
+    """The suite's helpers (``Checks.assertRoot(tree)``) resolve from the test's own module too."""
+    from oracular.java.oracles import HelperScope
+
+    for module, method in (("jdbm1", "assertRoot"), ("jdbm2", "assertMeta")):
+        tests = tmp_path / module / "src/test/java/jdbm/btree"
+        tests.mkdir(parents=True)
+        (tests / "Checks.java").write_text(
+            f"package jdbm.btree; class Checks {{ static void {method}() {{}} }}"
+        )
+        (tests / "TestBTree.java").write_text("package jdbm.btree; public class TestBTree { }")
+    index = indexed(tmp_path)
+    for module, method in (("jdbm1", "assertRoot"), ("jdbm2", "assertMeta")):
+        origin = str((tmp_path / module / "src/test/java/jdbm/btree/TestBTree.java").resolve())
+        test_class = index.resolve("TestBTree", "jdbm.btree", origin=origin)
+        assert test_class is not None
+        scope = HelperScope([test_class], index, "jdbm.btree")
+        assert [m.name for m in scope[f"Checks.{method}"]] == [method]
+
+
 def test_test_roots_are_judged_below_the_index_root(tmp_path: Path) -> None:
     """A project checked out under a folder named ``tests`` still has main code."""
     root = tmp_path / "tests" / "project"

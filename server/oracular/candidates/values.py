@@ -141,7 +141,9 @@ def _imported_statically(env: TypeEnv) -> Iterator[FieldInfo]:
     for imp in env.imports:
         if not imp.is_static:
             continue
-        owner = env.index.resolve(imp.name if imp.is_wildcard else imp.name.rpartition(".")[0])
+        owner = env.index.resolve(
+            imp.name if imp.is_wildcard else imp.name.rpartition(".")[0], origin=env.origin
+        )
         if owner is None:
             continue
         fields = owner.fields.values() if imp.is_wildcard else [owner.fields.get(imp.simple)]

@@ -253,7 +253,7 @@ class OracleEngine:
         # the test class's constants, and those of the interfaces it implements (xmlunit's tests
         # implement DifferenceConstants to name COMMENT_VALUE)
         interfaces = (
-            self.index.resolve(name, decls.package, decls.imports)
+            self.index.resolve(name, decls.package, decls.imports, origin=cls.path)
             for cls in status.classes
             for name in cls.interfaces
         )
@@ -271,7 +271,7 @@ class OracleEngine:
                 for imp in self.index.imports_of(focal.cls):
                     if not imp.is_static and imp.simple == simple:
                         return imp.name
-            found = self.index.resolve(simple)
+            found = self.index.resolve(simple, origin=focal.cls.path if focal is not None else "")
             return found.qualified_name if found is not None else None
 
         return qualify

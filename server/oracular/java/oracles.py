@@ -107,6 +107,11 @@ class HelperScope(Mapping[str, list[MethodInfo]]):
     imports: list[Import] = field(default_factory=list)
     _cache: dict[str, list[MethodInfo]] = field(default_factory=dict, repr=False)
 
+    @property
+    def origin(self) -> str:
+        """The test file's path: of classes declared in several modules, its own module's."""
+        return self.classes[0].path if self.classes else ""
+
     def __getitem__(self, key: str) -> list[MethodInfo]:
         if key not in self._cache:
             self._cache[key] = self._resolve(key)
@@ -117,13 +122,13 @@ class HelperScope(Mapping[str, list[MethodInfo]]):
         if owner_name[:1].islower():
             return []  # an instance call: only Class.method names a helper we can follow
         if owner_name:
-            owner = self.index.resolve(owner_name, self.package, self.imports)
+            owner = self.index.resolve(owner_name, self.package, self.imports, origin=self.origin)
             return owner.methods_named(name) if owner is not None else []
         found = [m for cls in self.classes for m in cls.methods_named(name)]
         for imp in self.imports:
             if imp.is_static and (imp.simple == name or imp.is_wildcard):
                 owner_name = imp.name if imp.is_wildcard else imp.name.rpartition(".")[0]
-                owner = self.index.resolve(owner_name)
+                owner = self.index.resolve(owner_name, origin=self.origin)
                 if owner is not None:
                     found += owner.methods_named(name)
         return found
