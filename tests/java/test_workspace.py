@@ -102,27 +102,40 @@ def test_a_member_class_named_through_its_outer_class_is_that_one(tmp_path: Path
         assert imported is not None and imported.qualified_name == f"f.{outer}.Parametric"
 
 
+JDBM_MODULES = (("jdbm1", "Root"), ("jdbm2", "MetaRoot"))
+"""Two modules of one project, each declaring the same classes with a member named for it."""
+
+
+def _jdbm_modules(root: Path, files: dict[str, str]) -> None:
+    """``files`` (``{"main/java/jdbm/btree/BTree": text}``, ``{name}`` the module's word) in
+    both :data:`JDBM_MODULES`."""
+    for module, name in JDBM_MODULES:
+        for relative, text in files.items():
+            path = root / module / "src" / f"{relative}.java"
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text.replace("{name}", name))
+
+
+def _test_file(root: Path, module: str) -> str:
+    return str((root / module / "src/test/java/jdbm/btree/TestBTree.java").resolve())
+
+
 def test_a_class_declared_in_several_modules_is_the_one_nearest_the_file_naming_it(tmp_path: Path) -> None:
     """apacheds-jdbm's ``jdbm1`` and ``jdbm2`` modules both declare ``jdbm.btree.BTree``; each
     module's tests compile against their own (guava's Android flavour copies every class too)."""
-    for module, method in (("jdbm1", "getRoot"), ("jdbm2", "getMetaRoot")):
-        main = tmp_path / module / "src/main/java/jdbm/btree"
-        main.mkdir(parents=True)
-        (main / "BTree.java").write_text(
-            f"package jdbm.btree; public class BTree {{ public int {method}() {{ return 0; }} }}"
-        )
-        (main / "Leaf.java").write_text("package jdbm.btree; public class Leaf extends BTree { }")
-        tests = tmp_path / module / "src/test/java/jdbm/btree"
-        tests.mkdir(parents=True)
-        (tests / "TestBTree.java").write_text("package jdbm.btree; public class TestBTree { BTree tree; }")
+    _jdbm_modules(tmp_path, {
+        "main/java/jdbm/btree/BTree": "package jdbm.btree; class BTree { int get{name}() { return 0; } }",
+        "main/java/jdbm/btree/Leaf": "package jdbm.btree; public class Leaf extends BTree { }",
+        "test/java/jdbm/btree/TestBTree": "package jdbm.btree; public class TestBTree { BTree tree; }",
+    })  # fmt: skip
     index = indexed(tmp_path)
-    for module, method in (("jdbm1", "getRoot"), ("jdbm2", "getMetaRoot")):
-        origin = str((tmp_path / module / "src/test/java/jdbm/btree/TestBTree.java").resolve())
-        for name in ("BTree", "jdbm.btree.BTree"):
-            found = index.resolve(name, "jdbm.btree", origin=origin)
-            assert found is not None and [m.name for m in found.methods] == [method]
+    for module, name in JDBM_MODULES:
+        origin = _test_file(tmp_path, module)
+        for type_name in ("BTree", "jdbm.btree.BTree"):
+            found = index.resolve(type_name, "jdbm.btree", origin=origin)
+            assert found is not None and [m.name for m in found.methods] == [f"get{name}"]
         leaf = index.resolve("Leaf", "jdbm.btree", origin=origin)
-        assert leaf is not None and [m.name for m in next(index.superclasses(leaf)).methods] == [method]
+        assert leaf is not None and [m.name for m in next(index.superclasses(leaf)).methods] == [f"get{name}"]
     assert index.resolve("BTree", "jdbm.btree") is not None  # without an origin: one of them
 
 
@@ -130,20 +143,16 @@ def test_a_helper_class_declared_in_several_modules_is_the_test_modules(tmp_path
     """The suite's helpers (``Checks.assertRoot(tree)``) resolve from the test's own module too."""
     from oracular.java.oracles import HelperScope
 
-    for module, method in (("jdbm1", "assertRoot"), ("jdbm2", "assertMeta")):
-        tests = tmp_path / module / "src/test/java/jdbm/btree"
-        tests.mkdir(parents=True)
-        (tests / "Checks.java").write_text(
-            f"package jdbm.btree; class Checks {{ static void {method}() {{}} }}"
-        )
-        (tests / "TestBTree.java").write_text("package jdbm.btree; public class TestBTree { }")
+    _jdbm_modules(tmp_path, {
+        "test/java/jdbm/btree/Checks": "package jdbm.btree; class Checks { static void assert{name}() {} }",
+        "test/java/jdbm/btree/TestBTree": "package jdbm.btree; public class TestBTree { }",
+    })  # fmt: skip
     index = indexed(tmp_path)
-    for module, method in (("jdbm1", "assertRoot"), ("jdbm2", "assertMeta")):
-        origin = str((tmp_path / module / "src/test/java/jdbm/btree/TestBTree.java").resolve())
-        test_class = index.resolve("TestBTree", "jdbm.btree", origin=origin)
+    for module, name in JDBM_MODULES:
+        test_class = index.resolve("TestBTree", "jdbm.btree", origin=_test_file(tmp_path, module))
         assert test_class is not None
         scope = HelperScope([test_class], index, "jdbm.btree")
-        assert [m.name for m in scope[f"Checks.{method}"]] == [method]
+        assert [m.name for m in scope[f"Checks.assert{name}"]] == [f"assert{name}"]
 
 
 def test_test_roots_are_judged_below_the_index_root(tmp_path: Path) -> None:
