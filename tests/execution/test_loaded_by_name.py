@@ -86,6 +86,9 @@ def test_sources_compile_together_else_alone_and_once(tmp_path: Path) -> None:
     (deps / MARKER).unlink()  # the folder emptied (stale classes): compiled again
     compile_loaded(sources, deps, compile_sources)
     assert len(calls) == 6
+    sources[0].write_text("class Good { int edited; }")  # an edited source: compiled again
+    compile_loaded(sources, deps, compile_sources)
+    assert len(calls) == 9
 
 
 def test_a_prefix_that_loads_a_class_by_name_runs_to_its_end(tmp_path: Path, checker: OracleChecker) -> None:

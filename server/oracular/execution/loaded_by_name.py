@@ -71,10 +71,11 @@ Compile = Callable[[Sequence[Path]], bool]
 
 def compile_loaded(sources: Sequence[Path], deps: Path, compile_sources: Compile) -> None:
     """Compile ``sources`` into ``deps``, all together, else each alone, unless its marker says
-    that was done (the folder is emptied when its classes go stale, and the marker with it). The
-    caller holds the locks of ``deps``."""
+    that was done for these sources as they are (javac compiles on demand again what a compilation
+    names once its source is newer, but nothing names these). The caller holds the locks of
+    ``deps``."""
     marker = deps / MARKER
-    wanted = "\n".join(map(str, sources))
+    wanted = "\n".join(f"{source}\t{_modified(source)}" for source in sources)  # an edit compiles again
     try:
         if marker.read_text(encoding="utf-8") == wanted:
             return
@@ -87,3 +88,10 @@ def compile_loaded(sources: Sequence[Path], deps: Path, compile_sources: Compile
             compile_sources([source])
     deps.mkdir(parents=True, exist_ok=True)
     marker.write_text(wanted, encoding="utf-8")
+
+
+def _modified(source: Path) -> int:
+    try:
+        return source.stat().st_mtime_ns
+    except OSError:
+        return 0
