@@ -26,6 +26,8 @@ from pathlib import Path
 QUALIFIED_NAME = re.compile(rb'"((?:[a-z_$][\w$]*\.)+[A-Z][\w$]*)"')
 """A string literal that reads as a class's qualified name: lower-case packages, a capitalised
 class (``"jdbm.recman.Provider"``; not ``"a.txt"`` or ``"Foo.bar"``)."""
+CONCATENATED = re.compile(rb'"\s*\+\s*"')
+"""Where two string literals are joined, as a long name is split over lines."""
 MAX_LOADED = 24
 """Sources compiled this way per project, at most: each costs a compilation where they do not
 compile together."""
@@ -62,7 +64,12 @@ def _names_in(source: Path, mtime_ns: int, size: int) -> tuple[str, ...]:
         data = source.read_bytes()
     except OSError:
         return ()
-    return tuple(dict.fromkeys(m.group(1).decode("ascii", "replace") for m in QUALIFIED_NAME.finditer(data)))
+    joined = CONCATENATED.sub(
+        b"", data
+    )  # "org.apache.commons.jxpath.ri.model.dynabeans." + "DynaBeanPointerFactory"
+    return tuple(
+        dict.fromkeys(m.group(1).decode("ascii", "replace") for m in QUALIFIED_NAME.finditer(joined))
+    )
 
 
 Compile = Callable[[Sequence[Path]], bool]

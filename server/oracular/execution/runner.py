@@ -420,8 +420,9 @@ class ScratchRunner:
             return self.worker.compile(files, deps, classpath, roots, options, cancelled=cancelled)
 
         with _dir_lock(deps), file_lock(deps.with_name(deps.name + ".lock")):
-            compile_loaded(context.loaded_by_name, deps, lambda files: into_deps(files).ok)
             result = into_deps(sources)
+            if result.ok and deps not in _needs_packaged:  # a packaged build holds them all
+                compile_loaded(context.loaded_by_name, deps, lambda files: into_deps(files).ok)
             for binary in (*scratch.top_level, *(c.binary_name for c in scratch.companions)):
                 package, _, simple = binary.rpartition(".")
                 folder = deps.joinpath(*package.split(".")) if package else deps
