@@ -5,15 +5,17 @@ class names, and no others. Code that loads a class by name never names it:
 apacheds-jdbm's ``RecordManagerFactory`` reads ``options.getProperty(PROVIDER_FACTORY,
 "jdbm.recman.Provider")`` and calls ``Class.forName`` on it, so every ``TestBTree`` prefix threw
 ``ClassNotFoundException`` before its end: observed, with no assertion judged (341 of 2,956
-observed train tests ended before their last statement, most of them so). Putting the project's
-packaged build behind the sources instead gave those classes, but from Debian's build rather than
-the sources (ini4j's, on report; ``docs/eval.md``).
+observed train tests ended before their last statement, many of them so; commons-jxpath's
+factories are loaded the same way).
 
 So the sources of the workspace classes whose qualified names the sources spell as a string
-literal (``"jdbm.recman.Provider"``) are compiled too, once per folder of classes compiled on
-demand, into that folder: all together, else each alone, and where one does not compile it is
-left out (javac writes nothing for a compilation with an error, and a class no test names must
-not keep a test class from compiling).
+literal (``"jdbm.recman.Provider"``, or split over lines with ``+``) are compiled too, into the
+folder of classes compiled on demand, after the scratch class: all together, else each alone,
+and where one does not compile it is left out (javac writes nothing for a compilation with an
+error, and a class no test names must not keep a test class from compiling). Once per folder,
+and again when one of them is edited. Not where a project needed its packaged build: that build
+holds them (:mod:`oracular.execution.runner`). Measured in ``docs/eval.md`` ("Prefixes that ended
+early").
 """
 
 from __future__ import annotations
@@ -64,9 +66,8 @@ def _names_in(source: Path, mtime_ns: int, size: int) -> tuple[str, ...]:
         data = source.read_bytes()
     except OSError:
         return ()
-    joined = CONCATENATED.sub(
-        b"", data
-    )  # "org.apache.commons.jxpath.ri.model.dynabeans." + "DynaBeanPointerFactory"
+    # "org.apache.commons.jxpath.ri.model.dynabeans." + "DynaBeanPointerFactory": one name
+    joined = CONCATENATED.sub(b"", data)
     return tuple(
         dict.fromkeys(m.group(1).decode("ascii", "replace") for m in QUALIFIED_NAME.finditer(joined))
     )
