@@ -762,3 +762,47 @@ def test_a_set_up_that_does_not_compile_here_leaves_the_class_unobserved(
     assert not any(o.ran for o in observed.tests.values())
     # the note names what could not be left out: the set-up
     assert any("AbstractMailTest.java:14: cannot find symbol" in n for n in observed.notes), observed.notes
+
+
+DEFINER = """
+package d;
+
+import java.lang.reflect.Method;
+
+public class Definer {
+    /** What cglib's Enhancer does to define the classes it generates: reach into ClassLoader. */
+    public static boolean canDefine() throws Exception {
+        Method define = ClassLoader.class.getDeclaredMethod(
+                "defineClass", String.class, byte[].class, int.class, int.class);
+        define.setAccessible(true);
+        return define.isAccessible();
+    }
+}
+"""
+
+DEFINER_TEST = """
+package d;
+
+import org.junit.jupiter.api.Test;
+
+class DefinerTest {
+    @Test
+    void defines() throws Exception {
+        boolean open = Definer.canDefine();
+    }
+}
+"""
+
+
+def test_the_code_may_reach_into_java_lang_as_jdk_17_builds_let_their_tests(
+    tmp_path: Path, checker: OracleChecker
+) -> None:
+    """cglib's ``Enhancer`` failed to initialise on JDK 17 (``InaccessibleObjectException``) and
+    its prefixes did not run: surefire configurations open ``java.lang`` to the tests."""
+    require_toolchain()
+    write_project(tmp_path, {"main/java/d/Definer": DEFINER, "test/java/d/DefinerTest": DEFINER_TEST})
+    path = tmp_path / "src/test/java/d/DefinerTest.java"
+    engine = engine_for([path], EngineSettings(top_k=8))
+    (observation,) = observe(engine, path, checker).tests.values()
+    assert observation.thrown is None and observation.thrown_before is None
+    assert observation.values["open"].payload == "true"

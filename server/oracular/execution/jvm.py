@@ -185,6 +185,14 @@ JVM_RESERVATIONS = ("-XX:ReservedCodeCacheSize=128m", "-XX:CompressedClassSpaceS
 sandbox's fallback where no memory cgroup can be made) leaves the heap its room."""
 
 
+OPENS = ("--add-opens=java.base/java.lang=ALL-UNNAMED",)
+"""Packages the user's code may reach into by reflection, as JDK 17 builds open them to their tests
+(a surefire ``argLine``): older bytecode libraries define classes through ``ClassLoader``'s
+protected ``defineClass``, which JDK 17 refuses otherwise. cglib's ``Enhancer`` failed to
+initialise, and its prefixes ran for 6 of 19 train tests; 18 with ``java.lang`` open."""
+FIXED_OPTIONS = (*JVM_RESERVATIONS, *OPENS)
+
+
 CANCEL_GRACE_S = 1.0
 """How long a cancelled request may still finish before the helper is killed. Most do (a javac of
 the scratch class, a run of short prefixes), and a kept helper is worth the wait: a new one costs a
@@ -242,10 +250,11 @@ class JvmWorker:
     @property
     def environment(self) -> str:
         """What a run depends on besides the classes it runs: the working directory (so the
-        ``basedir`` property), the JVM's options, and the sandbox (a test may write files). A
-        remembered result is valid only for the same: xmlunit's ``test_Constants`` falls back to
-        another ``basedir`` when none is set, and its schema tests then see no ``tests/etc/Book.xsd``."""
-        return repr((str(self.cwd or ""), self.heap, self.jvm_options, self.sandboxed))
+        ``basedir`` property), the JVM's options (:data:`OPENS` too), and the sandbox (a test may
+        write files). A remembered result is valid only for the same: xmlunit's
+        ``test_Constants`` falls back to another ``basedir`` when none is set, and its schema
+        tests then see no ``tests/etc/Book.xsd``."""
+        return repr((str(self.cwd or ""), self.heap, (*OPENS, *self.jvm_options), self.sandboxed))
 
     # -- lifecycle ---------------------------------------------------------------------------
     @property
@@ -272,7 +281,7 @@ class JvmWorker:
                 "-Xss4m",
                 "-XX:+UseSerialGC",
                 "-XX:-UsePerfData",
-                *JVM_RESERVATIONS,
+                *FIXED_OPTIONS,
                 "-Djava.awt.headless=true",
                 "-Duser.language=en",
                 f"-Djava.io.tmpdir={tmpdir}",
