@@ -62,11 +62,13 @@ def test_the_sources_of_classes_named_in_string_literals(tmp_path: Path) -> None
     (main / "p/Names.java").write_text(f"package p;\nclass Names {{ String[] all = {{{literals}}}; }}\n")
     # the literals naming a class with a source (one split over two lines), and nothing else: a
     # file, a member, a JDK class, a class with no source, the naming class itself
-    assert loaded_by_name((main,), (main, test)) == (main / "p/Impl.java", main / "p/Greeter.java")
+    assert loaded_by_name((main,), (main, test), "") == (main / "p/Impl.java", main / "p/Greeter.java")
     other = tmp_path / "other"
     (other / "p").mkdir(parents=True)
     (other / "p/Impl.java").write_text(IMPL)
-    assert loaded_by_name((other, main), (main,))[0] == other / "p/Impl.java"  # the first root's, as javac's
+    assert (
+        loaded_by_name((other, main), (main,), "")[0] == other / "p/Impl.java"
+    )  # the first root's, as javac's
 
 
 def test_sources_compile_together_else_alone_and_once(tmp_path: Path) -> None:

@@ -37,10 +37,14 @@ MARKER = ".loaded-by-name"
 """The file in the folder of classes compiled on demand that lists the sources compiled so."""
 
 
-def loaded_by_name(main_roots: Sequence[Path], scanned_roots: Sequence[Path]) -> tuple[Path, ...]:
+@lru_cache(maxsize=32)
+def loaded_by_name(
+    main_roots: tuple[Path, ...], scanned_roots: tuple[Path, ...], fingerprint: str
+) -> tuple[Path, ...]:
     """The sources under ``main_roots`` of the classes that ``scanned_roots``' sources name in a
     string literal, at most :data:`MAX_LOADED`; the first root holding a name wins, as on javac's
-    source path."""
+    source path. ``fingerprint``: the sources' (:func:`~oracular.execution.runner.tree_fingerprint`),
+    which every check computes already, so that an unchanged project is not walked twice."""
     found: dict[Path, None] = {}
     for root in scanned_roots:
         for source in sorted(root.rglob("*.java")):
@@ -82,6 +86,8 @@ def compile_loaded(sources: Sequence[Path], deps: Path, compile_sources: Compile
     that was done for these sources as they are (javac compiles on demand again what a compilation
     names once its source is newer, but nothing names these). The caller holds the locks of
     ``deps``."""
+    if not sources:
+        return
     marker = deps / MARKER
     wanted = "\n".join(f"{source}\t{_modified(source)}" for source in sources)  # an edit compiles again
     try:
@@ -89,8 +95,6 @@ def compile_loaded(sources: Sequence[Path], deps: Path, compile_sources: Compile
             return
     except OSError:
         pass
-    if not sources:
-        return
     if not compile_sources(sources):
         for source in sources:
             compile_sources([source])

@@ -446,7 +446,7 @@ class OracleChecker:
             fingerprint=fingerprint,
             encoding=lay.encoding,
             packaged=classpath.packaged,
-            loaded_by_name=loaded_by_name(lay.main_roots, lay.source_roots),
+            loaded_by_name=loaded_by_name(lay.main_roots, lay.source_roots, code),
         )
 
     def bench(self, source: SourceText) -> Bench | str:
