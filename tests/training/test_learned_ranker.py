@@ -174,3 +174,20 @@ def test_the_out_of_fold_order_is_the_engines_offering() -> None:
     only_vacuous = LabelledTest("p", True, rows[:1], torch.tensor([True]), [])
     assert OutOfFold(only_vacuous, [0.9]).order == [0] and not OutOfFold(only_vacuous, [0.9]).answerable
     assert scored.answerable and choose_threshold([OutOfFold(only_vacuous, [0.9]), scored], 0.5) == 0.15
+
+
+def test_with_a_share_to_answer_the_threshold_balances_the_two_margins() -> None:
+    """Ten tests, the more confident the likelier right: the lowest threshold at 60% precision
+    answers all ten (6 right); asked to answer 40% as well, the one whose smaller margin is the
+    largest answers six (5 right: margins 23 and 20 points)."""
+    rights = [True, True, True, True, False, True, False, False, True, False]
+    items = [
+        OutOfFold(LabelledTest("p", True, torch.zeros(1, len(FEATURES), dtype=torch.float64),
+                               torch.tensor([right]), []), [1.0 - i / 10])
+        for i, right in enumerate(rights)
+    ]  # fmt: skip
+    assert choose_threshold(items, 0.6) == pytest.approx(0.1)
+    assert choose_threshold(items, 0.6, 0.4) == pytest.approx(0.5)
+    # where no threshold meets both, the precision decides as before
+    assert choose_threshold(items, 0.6, 1.1) == pytest.approx(0.1)
+    assert choose_threshold(items, 0.95, 0.5) == pytest.approx(0.7)

@@ -5,7 +5,8 @@ Why it replaces the hand-set steps where a model has one: each step (:mod:`oracu
 adds one signal with a weight chosen on the tune projects' failures; here all of them, the neural
 score among them (:mod:`oracular.ranking.features`), are weighed by a model fitted on projects no
 rule was built on, with folds grouped by project. Its top-1 probability is also when to answer:
-the threshold per mode is chosen on the same folds for a stated precision.
+the threshold per mode is chosen on the same folds for a stated precision (and, for the tests
+whose prefix ran, a share of them to answer).
 
 A *null* utility, "none of these", takes the share of the tests whose oracle no candidate renders,
 so that the top-1 probability says how often the top-1 is right: without it (the softmax over the

@@ -8,7 +8,9 @@ one weight vector per mode), fitted by L-BFGS on standardised features with an L
 tests a candidate covers, then the utility of "none" on every test; standardising is folded back
 into the weights, so the shipped model reads raw features. Every figure reported is out of fold:
 a project's tests are scored by a model fitted without it. The answer threshold per mode is the
-lowest out-of-fold top-1 probability at which the answered tests reach the target precision.
+lowest out-of-fold top-1 probability at which the answered tests reach the target precision, or,
+for a mode asked to answer a share of its tests too (:data:`MIN_ANSWERED`), the one that leaves
+the most room to both (:func:`choose_threshold`).
 """
 
 from __future__ import annotations
@@ -35,6 +37,9 @@ L2 = 1e-2
 FOLDS = 5
 TARGET_PRECISION = 0.6
 """The top-1 precision the answer thresholds are chosen for, as for the answer confidence."""
+MIN_ANSWERED = {"observed": 0.4}
+"""By mode, the share of the tests to answer at that precision (:func:`choose_threshold`); the
+static mode has none (its answers are few and must be right)."""
 
 
 @dataclass
@@ -205,16 +210,29 @@ def cross_validate(tests: Sequence[LabelledTest], folds: int = FOLDS, l2: float 
     return found
 
 
-def choose_threshold(scored: Sequence[OutOfFold], target: float = TARGET_PRECISION) -> float:
+def choose_threshold(
+    scored: Sequence[OutOfFold], target: float = TARGET_PRECISION, min_answered: float | None = None
+) -> float:
     """The lowest top-1 probability at which the answered tests' top-1 precision reaches ``target``
-    (1.0, never answering, where none does)."""
+    (1.0, never answering, where none does); with ``min_answered``, the share of ``scored`` to
+    answer, the one whose smaller margin over the two is the largest, where one meets both.
+
+    Why both: the target is two-sided (issue 40: at least 60% right with at least 40% of the
+    observed tests answered), and the lowest threshold reaching the precision leaves every point of
+    slack on the answered side, where unseen code needs it on the precision side, which varies
+    from one project to the next: out of fold on the 2,950 observed train tests that threshold
+    answers 44.5% at 60.2% right, but resampling the projects, one draw in ten reads under 57%."""
     ranked = sorted((s for s in scored if s.answerable), key=lambda s: -s.confidence)
     right, best = 0, 1.0
+    margins: list[tuple[float, float]] = []
     for n, item in enumerate(ranked, start=1):
         right += item.right_at(1)
         if right / n >= target:
             best = item.confidence
-    return best
+        if min_answered is not None:
+            margins.append((min(right / n - target, n / len(scored) - min_answered), item.confidence))
+    balanced = max(margins, default=(-1.0, best))
+    return balanced[1] if balanced[0] >= 0 else best
 
 
 def figures(scored: Sequence[OutOfFold], thresholds: dict[str, float]) -> dict[str, Any]:
@@ -257,14 +275,15 @@ def train_learned_ranker(
     tests = [t for t in tests if t.mode in fitted]
     scored = cross_validate(tests, folds, l2)
     thresholds = {
-        mode: choose_threshold([s for s in scored if s.test.mode == mode], target) for mode in fitted
+        mode: choose_threshold([s for s in scored if s.test.mode == mode], target, MIN_ANSWERED.get(mode))
+        for mode in fitted
     }
     report = figures(scored, thresholds)
     models = {mode: fit([t for t in tests if t.mode == mode], l2) for mode in fitted}
     metadata = {
         "projects": len({t.project for t in tests}), "packages": sorted({t.project for t in tests}),
         "tests": len(tests), "l2": l2, "folds": folds,
-        "target_precision": target, "out_of_fold": report,
+        "target_precision": target, "min_answered": MIN_ANSWERED, "out_of_fold": report,
         "data": [f"{p.parent.name}/{p.name}" for p in paths],
     }  # fmt: skip
     return LearnedRanker(FEATURES, models, thresholds, metadata), report
