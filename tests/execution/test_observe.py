@@ -806,3 +806,46 @@ def test_the_code_may_reach_into_java_lang_as_jdk_17_builds_let_their_tests(
     (observation,) = observe(engine, path, checker).tests.values()
     assert observation.thrown is None and observation.thrown_before is None
     assert observation.values["open"].payload == "true"
+
+
+BOX = """
+package p;
+public class Box {
+    private final String label;
+    private final int weight;
+    public Box(String label, int weight) { this.label = label; this.weight = weight; }
+    public Box copy() { return new Box(label, weight); }
+    public String getLabel() { return label; }
+    public int getWeight() { return weight; }
+}
+"""
+
+BOX_TEST = """
+package p;
+import org.junit.jupiter.api.Test;
+class BoxTest {
+    @Test
+    void copies() {
+        Box box = new Box("crate", 42);
+        Box copy = box.copy();
+    }
+}
+"""
+
+
+def test_reads_of_two_objects_that_agree_are_offered_and_hold(tmp_path: Path, checker: OracleChecker) -> None:
+    """The copy's weight and the original's read 42 both: ``assertEquals(box.getWeight(),
+    copy.getWeight())`` is offered, and inserted, it compiles and holds."""
+    require_toolchain()
+    write_project(tmp_path, {"main/java/p/Box": BOX, "test/java/p/BoxTest": BOX_TEST})
+    path = tmp_path / "src/test/java/p/BoxTest.java"
+    engine = engine_for([path], EngineSettings(top_k=64, abstain_below=0.0))
+    report = engine.suggest(load_source(path), observer=ValueObserver(checker))
+    (test,) = report.tests
+    pairs = {
+        s.oracle: s for s in test.suggestions if s.source == "variable" and "(" in s.candidate.expected.text
+    }
+    assert "assertEquals(box.getWeight(), copy.getWeight());" in pairs, sorted(pairs)
+    check = checker.check(report)
+    assert check.error is None
+    assert all(check.result_for(test, s).status is CheckStatus.HOLDS for s in pairs.values())

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from tree_sitter import Node
 
+from oracular.candidates.equal_reads import equal_reads
 from oracular.candidates.grammar import Candidate, build_candidates
 from oracular.candidates.helpers import (
     HelperHabit,
@@ -287,7 +288,8 @@ class OracleEngine:
     def observed_candidates(
         self, analysis: FileAnalysis, prefix: PrefixAnalysis, observation: TestObservation
     ) -> list[Candidate]:
-        """The candidates that hold now by construction: each target's observed value, the thrown type."""
+        """The candidates that hold now by construction: each target's observed value, the thrown
+        type, two reads of the prefix's objects that agree (:mod:`oracular.candidates.equal_reads`)."""
         namer = self.type_namer(analysis)
         found: list[Candidate] = []
         if observation.thrown is not None:
@@ -297,7 +299,7 @@ class OracleEngine:
             value = observation.values.get(target.expression)
             if value is not None:
                 found += observed_candidates(target, value, namer)
-        return found
+        return found + equal_reads(prefix.targets, observation)
 
     def renderer_for(
         self,
