@@ -44,3 +44,22 @@ def test_no_pair_of_one_object_of_a_chance_value_or_of_a_value_many_share() -> N
     pairs = [read(f"p{i}.size()") for i in range(2 * (MAX_EQUAL_READS + 1))]
     values = {t.expression: number(str(10 + i // 2)) for i, t in enumerate(pairs)}
     assert len(equal_reads(pairs, TestObservation(values=values, completed=True))) == MAX_EQUAL_READS
+
+
+def test_enum_constants_of_two_types_are_not_one_value() -> None:
+    state, switch, mode = (
+        read("a.getState()", "State"),
+        read("b.getSwitch()", "Switch"),
+        read("c.getState()", "State"),
+    )
+    seen = TestObservation(
+        values={
+            "a.getState()": ObservedValue("enum", "p.State", "ON"),
+            "b.getSwitch()": ObservedValue("enum", "p.Switch", "ON"),
+            "c.getState()": ObservedValue("enum", "p.State", "ON"),
+        },
+        completed=True,
+    )
+    assert [(p.target, p.expected.text) for p in equal_reads([state, switch, mode], seen)] == [
+        (state, "c.getState()")
+    ]

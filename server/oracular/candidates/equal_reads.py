@@ -46,7 +46,7 @@ def _root(expression: str) -> str:
 def equal_reads(targets: Sequence[Target], observation: TestObservation) -> list[Candidate]:
     """``assertEquals(other, target)`` for targets of different objects that read the same telling
     value, at most :data:`MAX_EQUAL_READS`."""
-    groups: dict[tuple[str, str], list[Target]] = {}
+    groups: dict[tuple[str, str, str], list[Target]] = {}
     for target in targets:
         value = observation.values.get(target.expression)
         if (
@@ -55,7 +55,9 @@ def equal_reads(targets: Sequence[Target], observation: TestObservation) -> list
             and value.payload not in CHANCE_VALUES
             and target.kind not in ("value", "helper", "instance")
         ):
-            groups.setdefault((value.kind, value.payload), []).append(target)
+            # an enum constant is one by its type too (State.ON is not Switch.ON); numbers compare by value
+            kind_of = value.type if value.kind == "enum" else ""
+            groups.setdefault((value.kind, kind_of, value.payload), []).append(target)
     found: list[Candidate] = []
     for group in groups.values():
         if len(group) > MAX_SHARING:
