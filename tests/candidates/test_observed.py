@@ -685,3 +685,16 @@ def test_why_a_test_was_not_observed() -> None:
     broken = FileObservation({}, ["values not observed: the test class does not compile here: line 2: x"])
     assert broken.unobserved(3) == "the test class does not compile here: line 2: x"
     assert FileObservation().unobserved(3) is None  # nothing was tried: static ranking
+
+
+def test_an_enum_constant_of_another_type_is_another_value() -> None:
+    observation = TestObservation(
+        values={
+            "x": ObservedValue("enum", "p.State", "ON"),
+            "on": ObservedValue("enum", "p.State", "ON"),
+            "switchOn": ObservedValue("enum", "p.Switch", "ON"),
+        },
+        completed=True,
+    )
+    assert verdict(equals("on", "variable", "State"), observation).status == HOLDS
+    assert verdict(equals("switchOn", "variable", "State"), observation).status == FAILS
