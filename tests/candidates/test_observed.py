@@ -249,6 +249,11 @@ def test_verdicts_compare_values_as_java_would() -> None:
     assert verdict(Candidate("exception", "assertThrows", exception="Exception"), observation) == Verdict(
         FAILS, "nothing thrown"
     )
+    # an enum constant is one by its type too: State.ON is not Switch.ON
+    on, switch_on = ObservedValue("enum", "p.State", "ON"), ObservedValue("enum", "p.Switch", "ON")
+    enums = replace(observation, values={"x": on, "on": on, "switchOn": switch_on})
+    assert verdict(equals("on", "variable", "State"), enums).status == HOLDS
+    assert verdict(equals("switchOn", "variable", "State"), enums).status == FAILS
 
 
 def test_verdicts_on_floating_point_strings_and_thrown_prefixes() -> None:
@@ -685,16 +690,3 @@ def test_why_a_test_was_not_observed() -> None:
     broken = FileObservation({}, ["values not observed: the test class does not compile here: line 2: x"])
     assert broken.unobserved(3) == "the test class does not compile here: line 2: x"
     assert FileObservation().unobserved(3) is None  # nothing was tried: static ranking
-
-
-def test_an_enum_constant_of_another_type_is_another_value() -> None:
-    observation = TestObservation(
-        values={
-            "x": ObservedValue("enum", "p.State", "ON"),
-            "on": ObservedValue("enum", "p.State", "ON"),
-            "switchOn": ObservedValue("enum", "p.Switch", "ON"),
-        },
-        completed=True,
-    )
-    assert verdict(equals("on", "variable", "State"), observation).status == HOLDS
-    assert verdict(equals("switchOn", "variable", "State"), observation).status == FAILS
