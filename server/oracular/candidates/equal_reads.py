@@ -8,10 +8,10 @@ observed train tests whose developer's assertion was offered with the wrong expe
 one in five named another read of the prefix so (2026-12-06, 60 sampled of 256).
 
 A pair is offered where two targets read the same value and it says something: a number, a
-character or a string other than the values any two reads share by chance (``0``, ``1``,
-``true``, ``""``), of two different objects (their first names differ: ``s`` and ``s.toString()``
-agree by construction), the target listed first (the more relevant) the actual value. Both were
-read, so the verdict is known: it holds.
+character or a string other than the values any two reads share by chance (``0``, ``1``, ``true``,
+``""``), of two different objects (:attr:`~oracular.java.targets.Target.receiver`, or the variable
+itself: ``s`` and ``s.toString()`` agree by construction), the target listed first (the more
+relevant) the actual value. Both were read, so the verdict is known: it holds.
 
 The expected value is a ``variable``: a name of the prefix the verdict reads, as a local is, and
 the learned ranker weighs it so (it was fitted before pairs were offered). Report, model 4.11
@@ -38,11 +38,6 @@ CHANCE_VALUES = frozenset({"0", "1", "-1", "0L", "1L", "0.0", "1.0", "0.0f", "1.
 KINDS = ("literal", "enum")
 
 
-def _root(expression: str) -> str:
-    """The name an expression starts from: ``smile1`` of ``smile1.length``, ``cmdl`` of a call on it."""
-    return expression.split(".", 1)[0].split("(", 1)[0].split("[", 1)[0]
-
-
 def equal_reads(targets: Sequence[Target], observation: TestObservation) -> list[Candidate]:
     """``assertEquals(other, target)`` for targets of different objects that read the same telling
     value, at most :data:`MAX_EQUAL_READS`."""
@@ -56,15 +51,15 @@ def equal_reads(targets: Sequence[Target], observation: TestObservation) -> list
             and target.kind not in ("value", "helper", "instance")
         ):
             # an enum constant is one by its type too (State.ON is not Switch.ON); numbers compare by value
-            kind_of = value.type if value.kind == "enum" else ""
-            groups.setdefault((value.kind, kind_of, value.payload), []).append(target)
+            enum_type = value.type if value.kind == "enum" else ""
+            groups.setdefault((value.kind, enum_type, value.payload), []).append(target)
     found: list[Candidate] = []
     for group in groups.values():
         if len(group) > MAX_SHARING:
             continue
         actual = group[0]
         for other in group[1:]:
-            if _root(other.expression) != _root(actual.expression):
+            if (other.receiver or other.expression) != (actual.receiver or actual.expression):
                 expected = Value(other.expression, other.type or "Object", "variable")
                 found.append(Candidate("assertion", ASSERT_EQUALS, actual, expected))
     return found[:MAX_EQUAL_READS]

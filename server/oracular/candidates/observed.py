@@ -294,11 +294,8 @@ def _same_value(
         other = observation.values.get(expected.text)
         if other is None or other.kind == "thrown":
             return None
-        if other.kind in (
-            "boolean",
-            "enum",
-            "null",
-        ):  # an enum constant by its type too: State.ON is not Switch.ON
+        if other.kind in ("boolean", "enum", "null"):
+            # an enum constant by its type too: State.ON is not Switch.ON
             same_type = other.kind != "enum" or other.type == observed.type
             return same_type and (other.kind, other.payload) == (observed.kind, observed.payload)
         if other.kind in CONTENT_KINDS and observed.kind in CONTENT_KINDS:
