@@ -69,6 +69,20 @@ def test_compile_errors_come_back_as_diagnostics(worker: JvmWorker, tmp_path: Pa
     assert "cannot find symbol" in result.diagnostics[0].message
 
 
+def test_a_helper_due_for_a_restart_is_restarted_before_it_compiles(tmp_path: Path) -> None:
+    """A run that left threads behind marks the helper; javac must not run beside those threads."""
+    require_toolchain()
+    source = tmp_path / "demo" / "Fine.java"
+    source.parent.mkdir()
+    source.write_text("package demo;\nclass Fine {}\n", encoding="utf-8")
+    with JvmWorker(find_toolchain(), writable=(tmp_path,)) as worker:
+        worker.ping()
+        worker._recycle = True  # what a DIRTY line from the helper sets
+        assert worker.compile([source], tmp_path / "out", list(worker.toolchain.platform)).ok
+        assert worker.starts == 2
+    assert (tmp_path / "out" / "demo" / "Fine.class").is_file()
+
+
 def test_a_cancelled_request_that_finishes_within_the_grace_keeps_the_helper(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

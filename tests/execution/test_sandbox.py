@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import socket
+import threading
 import time
 import uuid
 from collections.abc import Iterator
@@ -219,6 +220,21 @@ def test_a_thread_that_never_ends_is_stopped_or_the_helper_restarts(hostile) -> 
     assert run(hostile, "spins").status == "passed"
     assert run(hostile, "noSpinnerLeft").status == "passed"
     assert worker.alive
+
+
+def test_the_helper_outlives_the_thread_that_started_it(hostile) -> None:
+    """bwrap dies with the *thread* that forked it (``PR_SET_PDEATHSIG``); ``eval --mutants``
+    starts its helpers from pool threads that end with each phase."""
+    worker, _ = hostile
+    worker.close()
+    starter = threading.Thread(target=worker.ping)
+    starter.start()
+    starter.join()
+    starts = worker.starts
+    time.sleep(0.5)
+    assert worker.alive
+    assert run(hostile, "passes").status == "passed"
+    assert worker.starts == starts
 
 
 def test_megabytes_on_stdout_neither_forge_nor_flood_the_answers(hostile) -> None:

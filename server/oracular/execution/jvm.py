@@ -294,8 +294,8 @@ class JvmWorker:
                 "oracular.exec.Runner",
             ]
             try:
-                self._proc = subprocess.Popen(
-                    confinement.command(command),
+                self._proc = confinement.spawn(
+                    command,
                     stdin=subprocess.PIPE,
                     stdout=subprocess.DEVNULL,
                     stderr=subprocess.PIPE,
@@ -306,7 +306,6 @@ class JvmWorker:
                     bufsize=1,
                     cwd=str(self.cwd) if self.cwd else None,
                     start_new_session=True,
-                    preexec_fn=confinement.preexec(),
                 )
             except OSError as exc:
                 os.close(read_end)
@@ -423,6 +422,15 @@ class JvmWorker:
             self._send(["PING"])
             return any(line == "PONG" for line in self._until("PONG", time.monotonic() + timeout_s, None))
 
+    def _start_clean(self) -> None:
+        """Start the helper, or restart it when it is due: after ``max_runs`` runs (class loaders
+        leak through static JDK state), threads a test left running, or CPU time near its cap.
+        Before a compile too: a test's threads that go on running may bring the helper down under
+        javac, or write where javac reads."""
+        if self._runs >= self.max_runs or self._recycle:
+            self.close()
+        self.start()
+
     def _until(self, terminal: str, deadline: float, cancelled: Cancelled | None) -> Iterator[str]:
         """The answer's lines up to ``terminal``; :class:`CheckCancelled` instead of the terminal
         line when ``cancelled`` (the helper finished within the grace: it is idle and kept)."""
@@ -447,7 +455,7 @@ class JvmWorker:
         """Compile ``sources`` into ``out_dir`` with javac's API inside the helper."""
         start = time.monotonic()
         with self._lock:
-            self.start()
+            self._start_clean()
             request = ["COMPILE", f"OUT {out_dir}"]
             request += [f"CP {p}" for p in classpath]
             request += [f"SP {p}" for p in sourcepath]
@@ -488,10 +496,7 @@ class JvmWorker:
             return result
         budget = sum((t.timeout_s or default_timeout_s) for t in tests) + 30.0
         with self._lock:
-            self.start()
-            if self._runs >= self.max_runs or self._recycle:  # class loaders leak through static
-                self.close()  # JDK state; threads a test left running; CPU time near its cap
-                self.start()
+            self._start_clean()
             self._runs += 1
             self._send(_run_request(classpath, tests, default_timeout_s))
             done = False

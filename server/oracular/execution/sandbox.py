@@ -25,11 +25,14 @@ from __future__ import annotations
 import contextlib
 import itertools
 import os
+import queue
 import resource
 import shutil
 import subprocess
 import sys
+import threading
 from collections.abc import Callable, Sequence
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -226,6 +229,11 @@ class Confinement:
             "--", *argv,
         ]  # fmt: skip
 
+    def spawn(self, argv: Sequence[str], **popen: object) -> subprocess.Popen[str]:
+        """Start ``argv`` confined (:func:`spawn`); ``popen`` are :class:`subprocess.Popen`'s
+        other arguments."""
+        return spawn(self.command(argv), preexec_fn=self.preexec(), **popen)
+
     def describe(self) -> str:
         """What contains this helper, for logs and notes."""
         caps = ", ".join(f"{c} by cgroup" for c in self.cgroup.controllers) or "caps by rlimit"
@@ -270,6 +278,58 @@ class Confinement:
         """After the helper is gone: its cgroup and temporary folder."""
         self.cgroup.remove()
         shutil.rmtree(self.tmpdir, ignore_errors=True)
+
+
+class _Launcher:
+    """One thread per process that lives as long as the process, and forks every helper.
+
+    Why: bwrap's ``--die-with-parent`` is ``PR_SET_PDEATHSIG``, which fires when the *thread* that
+    forked it ends, not the process. A helper started from a pool's thread (``eval --mutants``
+    runs each phase on a fresh ``ThreadPoolExecutor``; the language server's executor may retire
+    threads) was killed with SIGKILL when that thread finished, mid-compile or mid-run of the
+    next phase's request ("the helper JVM died while compiling: no output"). Forking from a
+    thread that never ends keeps the helper for as long as Oracular runs, and still kills it
+    when Oracular dies. A forked child (``--jobs`` processes) gets a launcher of its own.
+    """
+
+    def __init__(self) -> None:
+        self._pid = -1
+        self._requests: queue.Queue[tuple[Callable[[], subprocess.Popen[str]], Future]] = queue.Queue()
+        self._lock = threading.Lock()
+        os.register_at_fork(after_in_child=self._forked)
+
+    def _forked(self) -> None:
+        """In a forked child the lock may have been held by a thread that is not there."""
+        self._lock = threading.Lock()
+
+    def run(self, start: Callable[[], subprocess.Popen[str]]) -> subprocess.Popen[str]:
+        with self._lock:
+            if self._pid != os.getpid():
+                self._pid, self._requests = os.getpid(), queue.Queue()
+                thread = threading.Thread(
+                    target=self._serve, args=(self._requests,), name="oracular-helper-launcher", daemon=True
+                )
+                thread.start()
+            done: Future[subprocess.Popen[str]] = Future()
+            self._requests.put((start, done))
+        return done.result()
+
+    @staticmethod
+    def _serve(requests: queue.Queue[tuple[Callable[[], subprocess.Popen[str]], Future]]) -> None:
+        while True:
+            start, done = requests.get()
+            try:
+                done.set_result(start())
+            except BaseException as exc:  # handed to the caller, which raises it in its thread
+                done.set_exception(exc)
+
+
+_launcher = _Launcher()
+
+
+def spawn(argv: Sequence[str], **popen: object) -> subprocess.Popen[str]:
+    """``subprocess.Popen(argv, **popen)``, forked by the launcher thread (:class:`_Launcher`)."""
+    return _launcher.run(lambda: subprocess.Popen(argv, **popen))  # type: ignore[call-overload]
 
 
 def _user_tasks() -> int:
