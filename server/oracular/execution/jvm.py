@@ -425,8 +425,7 @@ class JvmWorker:
     def _start_clean(self) -> None:
         """Start the helper, or restart it when it is due: after ``max_runs`` runs (class loaders
         leak through static JDK state), threads a test left running, or CPU time near its cap.
-        Before a compile too: a test's threads that go on running may bring the helper down under
-        javac, or write where javac reads."""
+        Before a compile as before a run: javac then never runs beside what a test left behind."""
         if self._runs >= self.max_runs or self._recycle:
             self.close()
         self.start()

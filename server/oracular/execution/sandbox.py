@@ -9,7 +9,8 @@ user code) starts under Bubblewrap (``bwrap``):
 - the whole file system read-only, but the folders the helper writes (scratch classes, project
   classes compiled on demand) and a private temporary folder (``java.io.tmpdir``, ``TMPDIR``);
 - no network (a new, empty network namespace), its own PID namespace (whatever it forks dies with
-  it), its own IPC and host name, a new session (no terminal to type into); it dies with its parent;
+  it), its own IPC and host name, a new session (no terminal to type into); it dies with Oracular
+  (:func:`spawn`);
 - caps on the whole process tree: memory and processes in a cgroup where one can be made (root,
   or a delegated cgroup), else by rlimit (address space; processes for a user other than root);
   CPU time, file size and core dumps by rlimit, whatever else is there.
@@ -285,9 +286,9 @@ class _Launcher:
 
     Why: bwrap's ``--die-with-parent`` is ``PR_SET_PDEATHSIG``, which fires when the *thread* that
     forked it ends, not the process. A helper started from a pool's thread (``eval --mutants``
-    runs each phase on a fresh ``ThreadPoolExecutor``; the language server's executor may retire
-    threads) was killed with SIGKILL when that thread finished, mid-compile or mid-run of the
-    next phase's request ("the helper JVM died while compiling: no output"). Forking from a
+    runs each phase on a fresh ``ThreadPoolExecutor``) was killed with SIGKILL when that thread
+    finished, mid-compile or mid-run of the next phase's request ("the helper JVM died while
+    compiling: no output"); so would any helper started from a thread that ends. Forking from a
     thread that never ends keeps the helper for as long as Oracular runs, and still kills it
     when Oracular dies. A forked child (``--jobs`` processes) gets a launcher of its own.
     """
