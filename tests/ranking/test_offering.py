@@ -57,3 +57,22 @@ def test_by_score_an_oracle_that_cannot_fail_is_never_first_however_likely(engin
     # where every other one fails, the order stays (the engine abstains: no oracle that can fail holds)
     offered = offer(Ranked(items[:2], 0.1), RankingContext(prefix), top_k=5, tiers=False)
     assert [o.candidate for o in offered] == [restated, wrong]
+
+
+def test_by_score_an_oracle_that_fails_on_the_code_gives_way_to_one_that_holds(engine: OracleEngine) -> None:
+    """An ``assertThrows`` of a type the run did not throw, however likely, is not first where a
+    read of the prefix holds: the failing one is shown second, and alone it keeps its place."""
+    prefix = analysed(engine, "Stack<Integer> s = new Stack<>(); s.push(1); int n = s.size();")
+    n = target("n", "int")
+    throws = Candidate("exception", "assertThrows", exception="IllegalArgumentException")
+    equals = Candidate("assertion", "assertEquals", n, Value("1", "int", "observed"))
+    guess = Candidate("assertion", "assertEquals", n, Value("2", "int", "literal"))
+    items = (
+        Scored(throws, 0.6, verdict=Verdict(FAILS, "returned")),
+        Scored(guess, 0.2, verdict=Verdict(FAILS, "1")),
+        Scored(equals, 0.1, verdict=Verdict(HOLDS, "1")),
+    )
+    offered = offer(Ranked(items, 0.9), RankingContext(prefix), top_k=5, tiers=False)
+    assert [o.candidate for o in offered] == [equals, throws, guess]
+    offered = offer(Ranked(items[:2], 0.9), RankingContext(prefix), top_k=5, tiers=False)
+    assert [o.candidate for o in offered] == [throws, guess]

@@ -29,6 +29,7 @@ from oracular.training.learned_ranker import (
 
 HOLDS, SCORE = FEATURES.index("holds"), FEATURES.index("ranker_logit")
 VACUOUS, CANNOT_HOLD = FEATURES.index("vacuous"), FEATURES.index("cannot_hold")
+FAILS = FEATURES.index("fails")
 
 
 def write_features(path: Path, projects: int = 6, tests: int = 20, seed: int = 1, name: str = "p") -> Path:
@@ -164,8 +165,9 @@ def test_a_kept_mode_keeps_the_models_fitted_weights_and_threshold(tmp_path: Pat
 
 
 def test_the_out_of_fold_order_is_the_engines_offering() -> None:
-    """Never one that cannot fail first (the engine abstains where only those are left), those
-    that cannot hold left out: the figures and the threshold are of what a user is offered."""
+    """Never one that cannot fail, or fails on the code, first (the engine abstains where only
+    those are left), those that cannot hold left out: the figures and the threshold are of what a
+    user is offered."""
     rows = torch.zeros(4, len(FEATURES), dtype=torch.float64)
     rows[0, VACUOUS], rows[1, CANNOT_HOLD] = 1.0, 1.0
     test = LabelledTest("p", True, rows, torch.tensor([False, False, True, False]), [])
@@ -174,6 +176,8 @@ def test_the_out_of_fold_order_is_the_engines_offering() -> None:
     only_vacuous = LabelledTest("p", True, rows[:1], torch.tensor([True]), [])
     assert OutOfFold(only_vacuous, [0.9]).order == [0] and not OutOfFold(only_vacuous, [0.9]).answerable
     assert scored.answerable and choose_threshold([OutOfFold(only_vacuous, [0.9]), scored], 0.5) == 0.15
+    rows[0, VACUOUS], rows[0, FAILS] = 0.0, 1.0  # the likeliest fails where the run went
+    assert OutOfFold(test, [0.5, 0.3, 0.15, 0.05]).order == [2, 0, 3]
 
 
 def test_with_a_share_to_answer_the_threshold_balances_the_two_margins() -> None:

@@ -53,7 +53,7 @@ def flagged(ranked: Ranked, context: RankingContext) -> Ranked:
 
 def offer(ranked: Ranked, context: RankingContext, top_k: int, tiers: bool = True) -> list[Scored]:
     """The first ``top_k`` candidates offered, in order, flagged; ``tiers=False``: by score, but
-    never one that cannot fail first (:func:`never_vacuous_first`)."""
+    never one that cannot fail, or fails on the code as it runs, first (:func:`never_vacuous_first`)."""
     ranked = flagged(ranked, context)
     items = ranked.items
     if not tiers:
@@ -80,15 +80,19 @@ def offer(ranked: Ranked, context: RankingContext, top_k: int, tiers: bool = Tru
 
 
 def never_vacuous_first(order: list[int], vacuous: Sequence[bool], failing: Sequence[bool]) -> list[int]:
-    """``order``, but where its first oracle cannot fail, the first that can and does not fail on
-    the code as it runs (``failing``) in its place; the order as it is where there is none (the
-    engine then abstains). Why, where a learned ranker's probabilities order the rest (they weigh
-    the other tiers): the first is the answer, and an oracle that cannot fail is none, however
-    likely the developer was to write it. Out of fold on 2,147 observed train tests (2026-12-06):
-    top-1 38.4 -> 38.6%, exception F1 level at 0.91; moving up the first that can fail whether or
-    not it fails put more ``assertThrows`` that do not throw first (F1 0.89). Only the first
-    moves: a developer's ``assertNotNull`` of a ``new`` object is still shown among the others."""
-    if not order or not vacuous[order[0]]:
+    """``order``, but where its first oracle cannot fail, or fails on the code as it runs
+    (``failing``), the first that can fail and does not fail in its place; the order as it is
+    where there is none (the engine then abstains). Why, where a learned ranker's probabilities
+    order the rest (they weigh the other tiers): the first is the answer, and an oracle that
+    cannot fail is none, however likely the developer was to write it. Out of fold on 2,147
+    observed train tests (2026-12-06): top-1 38.4 -> 38.6%, exception F1 level at 0.91; moving up
+    the first that can fail whether or not it fails put more ``assertThrows`` that do not throw
+    first (F1 0.89). Nor is an oracle that fails on the developer's code their oracle: the engine
+    never answers with one (:func:`oracular.engine.answers.decide_abstention`), and one that holds
+    is a value observed where the failing one is a guess (an ``assertThrows`` of a type the run
+    did not throw, of a call that returned). Only the first moves: the failing one stays among
+    the others, where a possible bug is shown."""
+    if not order or not (vacuous[order[0]] or failing[order[0]]):
         return order
     first = next((i for i in order if not vacuous[i] and not failing[i]), None)
     return order if first is None else [first, *(i for i in order if i != first)]
