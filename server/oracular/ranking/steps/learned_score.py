@@ -4,7 +4,8 @@ Where the model has a learned ranker (:mod:`oracular.ranking.learned`), the pipe
 ``join-helpers``, ``judge``, then this: every candidate's features (the ranker's score among them,
 :mod:`oracular.ranking.features`) weighed by the model of the test's mode, a softmax over the
 test's candidates. The offering then orders by these probabilities (the strength tiers are
-features too), never one that cannot fail first, and the top-1's is the answer confidence.
+features too), never one that cannot fail, or fails on the code as it runs, first, and the
+top-1's is the answer confidence.
 """
 
 from __future__ import annotations
