@@ -178,6 +178,8 @@ def test_the_out_of_fold_order_is_the_engines_offering() -> None:
     assert scored.answerable and choose_threshold([OutOfFold(only_vacuous, [0.9]), scored], 0.5) == 0.15
     rows[0, VACUOUS], rows[0, FAILS] = 0.0, 1.0  # the likeliest fails where the run went
     assert OutOfFold(test, [0.5, 0.3, 0.15, 0.05]).order == [2, 0, 3]
+    only_failing = LabelledTest("p", True, rows[:1], torch.tensor([False]), [])
+    assert OutOfFold(only_failing, [0.9]).order == [0] and not OutOfFold(only_failing, [0.9]).answerable
 
 
 def test_with_a_share_to_answer_the_threshold_balances_the_two_margins() -> None:

@@ -188,9 +188,12 @@ class OutOfFold:
 
     @property
     def answerable(self) -> bool:
-        """Whether the engine may answer at all: an oracle is offered first, and it can fail."""
+        """Whether the engine may answer at all: an oracle is offered first, it can fail, and it
+        does not fail on the code as it runs (:func:`oracular.engine.answers.decide_abstention`;
+        a possible bug, which it does answer, is not among the features: on the developer's
+        correct code it is a false alarm)."""
         order = self.order
-        return bool(order) and not bool(self.test.rows[order[0], _VACUOUS])
+        return bool(order) and not (self.test.rows[order[0], _VACUOUS] or self.test.rows[order[0], _FAILS])
 
     def right_at(self, k: int, order: Sequence[int] | None = None) -> bool:
         chosen = (self.order if order is None else order)[:k]
