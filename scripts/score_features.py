@@ -8,11 +8,15 @@ features come before the learned ranker) are scored here in seconds. 4.9's L2 wa
 
     .venv/bin/python scripts/score_features.py TUNE-FEATURES.jsonl --mode observed \\
         --model models/oracles --model NEW
+
+With several models, each after the first also says how many tests' top-1 it turned against the
+first's (:func:`turned`): the size of a chance difference at that turnover.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 from pathlib import Path
 
 from oracular.models.store import load_config
@@ -30,6 +34,7 @@ def main() -> None:
     if not tests:
         parser.error(f"no {args.mode} test in the features")
     observed = args.mode == "observed"
+    first: list[bool] | None = None
     for folder in args.model:
         ranker = load_config(folder).learned_ranker
         if ranker is None or not ranker.covers(observed):
@@ -44,6 +49,22 @@ def main() -> None:
             f"threshold {threshold:.3f}, answered {100 * found['answered']:.1f}% "
             f"right {100 * (found['right_when_answered'] or 0):.1f}%"
         )
+        right = [s.right_at(1) for s in scored]
+        if first is None:
+            first = right
+        else:
+            print(f"  {turned(first, right)}")
+
+
+def turned(before: list[bool], after: list[bool]) -> str:
+    """The tests whose top-1 turned right and wrong against the first model, and the standard
+    deviation of the net change at that turnover (the square root of the turned, were each a coin
+    toss): a net difference within one or two of it is what chance gives a change of this size
+    on a split of this size, whatever the split."""
+    gained = sum(a and not b for b, a in zip(before, after, strict=True))
+    lost = sum(b and not a for b, a in zip(before, after, strict=True))
+    sd = math.sqrt(gained + lost)
+    return f"top-1 against the first: {gained} gained, {lost} lost, net change's sd {sd:.1f} tests"
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+import runpy
 import subprocess
 import sys
 from pathlib import Path
@@ -108,6 +109,18 @@ def test_the_cli_fits_and_saves_it_in_the_models_config(
         capture_output=True, text=True, check=True,
     ).stdout  # fmt: skip
     assert "60 tests, top-1 100.0%" in scored  # holds tells there too
+    again = subprocess.run(
+        [sys.executable, str(script), str(other), "--model", str(tmp_path), "--model", str(tmp_path)],
+        capture_output=True, text=True, check=True,
+    ).stdout  # fmt: skip
+    assert "top-1 against the first: 0 gained, 0 lost, net change's sd 0.0 tests" in again
+
+
+def test_the_tests_a_model_turned_say_how_large_a_chance_difference_is() -> None:
+    script = Path(__file__).parents[2] / "scripts" / "score_features.py"
+    turned = runpy.run_path(str(script))["turned"]
+    before, after = [True, True, False, False, False], [True, False, True, True, False]
+    assert turned(before, after) == "top-1 against the first: 2 gained, 1 lost, net change's sd 1.7 tests"
 
 
 def test_a_mode_with_too_few_tests_gets_no_model(tmp_path: Path) -> None:
