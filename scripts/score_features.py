@@ -16,9 +16,9 @@ first's (:func:`turned`): the size of a chance difference at that turnover.
 from __future__ import annotations
 
 import argparse
-import math
 from pathlib import Path
 
+from oracular.evaluation.headline import turnover
 from oracular.models.store import load_config
 from oracular.ranking.learned import MODES
 from oracular.training.learned_ranker import OutOfFold, figures, load_tests
@@ -57,13 +57,9 @@ def main() -> None:
 
 
 def turned(before: list[bool], after: list[bool]) -> str:
-    """The tests whose top-1 turned right and wrong against the first model, and the standard
-    deviation of the net change at that turnover (the square root of the turned, were each a coin
-    toss): a net difference within one or two of it is what chance gives a change of this size
-    on a split of this size, whatever the split."""
-    gained = sum(a and not b for b, a in zip(before, after, strict=True))
-    lost = sum(b and not a for b, a in zip(before, after, strict=True))
-    sd = math.sqrt(gained + lost)
+    """The tests whose top-1 turned right and wrong against the first model, and the net
+    change's standard deviation at that turnover (:func:`~oracular.evaluation.headline.turnover`)."""
+    gained, lost, sd = turnover(before, after)
     return f"top-1 against the first: {gained} gained, {lost} lost, net change's sd {sd:.1f} tests"
 
 

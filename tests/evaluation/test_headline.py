@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from oracular.cli.main import main
-from oracular.evaluation.headline import CELLS, Cell, exception_f1, figures, headline, reason_group
+from oracular.evaluation.headline import CELLS, Cell, against, exception_f1, figures, headline, reason_group
 from oracular.evaluation.realistic import Judged, ProjectRun
 
 
@@ -93,3 +93,36 @@ def test_the_table_from_saved_runs(tmp_path: Path, capsys: pytest.CaptureFixture
     assert "report" not in out.split("\n\n")[0]  # cells not run are not rows
     assert headline({Cell("tune", "one-cut", "static"): [judged()]}).count("\n| tune") == 1
     assert main(["eval", "--headline", "--from", str(tmp_path / "none")]) == 2
+
+
+def test_a_table_against_another_counts_the_tests_each_cell_turned() -> None:
+    cell = Cell("report", "one-cut", "static")
+    before = [
+        judged(test="T.a"),
+        judged(test="T.b", rank=3),
+        judged(test="T.c", rank=None),
+        judged(test="T.d"),
+    ]
+    # a right, b turns right, c enters the top five, d turns wrong (out of the five); e is new
+    after = [judged(test="T.a"), judged(test="T.b"), judged(test="T.c", rank=2),
+             judged(test="T.d", rank=None), judged(test="T.e")]  # fmt: skip
+    table = against({cell: before}, {cell: after, Cell("tune", "one-cut", "static"): after})
+    assert "| report | one-cut | static | 4 | 2 -> 2, 1 / 1, 1.4 | 3 -> 3, 1 / 1, 1.4 |" in table
+    assert "| tune |" not in table  # a cell run once is not compared
+
+
+def test_the_table_against_saved_runs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for folder, rank in (("old", None), ("new", 1)):
+        (tmp_path / folder).mkdir()
+        run = ProjectRun("p", "1", [judged(rank=rank)])
+        (tmp_path / folder / "report-all-cut-static.json").write_text(
+            json.dumps([run.to_json()]), encoding="utf-8"
+        )
+    new, old = str(tmp_path / "new"), str(tmp_path / "old")
+    assert main(["eval", "--headline", "--from", new, "--against", old]) == 0
+    assert (
+        "| report | all-cut | static | 1 | 0 -> 1, 1 / 0, 1.0 | 0 -> 1, 1 / 0, 1.0 |"
+        in capsys.readouterr().out
+    )
+    assert main(["eval", "--headline", "--from", new, "--against", str(tmp_path / "none")]) == 2
+    assert "no evaluation in" in capsys.readouterr().err

@@ -131,6 +131,14 @@ def add_headline_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="DIR",
         help="tabulate the evaluations already in DIR, run nothing",
     )
+    group.add_argument(
+        "--against",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="also say, per cell, how many tests turned right and wrong against the evaluations in "
+        "DIR (another table's --runs), and how large a difference chance gives at that turnover",
+    )
 
 
 def run(args: argparse.Namespace) -> int:

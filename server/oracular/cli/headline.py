@@ -2,8 +2,9 @@
 
 Each cell is an ordinary ``eval --realistic`` run (its ``--json`` and Markdown kept in ``--runs``,
 named for the cell), so that one can be read or re-run alone; ``--from DIR`` only tabulates runs
-already made. Runs of the code are remembered between cells (``CACHE/eval-runs``): the observed
-cells of a view share them.
+already made, and ``--against DIR`` adds how many tests each cell turned against another
+table's runs (:func:`~oracular.evaluation.headline.against`). Runs of the code are remembered
+between cells (``CACHE/eval-runs``): the observed cells of a view share them.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from pathlib import Path
 from oracular.cache import default_cache_dir
 from oracular.cli.common import emit, error
 from oracular.corpus.lists import CorpusLists
-from oracular.evaluation.headline import CELLS, MAX_TESTS, Cell, headline
+from oracular.evaluation.headline import CELLS, MAX_TESTS, Cell, against, headline
 from oracular.evaluation.realistic import Judged, ProjectRun
 
 
@@ -41,14 +42,25 @@ def run_headline(args: argparse.Namespace) -> int:
             })  # fmt: skip
             if run_realistic(cell_args) != 0:
                 return 2
+    cells = saved_cells(folder)
+    before = saved_cells(args.against.expanduser()) if args.against is not None else None
+    for found, where in ((cells, folder), (before, args.against)):
+        if found is not None and not found:
+            error(f"no evaluation in {where} (expected {CELLS[0].name}.json ...)")
+            return 2
+    table = headline(cells)
+    if before is not None:
+        table += f"\nAgainst {args.against} (the tests judged in both runs):\n\n" + against(before, cells)
+    emit(table, args.output, "headline table")
+    return 0
+
+
+def saved_cells(folder: Path) -> dict[Cell, list[Judged]]:
+    """The cells whose evaluation ``folder`` holds (``report-one-cut-observed.json``...)."""
     cells: dict[Cell, list[Judged]] = {}
     for cell in CELLS:
         path = folder / f"{cell.name}.json"
         if path.is_file():
             runs = [ProjectRun.from_json(r) for r in json.loads(path.read_text(encoding="utf-8"))]
             cells[cell] = [j for run in runs for j in run.judged]
-    if not cells:
-        error(f"no evaluation in {folder} (expected {CELLS[0].name}.json ...)")
-        return 2
-    emit(headline(cells), args.output, "headline table")
-    return 0
+    return cells
