@@ -160,3 +160,68 @@ def test_tests_see_their_module_root_as_the_basedir_property(tmp_path: Path) -> 
         assert jvm.compile([source], out, list(jvm.toolchain.platform)).ok
         result = jvm.run([out], [TestRef("demo.BasedirTest", "here")])
     assert result.outcomes[("demo.BasedirTest", "here")].status == "passed"
+
+
+GLOBAL_STATE = """package demo;
+
+import java.util.Locale;
+import java.util.TimeZone;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import static org.junit.jupiter.api.Assertions.*;
+
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class GlobalStateTest {
+    @BeforeAll
+    static void setUpClass() {
+        System.setProperty("demo.class", "set up");
+    }
+
+    @Test
+    @Order(1)
+    void sets() {
+        System.setProperty("demo.test", "changed");
+        Locale.setDefault(new Locale("oc", "FR"));
+        TimeZone.setDefault(TimeZone.getTimeZone("Pacific/Chatham"));
+    }
+
+    @Test
+    @Order(2)
+    void reads() {
+        assertNull(System.getProperty("demo.test"));
+        assertNotEquals("oc", Locale.getDefault().getLanguage());
+        assertNotEquals("oc", Locale.getDefault(Locale.Category.FORMAT).getLanguage());
+        assertNotEquals("Pacific/Chatham", TimeZone.getDefault().getID());
+        assertEquals("set up", System.getProperty("demo.class"));
+    }
+
+    @Test
+    void readsAlone() {
+        assertNull(System.getProperty("demo.test"));
+        assertNotEquals("oc", Locale.getDefault().getLanguage());
+        assertNotEquals("Pacific/Chatham", TimeZone.getDefault().getID());
+    }
+}
+"""
+
+
+def test_a_test_changing_jvm_wide_settings_does_not_change_what_later_tests_see(
+    worker: JvmWorker, tmp_path: Path
+) -> None:
+    """System properties, default locales and time zone are restored after each test (to what its
+    class set up) and after each run (to the helper's own): a later prefix observes what it would
+    in its own build, not what an earlier one left behind."""
+    source = tmp_path / "demo" / "GlobalStateTest.java"
+    source.parent.mkdir()
+    source.write_text(GLOBAL_STATE, encoding="utf-8")
+    out = tmp_path / "out"
+    assert worker.compile([source], out, list(worker.toolchain.platform)).ok
+    in_order = [TestRef("demo.GlobalStateTest", "sets"), TestRef("demo.GlobalStateTest", "reads")]
+    both = worker.run([out], in_order)
+    assert {m: o.status for (_, m), o in both.outcomes.items()} == {"sets": "passed", "reads": "passed"}
+    worker.run([out], [TestRef("demo.GlobalStateTest", "sets")])
+    later = worker.run([out], [TestRef("demo.GlobalStateTest", "readsAlone")])
+    assert later.outcomes[("demo.GlobalStateTest", "readsAlone")].status == "passed"

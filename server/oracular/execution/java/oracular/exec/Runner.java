@@ -240,6 +240,33 @@ public final class Runner {
         }
     }
 
+    /**
+     * The JVM-wide settings a test may change and any later code in this JVM would read: the
+     * system properties, the default locales and the default time zone.
+     *
+     * <p>Why: the helper outlives its runs, and a build runs each test class in a JVM of its own
+     * (or at least after the settings its own class set up). A prefix that sets {@code
+     * Locale.setDefault(Locale.GERMANY)} or a system property would otherwise change what every
+     * later prefix observes: values that depend on what ran before in the helper, and oracles that
+     * fail when the test runs in its build. Restored after each test (to the state its class set up
+     * before it) and after each run (to the helper's own).
+     */
+    private static final class GlobalState {
+        private final java.util.Properties properties = (java.util.Properties) System.getProperties().clone();
+        private final Locale locale = Locale.getDefault();
+        private final Locale display = Locale.getDefault(Locale.Category.DISPLAY);
+        private final Locale format = Locale.getDefault(Locale.Category.FORMAT);
+        private final java.util.TimeZone zone = java.util.TimeZone.getDefault();
+
+        void restore() {
+            System.setProperties((java.util.Properties) properties.clone());
+            Locale.setDefault(locale);
+            Locale.setDefault(Locale.Category.DISPLAY, display);
+            Locale.setDefault(Locale.Category.FORMAT, format);
+            java.util.TimeZone.setDefault(zone);
+        }
+    }
+
     private static final class Listener implements TestExecutionListener {
         final Watchdog watchdog;
         final java.util.Map<String, Long> timeouts;
@@ -247,6 +274,7 @@ public final class Runner {
         /** The class a test was run on (a concrete subclass) -> the class the request named. */
         final java.util.Map<String, String> runOn;
         long started;
+        GlobalState before;
 
         Listener(Watchdog watchdog, java.util.Map<String, Long> timeouts, long defaultTimeout,
                 java.util.Map<String, String> runOn) {
@@ -273,6 +301,7 @@ public final class Runner {
             if (!id.isTest() || key == null) {
                 return;
             }
+            before = new GlobalState();
             started = System.nanoTime();
             long limit = timeouts.getOrDefault(key, defaultTimeout);
             watchdog.deadline = started + limit * 1_000_000L;
@@ -298,6 +327,9 @@ public final class Runner {
             String timedOut = watchdog.timedOut;
             watchdog.current = null;
             watchdog.deadline = Long.MAX_VALUE;
+            if (before != null) {
+                before.restore();
+            }
             if (key.equals(timedOut)) {
                 watchdog.timedOut = null;
                 send("RESULT\t" + key + "\tTIMEOUT\t" + millis + "\t\t\t\t");
@@ -428,6 +460,7 @@ public final class Runner {
                 System.setErr(SINK);
                 System.setOut(SINK);
                 installExitGuard();
+                GlobalState initial = new GlobalState();
                 watchdog.start();
                 try {
                     launcher.execute(request, new Listener(watchdog, timeouts, defaultTimeout, runOn));
@@ -444,6 +477,7 @@ public final class Runner {
                     send("ERROR\t" + escape(t.toString()));
                 } finally {
                     watchdog.finished = true;
+                    initial.restore();
                     exitAllowed = true;
                     System.setErr(err);
                     System.setOut(SINK);
