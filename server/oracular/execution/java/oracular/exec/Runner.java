@@ -244,12 +244,11 @@ public final class Runner {
      * The JVM-wide settings a test may change and any later code in this JVM would read: the
      * system properties, the default locales and the default time zone.
      *
-     * <p>Why: the helper outlives its runs, and a build runs each test class in a JVM of its own
-     * (or at least after the settings its own class set up). A prefix that sets {@code
-     * Locale.setDefault(Locale.GERMANY)} or a system property would otherwise change what every
-     * later prefix observes: values that depend on what ran before in the helper, and oracles that
-     * fail when the test runs in its build. Restored after each test (to the state its class set up
-     * before it) and after each run (to the helper's own).
+     * <p>Why: the helper outlives its runs and runs the prefixes of many files, in an order no
+     * build shares. A prefix that sets {@code Locale.setDefault(Locale.GERMANY)} or a system
+     * property would otherwise change what every later prefix observes: values that depend on what
+     * the helper ran before, and oracles that fail when the test runs in its build. Restored after
+     * each test (to the state its class set up before it) and after each run (to the helper's own).
      */
     private static final class GlobalState {
         private final java.util.Properties properties = (java.util.Properties) System.getProperties().clone();
