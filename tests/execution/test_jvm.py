@@ -166,6 +166,7 @@ GLOBAL_STATE = """package demo;
 
 import java.util.Locale;
 import java.util.TimeZone;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -178,6 +179,11 @@ class GlobalStateTest {
     @BeforeAll
     static void setUpClass() {
         System.setProperty("demo.class", "set up");
+    }
+
+    @AfterAll
+    static void tearDownClass() {
+        System.setProperty("demo.after", "left by the class");
     }
 
     @Test
@@ -201,6 +207,7 @@ class GlobalStateTest {
     @Test
     void readsAlone() {
         assertNull(System.getProperty("demo.test"));
+        assertNull(System.getProperty("demo.after"));
         assertNotEquals("oc", Locale.getDefault().getLanguage());
         assertNotEquals("Pacific/Chatham", TimeZone.getDefault().getID());
     }
@@ -212,8 +219,8 @@ def test_a_test_changing_jvm_wide_settings_does_not_change_what_later_tests_see(
     worker: JvmWorker, tmp_path: Path
 ) -> None:
     """System properties, default locales and time zone are restored after each test (to what its
-    class set up) and after each run (to the helper's own): a later prefix observes what it would
-    in its own build, not what an earlier one left behind."""
+    class set up) and after each run (to the helper's own: what an ``@AfterAll`` set is gone): a
+    later prefix observes what it would in its own build, not what an earlier one left behind."""
     source = tmp_path / "demo" / "GlobalStateTest.java"
     source.parent.mkdir()
     source.write_text(GLOBAL_STATE, encoding="utf-8")
