@@ -164,6 +164,13 @@ def test_tests_see_their_module_root_as_the_basedir_property(tmp_path: Path) -> 
 
 GLOBAL_STATE = """package demo;
 
+import java.io.ByteArrayInputStream;
+import java.net.CookieHandler;
+import java.net.CookieManager;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.security.Provider;
+import java.security.Security;
 import java.util.Locale;
 import java.util.TimeZone;
 import org.junit.jupiter.api.AfterAll;
@@ -192,11 +199,25 @@ class GlobalStateTest {
         System.setProperty("demo.test", "changed");
         Locale.setDefault(new Locale("oc", "FR"));
         TimeZone.setDefault(TimeZone.getTimeZone("Pacific/Chatham"));
+        System.setIn(new ByteArrayInputStream("typed".getBytes()));
+        CookieHandler.setDefault(new CookieManager());
+        Security.addProvider(new Provider("DemoProvider", "1.0", "left by a test") { });
+        Thread.setDefaultUncaughtExceptionHandler((thread, error) -> { });
+        Thread.currentThread().setContextClassLoader(new URLClassLoader(new URL[0], null));
+    }
+
+    static void untouched() throws Exception {
+        assertFalse(System.in instanceof ByteArrayInputStream);
+        assertNull(CookieHandler.getDefault());
+        assertNull(Security.getProvider("DemoProvider"));
+        assertNull(Thread.getDefaultUncaughtExceptionHandler());
+        Class.forName("demo.GlobalStateTest", false, Thread.currentThread().getContextClassLoader());
     }
 
     @Test
     @Order(2)
-    void reads() {
+    void reads() throws Exception {
+        untouched();
         assertNull(System.getProperty("demo.test"));
         assertNotEquals("oc", Locale.getDefault().getLanguage());
         assertNotEquals("oc", Locale.getDefault(Locale.Category.FORMAT).getLanguage());
@@ -205,7 +226,8 @@ class GlobalStateTest {
     }
 
     @Test
-    void readsAlone() {
+    void readsAlone() throws Exception {
+        untouched();
         assertNull(System.getProperty("demo.test"));
         assertNull(System.getProperty("demo.after"));
         assertNotEquals("oc", Locale.getDefault().getLanguage());
@@ -218,9 +240,11 @@ class GlobalStateTest {
 def test_a_test_changing_jvm_wide_settings_does_not_change_what_later_tests_see(
     worker: JvmWorker, tmp_path: Path
 ) -> None:
-    """System properties, default locales and time zone are restored after each test (to what its
-    class set up) and after each run (to the helper's own: what an ``@AfterAll`` set is gone): a
-    later prefix observes what it would in its own build, not what an earlier one left behind."""
+    """System properties, default locales and time zone, standard input, security providers, the
+    net's default handlers, the default uncaught-exception handler and the thread's context class
+    loader are restored after each test (to what its class set up) and after each run (to the
+    helper's own: what an ``@AfterAll`` set is gone): a later prefix observes what it would in its
+    own build, not what an earlier one left behind."""
     source = tmp_path / "demo" / "GlobalStateTest.java"
     source.parent.mkdir()
     source.write_text(GLOBAL_STATE, encoding="utf-8")

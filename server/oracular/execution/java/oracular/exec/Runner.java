@@ -242,13 +242,16 @@ public final class Runner {
 
     /**
      * The JVM-wide settings a test may change and any later code in this JVM would read: the
-     * system properties, the default locales and the default time zone.
+     * system properties, the default locales and time zone, the standard streams, the security
+     * providers, the net's default handlers (cookies, proxies, response cache, authenticator), the
+     * default uncaught-exception handler and the test thread's context class loader.
      *
      * <p>Why: the helper outlives its runs and runs the prefixes of many files, in an order no
-     * build shares. A prefix that sets {@code Locale.setDefault(Locale.GERMANY)} or a system
-     * property would otherwise change what every later prefix observes: values that depend on what
-     * the helper ran before, and oracles that fail when the test runs in its build. Restored after
-     * each test (to the state its class set up before it) and after each run (to the helper's own).
+     * build shares. A prefix that sets {@code Locale.setDefault(Locale.GERMANY)}, a system property
+     * or a {@code CookieHandler} would otherwise change what every later prefix observes: values
+     * that depend on what the helper ran before, and oracles that fail when the test runs in its
+     * build. Restored after each test (to the state its class set up before it) and after each run
+     * (to the helper's own).
      */
     private static final class GlobalState {
         private final java.util.Properties properties = (java.util.Properties) System.getProperties().clone();
@@ -256,6 +259,16 @@ public final class Runner {
         private final Locale display = Locale.getDefault(Locale.Category.DISPLAY);
         private final Locale format = Locale.getDefault(Locale.Category.FORMAT);
         private final java.util.TimeZone zone = java.util.TimeZone.getDefault();
+        private final java.io.InputStream in = System.in;
+        private final PrintStream out = System.out;
+        private final PrintStream err = System.err;
+        private final java.security.Provider[] providers = java.security.Security.getProviders();
+        private final java.net.CookieHandler cookies = java.net.CookieHandler.getDefault();
+        private final java.net.ProxySelector proxies = java.net.ProxySelector.getDefault();
+        private final java.net.ResponseCache responses = java.net.ResponseCache.getDefault();
+        private final java.net.Authenticator authenticator = java.net.Authenticator.getDefault();
+        private final Thread.UncaughtExceptionHandler uncaught = Thread.getDefaultUncaughtExceptionHandler();
+        private final ClassLoader context = Thread.currentThread().getContextClassLoader();
 
         void restore() {
             System.setProperties((java.util.Properties) properties.clone());
@@ -263,6 +276,30 @@ public final class Runner {
             Locale.setDefault(Locale.Category.DISPLAY, display);
             Locale.setDefault(Locale.Category.FORMAT, format);
             java.util.TimeZone.setDefault(zone);
+            System.setIn(in);
+            System.setOut(out);
+            System.setErr(err);
+            restoreProviders();
+            java.net.CookieHandler.setDefault(cookies);
+            java.net.ProxySelector.setDefault(proxies);
+            java.net.ResponseCache.setDefault(responses);
+            java.net.Authenticator.setDefault(authenticator);
+            Thread.setDefaultUncaughtExceptionHandler(uncaught);
+            Thread.currentThread().setContextClassLoader(context);
+        }
+
+        /** The providers as they were, in their order: added ones removed, removed ones put back. */
+        private void restoreProviders() {
+            java.security.Provider[] now = java.security.Security.getProviders();
+            if (java.util.Arrays.equals(now, providers)) {
+                return;
+            }
+            for (java.security.Provider p : now) {
+                java.security.Security.removeProvider(p.getName());
+            }
+            for (java.security.Provider p : providers) {
+                java.security.Security.addProvider(p);
+            }
         }
     }
 
