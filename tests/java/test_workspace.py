@@ -55,10 +55,28 @@ def test_project_root_and_test_paths() -> None:
         == EXAMPLE
     )
     assert is_test_path(Path("x/src/test/java/p/Anything.java"))
+
     assert is_test_path(Path("FooTest.java")) and is_test_path(Path("TestFoo.java"))
     assert not is_test_path(Path("x/src/main/java/p/Foo.java"))
     assert is_test_path(Path("x/p/OptionSpec.java"))
     assert not is_test_path(Path("x/src/main/java/p/OptionSpec.java"))  # the layout wins over the name
+
+
+def test_a_loose_source_root_beside_src_belongs_to_the_project_holding_both(tmp_path: Path) -> None:
+    """An Ant project whose build file is not at its root (jtharness keeps it in ``build/``): its
+    ``unit-tests`` root needs the code under test in ``src``; a lone folder of sources, with no
+    ``src`` beside it, stays its own project."""
+    harness, lone = tmp_path / "harness", tmp_path / "scratch" / "alone"
+    for path in (
+        harness / "src/p/Unit.java",
+        harness / "unit-tests/p/UnitTest.java",
+        lone / "q/LoneTest.java",
+    ):
+        path.parent.mkdir(parents=True)
+        path.write_text(f"package {path.parent.name}; class {path.stem} {{ }}")
+    assert project_root(harness / "unit-tests/p/UnitTest.java") == harness.resolve()
+    assert project_root(harness / "src/p/Unit.java") == harness.resolve()
+    assert project_root(lone / "q/LoneTest.java") == lone.resolve()
 
 
 def test_resolve_prefers_imports_then_package(tmp_path: Path) -> None:

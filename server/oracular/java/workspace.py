@@ -71,8 +71,11 @@ def project_root(path: Path) -> Path:
 
     Without a build file or a checkout above it (an ad-hoc or Bazel project, a file opened on its
     own), the project is what holds the file's source root: above ``src/test/java`` (so the code
-    under test in ``src/main/java`` is found) or above an Ant-style ``test`` folder; never the
-    file's own package folder, below its source root.
+    under test in ``src/main/java`` is found), above an Ant-style ``test`` folder, or above any
+    source root kept beside a ``src`` folder (jtharness's ``unit-tests`` and
+    ``unit-tests-support``, whose Ant build file lives in ``build/``: the source root alone held
+    neither the code under test nor the suite's helpers, and no test compiled); never the file's
+    own package folder, below its source root.
     """
     start = path if path.is_dir() else path.parent
     start = start.resolve()
@@ -87,7 +90,7 @@ def project_root(path: Path) -> Path:
     loose = (package_root(path.resolve()) if path.suffix == ".java" else None) or start
     while loose.name in SOURCE_FOLDERS and loose.parent != loose:
         loose = loose.parent
-    return loose
+    return loose.parent if (loose.parent / "src").is_dir() and loose.name != "src" else loose
 
 
 def has_build_marker(directory: Path) -> bool:
