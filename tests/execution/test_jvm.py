@@ -141,6 +141,40 @@ def test_unruly_tests_cannot_break_the_helper(worker: JvmWorker, tmp_path: Path)
     assert worker.starts == 1
 
 
+SET_UP_FAILS = """package demo;
+
+import org.junit.BeforeClass;
+import org.junit.Test;
+
+public class SetUpFailsTest {
+    @BeforeClass
+    public static void startServer() {
+        throw new IllegalStateException("Unable to create base temporary directory");
+    }
+
+    @Test
+    public void serves() { }
+}
+"""
+
+
+def test_tests_of_a_class_whose_set_up_failed_say_so(worker: JvmWorker, tmp_path: Path) -> None:
+    """JUnit reports nothing for the tests of a class whose ``@BeforeClass`` threw: they are
+    ``notrun``, and say what their class threw, not just "not run" (tomcat9's base test class makes
+    a folder in the working directory before every test)."""
+    source = tmp_path / "demo" / "SetUpFailsTest.java"
+    source.parent.mkdir()
+    source.write_text(SET_UP_FAILS, encoding="utf-8")
+    out = tmp_path / "out"
+    assert worker.compile([source], out, list(worker.toolchain.platform)).ok
+    result = worker.run([out], [TestRef("demo.SetUpFailsTest", "serves")])
+    outcome = result.outcomes[("demo.SetUpFailsTest", "serves")]
+    assert outcome.status == "notrun"
+    assert outcome.message == (
+        "its class failed before it ran: IllegalStateException: Unable to create base temporary directory"
+    )
+
+
 def test_tests_see_their_module_root_as_the_basedir_property(tmp_path: Path) -> None:
     """Maven and Ant set ``basedir``; tests that build paths from it must find their files."""
     require_toolchain()

@@ -436,6 +436,45 @@ def test_an_abstract_test_classs_tests_are_observed_on_a_concrete_subclass(
     assert observation.values["b.length()"] == ObservedValue("literal", "int", "5")  # "abab" + 'c'
 
 
+SET_UP_FAILS = """
+package u;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.BeforeClass;
+import org.junit.Test;
+
+public class ServerTest {
+    @BeforeClass
+    public static void startServer() {
+        throw new IllegalStateException("no temporary folder");
+    }
+
+    @Test
+    public void serves() {
+        List<String> served = new ArrayList<>();
+        served.add("page");
+    }
+}
+"""
+
+
+def test_a_test_whose_class_failed_to_set_up_says_why_it_was_not_observed(
+    tmp_path: Path, checker: OracleChecker
+) -> None:
+    """Its class's ``@BeforeClass`` threw, so JUnit ran none of its tests: the reason is what the
+    class threw, not "did not run" alone."""
+    require_toolchain()
+    write_project(tmp_path, {"test/java/u/ServerTest": SET_UP_FAILS})
+    path = tmp_path / "src/test/java/u/ServerTest.java"
+    observed = observe(engine_for([path], EngineSettings(top_k=64)), path, checker)
+    (observation,) = observed.tests.values()
+    assert not observation.ran
+    assert observation.error == (
+        "did not run: its class failed before it ran: IllegalStateException: no temporary folder"
+    )
+
+
 FACTORY = """
 package s;
 

@@ -118,6 +118,8 @@ GROUPS = (
     ("sandbox", "no sandbox (sandbox: require)"),
     ("time", "a time limit"),
     ("does not compile", "the test class does not compile here (another error)"),
+    ("its class failed", "its test class failed before it (a class set-up that threw)"),
+    ("did not run", "JUnit did not run it"),
     ("not run", "not run (nothing to read)"),
     ("the prefix threw", "the prefix does not run the same way twice"),
 )

@@ -127,6 +127,9 @@ class RunResult:
     ancestors: dict[str, tuple[str, ...]] = field(default_factory=dict)
     """A thrown class (binary name) -> its superclasses, nearest first, ``java.lang.Object`` left out."""
     errors: list[str] = field(default_factory=list)
+    class_failures: dict[str, str] = field(default_factory=dict)
+    """A test class (binary name) that failed around its tests -> what it threw (``Type: message``):
+    why the tests JUnit never ran did not run."""
     crashed: str | None = None
     elapsed_s: float = 0.0
 
@@ -177,7 +180,21 @@ def _run_request(classpath: Sequence[Path], tests: Sequence[TestRef], default_ti
 
 
 PROTOCOL_TAGS = frozenset(
-    {"READY", "PONG", "DIAG", "COMPILED", "RESULT", "OBS", "ANC", "ERROR", "CRASH", "DIRTY", "CPU", "DONE"}
+    {
+        "READY",
+        "PONG",
+        "DIAG",
+        "COMPILED",
+        "RESULT",
+        "OBS",
+        "ANC",
+        "CLASS",
+        "ERROR",
+        "CRASH",
+        "DIRTY",
+        "CPU",
+        "DONE",
+    }
 )
 JVM_RESERVATIONS = ("-XX:ReservedCodeCacheSize=128m", "-XX:CompressedClassSpaceSize=256m",
                     "-XX:MaxDirectMemorySize=256m")  # fmt: skip
@@ -511,7 +528,9 @@ class JvmWorker:
                 key = (t.class_name, t.method)
                 if key not in result.outcomes:
                     status = "crashed" if not done else "notrun"
-                    result.outcomes[key] = TestOutcome(status, message=result.crashed or "not run")
+                    failure = result.class_failures.get(t.class_name)
+                    why = f"its class failed before it ran: {failure}" if failure else "not run"
+                    result.outcomes[key] = TestOutcome(status, message=result.crashed or why)
             result.elapsed_s = time.monotonic() - start
             return result
 
@@ -537,6 +556,8 @@ class JvmWorker:
         elif tag == "ANC" and len(parts) >= 3:
             names = unescape(parts[2])
             result.ancestors[unescape(parts[1])] = tuple(names.split(",")) if names else ()
+        elif tag == "CLASS" and len(parts) >= 4:
+            result.class_failures[parts[1]] = f"{unescape(parts[2]).rsplit('.', 1)[-1]}: {unescape(parts[3])}"
         elif tag == "ERROR":
             result.errors.append(unescape("\t".join(parts[1:])))
         elif tag == "CRASH":

@@ -38,7 +38,7 @@ from oracular.candidates.observed import (
     ObservedValue,
     TestObservation,
 )
-from oracular.execution.jvm import HelperFailed, Observation
+from oracular.execution.jvm import HelperFailed, Observation, TestOutcome
 from oracular.execution.oracle_checks import Bench, OracleChecker
 from oracular.execution.runner import LINKAGE_ERRORS, ScratchOutcome, ScratchRunner
 from oracular.execution.scratch import ByteEdit, ScratchBuilder, ScratchClass, Variant
@@ -50,6 +50,8 @@ from oracular.java.targets import Target
 OBSERVER = "oracular.exec.Observe"
 """The helper class that records values (``execution/java/oracular/exec/Observe.java``)."""
 RUNS = 2
+MAX_REASON = 200
+"""Characters of a run's own words kept in why a test was not observed (a class's set-up failure)."""
 _MARKER = re.compile(r"/\*oracular:([sb][\d.]+)\*/")
 
 
@@ -255,8 +257,7 @@ class Harness:
                     errors.append(f"does not compile here: {compile_error or outcome.class_error}")
                     continue
                 if any(r is None or r.status in ("timeout", "crashed", "notrun", "notfound") for r in runs):
-                    errors.append("ran past its time limit" if any(r and r.status == "timeout" for r in runs)
-                                  else "did not run")  # fmt: skip
+                    errors.append(_not_run(runs))
                     continue
                 failed = [r.exception for r in runs if r is not None and r.status == "failed"]
                 if any(e in LINKAGE_ERRORS for e in failed):  # a class of the project failed to load
@@ -422,6 +423,20 @@ def left_out_note(left_out: Sequence[str], shown: int = 3) -> str:
     """What a file's tests were observed without (:mod:`oracular.execution.pruning`), in one line."""
     more = f" and {len(left_out) - shown} more" if len(left_out) > shown else ""
     return f"observed without what does not compile here: {'; '.join(left_out[:shown])}{more}"
+
+
+def _not_run(runs: Sequence[TestOutcome | None]) -> str:
+    """Why a prefix the helper never ran to its end is not observed, as far as the run says: a time
+    limit, its class failing before it (a ``@BeforeClass`` that threw), the helper stopping, or
+    JUnit not finding it."""
+    if any(r is not None and r.status == "timeout" for r in runs):
+        return "ran past its time limit"
+    said = next((r for r in runs if r is not None and r.message and r.message != "not run"), None)
+    if said is None:
+        return "did not run"
+    reason = " ".join(said.message.split())
+    reason = reason if len(reason) <= MAX_REASON else reason[: MAX_REASON - 3] + "..."
+    return f"did not run: {'JUnit did not find it: ' if said.status == 'notfound' else ''}{reason}"
 
 
 def _unsteady(failed: Sequence[str]) -> str:

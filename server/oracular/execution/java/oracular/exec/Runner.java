@@ -28,6 +28,7 @@ import org.junit.platform.engine.DiscoverySelector;
 import org.junit.platform.engine.TestExecutionResult;
 import org.junit.platform.engine.TestSource;
 import org.junit.platform.engine.discovery.DiscoverySelectors;
+import org.junit.platform.engine.support.descriptor.ClassSource;
 import org.junit.platform.engine.support.descriptor.MethodSource;
 import org.junit.platform.launcher.Launcher;
 import org.junit.platform.launcher.LauncherDiscoveryRequest;
@@ -357,6 +358,7 @@ public final class Runner {
         public void executionFinished(TestIdentifier id, TestExecutionResult result) {
             String key = key(id);
             if (!id.isTest() || key == null) {
+                classFailed(id, result, runOn);
                 return;
             }
             long millis = (System.nanoTime() - started) / 1_000_000;
@@ -385,6 +387,22 @@ public final class Runner {
             send("RESULT\t" + key + "\t" + status + "\t" + millis + "\t" + escape(type) + "\t" + escape(message)
                     + "\t" + escape(actual(t)) + "\t" + escape(trace(t)));
         }
+    }
+
+    /**
+     * A test class that failed around its tests (a {@code @BeforeClass} or class rule that threw, a
+     * class JUnit cannot use): JUnit then reports nothing for the tests it never ran, and without
+     * this line they could only be said "not run".
+     */
+    private static void classFailed(TestIdentifier id, TestExecutionResult result, java.util.Map<String, String> runOn) {
+        Throwable t = result.getThrowable().orElse(null);
+        Optional<TestSource> source = id.getSource();
+        if (t == null || source.isEmpty() || !(source.get() instanceof ClassSource c)) {
+            return;
+        }
+        String cls = runOn.getOrDefault(c.getClassName(), c.getClassName());
+        send("CLASS\t" + cls + "\t" + escape(Observe.nameable(t.getClass())) + "\t"
+                + escape(String.valueOf(t.getMessage())));
     }
 
     /** The observed value an assertion error carries, when its type records one. */
