@@ -115,6 +115,30 @@ def test_pom_dependencies_resolve_transitively_from_a_local_repository(tmp_path:
     assert found is not None and found.path == lib
 
 
+RELOCATION = """<project><modelVersion>4.0.0</modelVersion><groupId>org.old</groupId>
+<artifactId>moved</artifactId><version>debian</version><distributionManagement><relocation>
+<groupId>org.lib</groupId><artifactId>core</artifactId></relocation></distributionManagement></project>"""
+
+
+def test_a_relocation_resolves_to_where_it_moved_and_a_bare_pom_to_nothing(tmp_path: Path) -> None:
+    """Debian relocates ``hamcrest-all`` to ``hamcrest`` by a POM's ``<relocation>``: the jar it
+    moved to stands in. A POM with neither a jar, dependencies nor a relocation (icu4j's, left in
+    ``~/.m2``) stands in for nothing: the dependency is missing, not "held at another version"."""
+    repo = tmp_path / "repo"
+    core = _artifact(repo, "org.lib", "core", "debian")
+    moved = repo / "org/old/moved/debian/moved-debian.pom"
+    moved.parent.mkdir(parents=True)
+    moved.write_text(RELOCATION, encoding="utf-8")
+    _artifact(repo, "com.icu", "icu", "76.1", jar=False)
+    pom = tmp_path / "pom.xml"
+    deps = _dep("org.old", "moved", "1.3") + _dep("com.icu", "icu", "3.8")
+    pom.write_text(POM.format(artifact="app", deps=deps), encoding="utf-8")
+    resolution = resolve_pom_dependencies([pom], [repo])
+    assert resolution.jars == [core]
+    assert resolution.missing == ["com.icu:icu:3.8 (compile)"]
+    assert resolution.substituted == ["org.old:moved 1.3 -> debian"]
+
+
 def test_a_missing_version_resolves_to_the_nearest_one_of_the_same_major(tmp_path: Path) -> None:
     repo = tmp_path / "repo"
     for version in ("1.x", "2.2.2", "debian", "1.8", "1.10"):

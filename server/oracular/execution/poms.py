@@ -42,7 +42,8 @@ def _xml_text(element: ET.Element, name: str) -> str | None:
 
 
 def read_pom(path: Path) -> tuple[dict[str, str], list[Dependency], tuple[str, str] | None]:
-    """Properties, declared dependencies and own ``groupId:artifactId`` of one POM."""
+    """Properties, declared dependencies and own ``groupId:artifactId`` of one POM; a relocation
+    (``<distributionManagement><relocation>``) counts as a dependency on where it moved."""
     try:
         tree = ET.parse(path)
     except (OSError, ET.ParseError):
@@ -69,6 +70,11 @@ def read_pom(path: Path) -> tuple[dict[str, str], list[Dependency], tuple[str, s
             if not g or not a or _xml_text(dep, "optional") == "true":
                 continue
             deps.append(Dependency(g, a, _xml_text(dep, "version"), _xml_text(dep, "scope") or "compile"))
+    for management in _xml_children(project, "distributionManagement"):
+        for moved in _xml_children(management, "relocation"):  # Debian's hamcrest-all -> hamcrest
+            g, a = _xml_text(moved, "groupId") or group, _xml_text(moved, "artifactId") or artifact
+            if g and a:
+                deps.append(Dependency(g, a, _xml_text(moved, "version") or version))
     own = (group, artifact) if group and artifact else None
     return properties, deps, own
 
@@ -168,7 +174,9 @@ def find_in_repos(dep: Dependency, repos: Sequence[Path]) -> Located | None:
     """Where a local repository holds ``dep``, at the best version :func:`candidate_versions` finds.
 
     A version holding only a POM (a relocation) answers with that POM, whose own dependencies
-    stand in for the artifact.
+    stand in for the artifact; one with none stands in for nothing (a POM a build left in
+    ``~/.m2`` without its jar: icu4j's, which read as "held at 76.1" while no class of it was
+    there) and is passed over.
     """
     pom_only = None
     for repo in repos:
@@ -181,7 +189,7 @@ def find_in_repos(dep: Dependency, repos: Sequence[Path]) -> Located | None:
             if jar.exists():
                 return Located(jar, version)
             pom = jar.with_suffix(".pom")
-            if pom_only is None and pom.exists():
+            if pom_only is None and pom.exists() and read_pom(pom)[1]:
                 pom_only = Located(pom, version)
     return pom_only
 
