@@ -74,7 +74,7 @@ def test_exception_f1_reads_the_top1_as_the_engines_verdict() -> None:
         ("the test class does not compile here: line 9: cannot find symbol: class Y", "a class or member"),
         ("no JDK on PATH (java/javac not found)", "no JDK"),
         ("not run", "not run"),
-        ("did not run: its class failed before it ran: AssertionError: no folder", "its test class"),
+        ("did not run: its class failed before it ran: TimeoutException: no folder", "its test class"),
         ("did not run: JUnit did not find it: no such method", "JUnit did not run it"),
         ("the prefix threw IOException in 1 of 2 runs", "the prefix does not run the same way twice"),
         ("something new: details", "something new"),

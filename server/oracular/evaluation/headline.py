@@ -111,6 +111,7 @@ def _row(*cells: object) -> str:
 
 
 GROUPS = (
+    ("its class failed", "its test class failed before it (a class set-up that threw)"),
     ("unmappable character", "the sources' encoding is not UTF-8"),
     ("does not exist", "a package is missing (a dependency or generated sources)"),
     ("cannot find symbol", "a class or member is missing (a dependency or generated sources)"),
@@ -118,12 +119,12 @@ GROUPS = (
     ("sandbox", "no sandbox (sandbox: require)"),
     ("time", "a time limit"),
     ("does not compile", "the test class does not compile here (another error)"),
-    ("its class failed", "its test class failed before it (a class set-up that threw)"),
     ("did not run", "JUnit did not run it"),
     ("not run", "not run (nothing to read)"),
     ("the prefix threw", "the prefix does not run the same way twice"),
 )
-"""Why a prefix was not observed, by what the reason says, first match wins: the general causes."""
+"""Why a prefix was not observed, by what the reason says, first match wins: the general causes.
+A class's failure comes first: what it threw may say anything ("time", "does not exist")."""
 
 
 def reason_group(why: str) -> str:
