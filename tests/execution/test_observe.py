@@ -436,6 +436,36 @@ def test_an_abstract_test_classs_tests_are_observed_on_a_concrete_subclass(
     assert observation.values["b.length()"] == ObservedValue("literal", "int", "5")  # "abab" + 'c'
 
 
+CLOCK = """
+package c;
+
+import java.time.LocalDate;
+import org.junit.jupiter.api.Test;
+
+class DiaryTest {
+    @Test
+    void dates() {
+        String today = LocalDate.now().toString();
+        String fixed = LocalDate.of(2019, 3, 1).toString();
+    }
+}
+"""
+
+
+def test_a_value_read_off_the_clock_is_not_kept_though_both_runs_agree(
+    tmp_path: Path, checker: OracleChecker
+) -> None:
+    """Both runs read the same day: an oracle of it would fail tomorrow. The fixed date is kept."""
+    require_toolchain()
+    write_project(tmp_path, {"test/java/c/DiaryTest": CLOCK})
+    path = tmp_path / "src/test/java/c/DiaryTest.java"
+    observed = observe(engine_for([path], EngineSettings(top_k=64)), path, checker)
+    (observation,) = observed.tests.values()
+    assert observation.ran, observation.error
+    assert "today" in observation.flaky and "today" not in observation.values
+    assert observation.values["fixed"] == ObservedValue("literal", "java.lang.String", '"2019-03-01"')
+
+
 SET_UP_FAILS = """
 package u;
 

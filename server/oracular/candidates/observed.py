@@ -86,7 +86,8 @@ class TestObservation:
     values: dict[str, ObservedValue] = field(default_factory=dict)
     """Target expression -> its value, kept only when both runs agreed."""
     flaky: set[str] = field(default_factory=set)
-    """Targets whose value differed between the two runs (clocks, hash codes, temporary paths)."""
+    """Targets whose value differed between the two runs (clocks, hash codes, temporary paths) or
+    held the run's day or time (:mod:`oracular.execution.clock_values`)."""
     thrown: str | None = None
     """The exception's class when the prefix itself threw (no target could be read then)."""
     thrown_ancestors: tuple[str, ...] = ()
