@@ -179,23 +179,8 @@ def _run_request(classpath: Sequence[Path], tests: Sequence[TestRef], default_ti
     return [*request, "END"]
 
 
-PROTOCOL_TAGS = frozenset(
-    {
-        "READY",
-        "PONG",
-        "DIAG",
-        "COMPILED",
-        "RESULT",
-        "OBS",
-        "ANC",
-        "CLASS",
-        "ERROR",
-        "CRASH",
-        "DIRTY",
-        "CPU",
-        "DONE",
-    }
-)
+PROTOCOL_TAGS = frozenset({"READY", "PONG", "DIAG", "COMPILED", "RESULT", "OBS", "ANC", "CLASS", "ERROR",
+                           "CRASH", "DIRTY", "CPU", "DONE"})  # fmt: skip
 JVM_RESERVATIONS = ("-XX:ReservedCodeCacheSize=128m", "-XX:CompressedClassSpaceSize=256m",
                     "-XX:MaxDirectMemorySize=256m")  # fmt: skip
 """Virtual memory the JVM reserves beyond its heap, kept small so that an address-space cap (the
