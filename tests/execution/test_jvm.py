@@ -175,6 +175,55 @@ def test_tests_of_a_class_whose_set_up_failed_say_so(worker: JvmWorker, tmp_path
     )
 
 
+RENAMED = """package demo;
+
+import org.junit.Test;
+import org.junit.runner.RunWith;
+import org.junit.runners.BlockJUnit4ClassRunner;
+import org.junit.runners.model.FrameworkMethod;
+import org.junit.runners.model.InitializationError;
+import static org.junit.Assert.*;
+
+@RunWith(RenamedTest.Seeded.class)
+public class RenamedTest {
+    /** As RandomizedRunner names its tests: "adds {seed=[C0FFEE]}". */
+    public static class Seeded extends BlockJUnit4ClassRunner {
+        public Seeded(Class<?> c) throws InitializationError {
+            super(c);
+        }
+
+        @Override
+        protected String testName(FrameworkMethod method) {
+            return method.getName() + " {seed=[C0FFEE]}";
+        }
+    }
+
+    @Test
+    public void adds() { assertEquals(2, 1 + 1); }
+
+    @Test
+    public void fails() { assertEquals(3, 1 + 1); }
+
+    @Test
+    public void notAsked() { fail("runs only when asked for"); }
+}
+"""
+
+
+def test_tests_of_a_runner_that_renames_them_run(worker: JvmWorker, tmp_path: Path) -> None:
+    """Vintage cannot select a method whose runner renames it (RandomizedRunner's "adds
+    {seed=[C0FFEE]}": "No tests found matching Method adds"), and every such test read "not run":
+    the class runs again, its tests kept by their own name, and only those asked for run."""
+    source = tmp_path / "demo" / "RenamedTest.java"
+    source.parent.mkdir()
+    source.write_text(RENAMED, encoding="utf-8")
+    out = tmp_path / "out"
+    assert worker.compile([source], out, list(worker.toolchain.platform)).ok
+    result = worker.run([out], [TestRef("demo.RenamedTest", "adds"), TestRef("demo.RenamedTest", "fails")])
+    assert {m: o.status for (_, m), o in result.outcomes.items()} == {"adds": "passed", "fails": "failed"}
+    assert result.outcomes[("demo.RenamedTest", "fails")].message == "expected:<3> but was:<2>"
+
+
 def test_tests_see_their_module_root_as_the_basedir_property(tmp_path: Path) -> None:
     """Maven and Ant set ``basedir``; tests that build paths from it must find their files."""
     require_toolchain()

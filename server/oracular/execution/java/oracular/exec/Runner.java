@@ -25,6 +25,7 @@ import javax.tools.JavaFileObject;
 import javax.tools.StandardJavaFileManager;
 import javax.tools.ToolProvider;
 import org.junit.platform.engine.DiscoverySelector;
+import org.junit.platform.engine.FilterResult;
 import org.junit.platform.engine.TestExecutionResult;
 import org.junit.platform.engine.TestSource;
 import org.junit.platform.engine.discovery.DiscoverySelectors;
@@ -32,6 +33,7 @@ import org.junit.platform.engine.support.descriptor.ClassSource;
 import org.junit.platform.engine.support.descriptor.MethodSource;
 import org.junit.platform.launcher.Launcher;
 import org.junit.platform.launcher.LauncherDiscoveryRequest;
+import org.junit.platform.launcher.PostDiscoveryFilter;
 import org.junit.platform.launcher.TestExecutionListener;
 import org.junit.platform.launcher.TestIdentifier;
 import org.junit.platform.launcher.core.LauncherConfig;
@@ -312,6 +314,8 @@ public final class Runner {
         final java.util.Map<String, String> runOn;
         long started;
         GlobalState before;
+        /** JUnit 4 classes whose runner renames its tests, so that selecting a method found none. */
+        final java.util.Set<String> unmatched = new java.util.LinkedHashSet<>();
 
         Listener(Watchdog watchdog, java.util.Map<String, Long> timeouts, long defaultTimeout,
                 java.util.Map<String, String> runOn) {
@@ -324,10 +328,13 @@ public final class Runner {
         private String key(TestIdentifier id) {
             Optional<TestSource> source = id.getSource();
             if (source.isPresent() && source.get() instanceof MethodSource m) {
-                String method = m.getMethodName();
-                int bracket = method.indexOf('[');  // JUnit 4 Parameterized: name[0]
                 String cls = runOn.getOrDefault(m.getClassName(), m.getClassName());
-                return cls + "\t" + (bracket > 0 ? method.substring(0, bracket) : method);
+                return cls + "\t" + ownName(m.getMethodName());
+            }
+            // A renamed test has no method Vintage can name: its class and its display name.
+            if (id.isTest() && source.isPresent() && source.get() instanceof ClassSource c
+                    && unmatched.contains(c.getClassName())) {
+                return runOn.getOrDefault(c.getClassName(), c.getClassName()) + "\t" + ownName(id.getDisplayName());
             }
             return null;
         }
@@ -358,7 +365,12 @@ public final class Runner {
         public void executionFinished(TestIdentifier id, TestExecutionResult result) {
             String key = key(id);
             if (!id.isTest() || key == null) {
-                classFailed(id, result, runOn);
+                String renamed = renamedRunner(id, result);
+                if (renamed != null) {
+                    unmatched.add(renamed);
+                } else {
+                    classFailed(id, result, runOn);
+                }
                 return;
             }
             long millis = (System.nanoTime() - started) / 1_000_000;
@@ -387,6 +399,34 @@ public final class Runner {
             send("RESULT\t" + key + "\t" + status + "\t" + millis + "\t" + escape(type) + "\t" + escape(message)
                     + "\t" + escape(actual(t)) + "\t" + escape(trace(t)));
         }
+    }
+
+    /**
+     * A method's own name, without what a runner adds to it: JUnit 4 Parameterized's {@code name[0]},
+     * RandomizedRunner's {@code name {seed=[C0FFEE]}}.
+     */
+    static String ownName(String method) {
+        int end = 0;
+        while (end < method.length() && Character.isJavaIdentifierPart(method.charAt(end))) {
+            end++;
+        }
+        return end > 0 ? method.substring(0, end) : method;
+    }
+
+    /**
+     * The JUnit 4 class whose method selection found nothing (Vintage's "No tests found matching
+     * Method ..."), as a runner that renames its tests makes it (RandomizedRunner's {@code name
+     * {seed=[...]}}); {@code null} for anything else.
+     */
+    private static String renamedRunner(TestIdentifier id, TestExecutionResult result) {
+        Throwable t = result.getThrowable().orElse(null);
+        String parent = id.getParentId().orElse("");
+        int at = parent.lastIndexOf("[runner:");
+        if (t == null || at < 0 || !String.valueOf(t.getMessage()).startsWith("No tests found matching")) {
+            return null;
+        }
+        int end = parent.indexOf(']', at);
+        return end < 0 ? null : parent.substring(at + "[runner:".length(), end);
     }
 
     /**
@@ -480,6 +520,7 @@ public final class Runner {
         try (URLClassLoader loader = new URLClassLoader(urls.toArray(new URL[0]), Runner.class.getClassLoader())) {
             Thread.currentThread().setContextClassLoader(loader);
             List<DiscoverySelector> selectors = new ArrayList<>();
+            java.util.Map<String, java.util.Set<String>> wanted = new java.util.HashMap<>();
             for (String[] test : tests) {
                 try {
                     Class<?> cls = Class.forName(test[0], false, loader);
@@ -500,6 +541,7 @@ public final class Runner {
                         runOn.put(on.getName(), test[0]);
                     }
                     selectors.add(DiscoverySelectors.selectMethod(on, found));
+                    wanted.computeIfAbsent(on.getName(), k -> new java.util.HashSet<>()).add(test[1]);
                 } catch (Throwable t) {
                     send("RESULT\t" + test[0] + "\t" + test[1] + "\tNOTFOUND\t0\t" + escape(t.getClass().getName())
                             + "\t" + escape(String.valueOf(t.getMessage())) + "\t\t");
@@ -517,7 +559,11 @@ public final class Runner {
                 GlobalState initial = new GlobalState();
                 watchdog.start();
                 try {
-                    launcher.execute(request, new Listener(watchdog, timeouts, defaultTimeout, runOn));
+                    Listener listener = new Listener(watchdog, timeouts, defaultTimeout, runOn);
+                    launcher.execute(request, listener);
+                    if (!listener.unmatched.isEmpty()) {
+                        launcher.execute(renamedRequest(listener.unmatched, wanted, loader), listener);
+                    }
                 } catch (ThreadDeath stopped) {
                     send("ERROR\tthe run was stopped outside a test (time limit)");
                 } catch (Throwable t) {
@@ -547,6 +593,33 @@ public final class Runner {
         }
         cleanUp(before);
         send("DONE\t" + (System.nanoTime() - start) / 1_000_000);
+    }
+
+    /**
+     * The wanted tests of classes whose runner renames them: each class selected whole, its tests
+     * kept by their own name, for the runner to filter (Vintage hands the platform's filter on).
+     */
+    private static LauncherDiscoveryRequest renamedRequest(java.util.Set<String> classes,
+            java.util.Map<String, java.util.Set<String>> wanted, ClassLoader loader) throws ClassNotFoundException {
+        List<DiscoverySelector> selectors = new ArrayList<>();
+        for (String name : classes) {
+            selectors.add(DiscoverySelectors.selectClass(Class.forName(name, false, loader)));
+        }
+        PostDiscoveryFilter own = descriptor -> {
+            Object source = descriptor.getSource().orElse(null);
+            String cls = source instanceof MethodSource m ? m.getClassName()
+                    : source instanceof ClassSource c ? c.getClassName() : null;
+            if (!descriptor.isTest() || cls == null) {
+                return FilterResult.included("a container");
+            }
+            String name = source instanceof MethodSource m ? m.getMethodName() : descriptor.getDisplayName();
+            return FilterResult.includedIf(wanted.getOrDefault(cls, java.util.Set.of()).contains(ownName(name)));
+        };
+        return LauncherDiscoveryRequestBuilder.request()
+                .selectors(selectors)
+                .filters(own)
+                .configurationParameter("junit.jupiter.extensions.autodetection.enabled", "false")
+                .build();
     }
 
     /** What the run's tests left behind: processes killed, threads stopped, CPU time reported. */
