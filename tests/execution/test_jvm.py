@@ -186,7 +186,7 @@ import static org.junit.Assert.*;
 
 @RunWith(RenamedTest.Seeded.class)
 public class RenamedTest {
-    /** As RandomizedRunner names its tests: "adds {seed=[C0FFEE]}". */
+    /** A runner that names its tests with their seed: "adds {seed=[C0FFEE]}". */
     public static class Seeded extends BlockJUnit4ClassRunner {
         public Seeded(Class<?> c) throws InitializationError {
             super(c);
@@ -211,8 +211,8 @@ public class RenamedTest {
 
 
 def test_tests_of_a_runner_that_renames_them_run(worker: JvmWorker, tmp_path: Path) -> None:
-    """Vintage cannot select a method whose runner renames it (RandomizedRunner's "adds
-    {seed=[C0FFEE]}": "No tests found matching Method adds"), and every such test read "not run":
+    """Vintage cannot select a method whose runner renames it ("adds {seed=[C0FFEE]}": "No tests
+    found matching Method adds"), and every such test read "not run":
     the class runs again, its tests kept by their own name, and only those asked for run."""
     source = tmp_path / "demo" / "RenamedTest.java"
     source.parent.mkdir()

@@ -403,7 +403,7 @@ public final class Runner {
 
     /**
      * A method's own name, without what a runner adds to it: JUnit 4 Parameterized's {@code name[0]},
-     * RandomizedRunner's {@code name {seed=[C0FFEE]}}.
+     * a seed a runner appends ({@code name {seed=[C0FFEE]}}).
      */
     static String ownName(String method) {
         int end = 0;
@@ -415,8 +415,8 @@ public final class Runner {
 
     /**
      * The JUnit 4 class whose method selection found nothing (Vintage's "No tests found matching
-     * Method ..."), as a runner that renames its tests makes it (RandomizedRunner's {@code name
-     * {seed=[...]}}); {@code null} for anything else.
+     * Method ..."), as a runner that renames its tests makes it ({@code name {seed=[C0FFEE]}});
+     * {@code null} for anything else.
      */
     private static String renamedRunner(TestIdentifier id, TestExecutionResult result) {
         Throwable t = result.getThrowable().orElse(null);
