@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, date, datetime, timedelta
+from functools import lru_cache
 
 DATE_FORMATS = ("%Y-%m-%d", "%Y%m%d", "%Y/%m/%d", "%d/%m/%Y", "%m/%d/%Y", "%d.%m.%Y", "%a %b %d", "%d %b %Y")
 """How a day is written by ISO formats, ``SimpleDateFormat`` patterns and ``Date.toString()``
@@ -28,19 +29,25 @@ def _spelt(day: date) -> tuple[str, ...]:
     return (f"{month} {day.day}, {day.year}", f"{day.day} {month} {day.year}")
 
 
-def _days(now: datetime) -> set[date]:
+def _days(now: datetime) -> tuple[date, ...]:
     """The run's day, in UTC and here, and the days either side (a run near midnight, a JVM in
     another time zone)."""
     local = now.astimezone()
-    return {(moment + timedelta(days=shift)).date() for moment in (now, local) for shift in (-1, 0, 1)}
+    return tuple(sorted({(m + timedelta(days=shift)).date() for m in (now, local) for shift in (-1, 0, 1)}))
+
+
+@lru_cache(maxsize=4)
+def _written(days: tuple[date, ...]) -> tuple[str, ...]:
+    """Every way :data:`DATE_FORMATS` and :func:`_spelt` write ``days``: made once a day, not once
+    per value read."""
+    return tuple(s for day in days for s in (*(day.strftime(f) for f in DATE_FORMATS), *_spelt(day)))
 
 
 def holds_the_clock(payload: str, now: datetime | None = None) -> bool:
     """Whether an observed value's text holds the run's day or an epoch time near ``now``."""
     now = now or datetime.now(UTC)
-    for day in _days(now):
-        if any(day.strftime(f) in payload for f in DATE_FORMATS) or any(s in payload for s in _spelt(day)):
-            return True
+    if any(written in payload for written in _written(_days(now))):
+        return True
     seconds = now.timestamp()
     for match in _DIGITS.finditer(payload):
         value = int(match.group(1))

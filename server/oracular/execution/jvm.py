@@ -82,6 +82,8 @@ class CompileResult:
     elapsed_s: float
 
 
+NOT_RUN = "not run"
+"""The message of a test the helper never answered for, where nothing says why."""
 STATUS_ORDER = ("passed", "skipped", "notfound", "aborted", "failed", "timeout", "crashed", "notrun")
 """Worst last: a parameterized test's invocations are merged into their worst outcome."""
 
@@ -514,7 +516,7 @@ class JvmWorker:
                 if key not in result.outcomes:
                     status = "crashed" if not done else "notrun"
                     failure = result.class_failures.get(t.class_name)
-                    why = f"its class failed before it ran: {failure}" if failure else "not run"
+                    why = f"its class failed before it ran: {failure}" if failure else NOT_RUN
                     result.outcomes[key] = TestOutcome(status, message=result.crashed or why)
             result.elapsed_s = time.monotonic() - start
             return result

@@ -39,7 +39,7 @@ from oracular.candidates.observed import (
     TestObservation,
 )
 from oracular.execution.clock_values import holds_the_clock
-from oracular.execution.jvm import HelperFailed, Observation, TestOutcome
+from oracular.execution.jvm import NOT_RUN, HelperFailed, Observation, TestOutcome
 from oracular.execution.oracle_checks import Bench, OracleChecker
 from oracular.execution.runner import LINKAGE_ERRORS, ScratchOutcome, ScratchRunner
 from oracular.execution.scratch import ByteEdit, ScratchBuilder, ScratchClass, Variant
@@ -433,7 +433,7 @@ def _not_run(runs: Sequence[TestOutcome | None]) -> str:
     JUnit not finding it."""
     if any(r is not None and r.status == "timeout" for r in runs):
         return "ran past its time limit"
-    said = next((r for r in runs if r is not None and r.message and r.message != "not run"), None)
+    said = next((r for r in runs if r is not None and r.message and r.message != NOT_RUN), None)
     if said is None:
         return "did not run"
     reason = " ".join(said.message.split())

@@ -548,11 +548,7 @@ public final class Runner {
                 }
             }
             if (!selectors.isEmpty()) {
-                LauncherDiscoveryRequest request = LauncherDiscoveryRequestBuilder.request()
-                        .selectors(selectors)
-                        .configurationParameter("junit.jupiter.extensions.autodetection.enabled", "false")
-                        .configurationParameter("junit.jupiter.execution.parallel.enabled", "false")
-                        .build();
+                LauncherDiscoveryRequest request = request(selectors).build();
                 System.setErr(SINK);
                 System.setOut(SINK);
                 installExitGuard();
@@ -607,19 +603,27 @@ public final class Runner {
         }
         PostDiscoveryFilter own = descriptor -> {
             Object source = descriptor.getSource().orElse(null);
-            String cls = source instanceof MethodSource m ? m.getClassName()
-                    : source instanceof ClassSource c ? c.getClassName() : null;
-            if (!descriptor.isTest() || cls == null) {
-                return FilterResult.included("a container");
+            if (descriptor.isTest() && source instanceof MethodSource m) {
+                return asked(wanted, m.getClassName(), m.getMethodName());
             }
-            String name = source instanceof MethodSource m ? m.getMethodName() : descriptor.getDisplayName();
-            return FilterResult.includedIf(wanted.getOrDefault(cls, java.util.Set.of()).contains(ownName(name)));
+            if (descriptor.isTest() && source instanceof ClassSource c) {  // a name Vintage found no method for
+                return asked(wanted, c.getClassName(), descriptor.getDisplayName());
+            }
+            return FilterResult.included("a container");
         };
+        return request(selectors).filters(own).build();
+    }
+
+    private static FilterResult asked(java.util.Map<String, java.util.Set<String>> wanted, String cls, String name) {
+        return FilterResult.includedIf(wanted.getOrDefault(cls, java.util.Set.of()).contains(ownName(name)));
+    }
+
+    /** A run of the selected tests in this helper: one thread, no extensions loaded by service. */
+    private static LauncherDiscoveryRequestBuilder request(List<DiscoverySelector> selectors) {
         return LauncherDiscoveryRequestBuilder.request()
                 .selectors(selectors)
-                .filters(own)
                 .configurationParameter("junit.jupiter.extensions.autodetection.enabled", "false")
-                .build();
+                .configurationParameter("junit.jupiter.execution.parallel.enabled", "false");
     }
 
     /** What the run's tests left behind: processes killed, threads stopped, CPU time reported. */
