@@ -47,6 +47,15 @@ class HostileTest {
     }
     @Test void writesAbsolute() throws Exception { Files.writeString(Path.of("OUTSIDE"), "escaped"); }
     @Test void deletes() throws Exception { Files.delete(Path.of("VICTIM")); }
+    @Test void writesWorkingDirectory() throws Exception {
+        Files.createDirectories(Path.of("output/tmp"));
+        Files.writeString(Path.of("output/tmp/made.txt"), "made");
+        Files.writeString(Path.of("target/made.txt"), "made");
+        assertEquals("made", Files.readString(Path.of("output/tmp/made.txt")));
+        assertEquals("<project/>", Files.readString(Path.of("pom.xml")));
+    }
+    @Test void rewritesProjectFile() throws Exception { Files.writeString(Path.of("pom.xml"), "spoilt"); }
+    @Test void deletesProjectFile() throws Exception { Files.delete(Path.of("target/classes/Kept.class")); }
     @Test void connects() throws Exception { new Socket("127.0.0.1", PORT).close(); }
     @Test void exits() { System.exit(3); }
     @Test void halts() { Runtime.getRuntime().halt(4); }
@@ -96,6 +105,16 @@ def outside(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="module")
+def module(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The tests' working directory: a module root with a build file and a build output."""
+    root = tmp_path_factory.mktemp("module")
+    (root / "pom.xml").write_text("<project/>", encoding="utf-8")
+    (root / "target" / "classes").mkdir(parents=True)
+    (root / "target" / "classes" / "Kept.class").write_bytes(b"kept")
+    return root
+
+
+@pytest.fixture(scope="module")
 def listener() -> Iterator[socket.socket]:
     server = socket.socket()
     server.bind(("127.0.0.1", 0))
@@ -107,7 +126,7 @@ def listener() -> Iterator[socket.socket]:
 
 @pytest.fixture(scope="module")
 def hostile(
-    tmp_path_factory: pytest.TempPathFactory, outside: Path, listener: socket.socket
+    tmp_path_factory: pytest.TempPathFactory, outside: Path, module: Path, listener: socket.socket
 ) -> Iterator[tuple[JvmWorker, Path]]:
     require_toolchain()
     require_bwrap()
@@ -123,7 +142,7 @@ def hostile(
     source.parent.mkdir(parents=True)
     source.write_text(text, encoding="utf-8")
     worker = JvmWorker(
-        find_toolchain(), cwd=outside, heap="256m", writable=(work,), sandbox=SandboxSettings("require")
+        find_toolchain(), cwd=module, heap="256m", writable=(work,), sandbox=SandboxSettings("require")
     )
     compiled = worker.compile([source], work / "classes", list(worker.toolchain.platform))
     assert compiled.ok, compiled.diagnostics
@@ -170,6 +189,23 @@ def test_a_file_outside_the_scratch_copy_cannot_be_deleted(hostile, outside: Pat
     (outside / "victim.txt").write_text("keep me", encoding="utf-8")
     assert run(hostile, "deletes").status == "failed"
     assert (outside / "victim.txt").read_text(encoding="utf-8") == "keep me"
+
+
+def test_a_test_writes_into_its_working_directory_not_into_the_project(hostile, module: Path) -> None:
+    """Tests that make folders in the module root (tomcat9's ``output/tmp``) run: the working
+    directory is a writable mirror of it, and what they write stays there."""
+    assert run(hostile, "writesWorkingDirectory").status == "passed"
+    assert sorted(p.relative_to(module).as_posix() for p in module.rglob("*")) == [
+        "pom.xml", "target", "target/classes", "target/classes/Kept.class",
+    ]  # fmt: skip
+
+
+def test_the_projects_own_files_stay_read_only(hostile, module: Path) -> None:
+    rewrite, delete = run(hostile, "rewritesProjectFile"), run(hostile, "deletesProjectFile")
+    assert rewrite.status == "failed" and "Read-only file system" in rewrite.message
+    assert delete.status == "failed"
+    assert (module / "pom.xml").read_text(encoding="utf-8") == "<project/>"
+    assert (module / "target" / "classes" / "Kept.class").read_bytes() == b"kept"
 
 
 def test_no_connection_leaves_the_sandbox(hostile, listener: socket.socket) -> None:

@@ -7,7 +7,8 @@ each helper JVM (:class:`~oracular.execution.jvm.JvmWorker`, the one code path o
 user code) starts under Bubblewrap (``bwrap``):
 
 - the whole file system read-only, but the folders the helper writes (scratch classes, project
-  classes compiled on demand) and a private temporary folder (``java.io.tmpdir``, ``TMPDIR``);
+  classes compiled on demand), a private temporary folder (``java.io.tmpdir``, ``TMPDIR``) and
+  a writable mirror of the working directory (:mod:`oracular.execution.workdir`);
 - no network (a new, empty network namespace), its own PID namespace (whatever it forks dies with
   it), its own IPC and host name, a new session (no terminal to type into); it dies with Oracular
   (:func:`spawn`);
@@ -31,6 +32,7 @@ import resource
 import shutil
 import subprocess
 import sys
+import tempfile
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future
@@ -38,6 +40,8 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Literal
+
+from oracular.execution.workdir import mirror_arguments
 
 SandboxMode = Literal["require", "prefer", "off"]
 SANDBOX_MODES: tuple[SandboxMode, ...] = ("require", "prefer", "off")
@@ -214,11 +218,14 @@ class Confinement:
     cwd: Path | None
     sandboxed: bool
     cgroup: Cgroup = field(default_factory=Cgroup)
+    workdir: tuple[Path, tuple[str, ...]] | None = None
+    """The working directory's writable mirror (:mod:`oracular.execution.workdir`) and the bwrap
+    arguments that put it in place, where the working directory is not writable already."""
 
     def command(self, argv: Sequence[str]) -> list[str]:
         if not self.sandboxed:
             return list(argv)
-        binds: list[str] = []
+        binds: list[str] = list(self.workdir[1]) if self.workdir is not None else []
         for folder in (*self.writable, self.tmpdir):
             binds += ["--bind", str(folder), str(folder)]
         chdir = ["--chdir", str(self.cwd)] if self.cwd is not None else []
@@ -279,6 +286,8 @@ class Confinement:
         """After the helper is gone: its cgroup and temporary folder."""
         self.cgroup.remove()
         shutil.rmtree(self.tmpdir, ignore_errors=True)
+        if self.workdir is not None:
+            shutil.rmtree(self.workdir[0], ignore_errors=True)
 
 
 class _Launcher:
@@ -360,8 +369,15 @@ def confine(
     settings: SandboxSettings, writable: Sequence[Path], tmpdir: Path, cwd: Path | None
 ) -> Confinement:
     """The confinement of a new helper (see :func:`will_sandbox` for ``require``). ``writable``
-    folders are made if missing: bwrap binds folders that exist."""
+    folders are made if missing: bwrap binds folders that exist. In the sandbox the working
+    directory ``cwd`` is a writable mirror of itself (:mod:`oracular.execution.workdir`)."""
     sandboxed = will_sandbox(settings)
     for folder in (*writable, tmpdir):
         folder.mkdir(parents=True, exist_ok=True)
-    return Confinement(settings, tuple(writable), tmpdir, cwd, sandboxed, Cgroup.make(settings.limits))
+    workdir = None
+    if sandboxed and cwd is not None and not any(cwd.is_relative_to(f) for f in (*writable, tmpdir)):
+        scratch = Path(tempfile.mkdtemp(prefix="oracular-cwd-"))
+        workdir = (scratch, tuple(mirror_arguments(cwd, scratch)))
+    return Confinement(
+        settings, tuple(writable), tmpdir, cwd, sandboxed, Cgroup.make(settings.limits), workdir
+    )

@@ -1,0 +1,95 @@
+"""A working directory the tests can write into, inside the sandbox: the module root, mirrored.
+
+Why: tests resolve relative paths against their working directory, the module root, and some
+write there as they would under Maven or Ant (tomcat9's base test class makes ``output/tmp``,
+others ``target/test-output``). The sandbox binds the whole file system read-only, so such a
+test failed ("Unable to create base temporary directory", "Read-only file system") where
+``mvn test`` passes, and its prefix was never observed. bwrap 0.8 has no overlay; instead the
+working directory is a scratch folder, thrown away with the helper, holding the module root's
+folders :data:`DEPTH` levels deep as folders of its own, with everything below them (and every
+file) bound read-only from the project. A test can then make files and folders in the module
+root and in its folders; what the project holds stays read-only, and nothing a test writes
+reaches it. The mirror has the module root's own path, so ``basedir`` and the paths a test
+prints are the project's.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+DEPTH = 2
+"""Levels of folders made writable: the module root and its folders (``output/``, ``target/``)."""
+MAX_BINDS = 512
+"""Read-only binds at most; a root with more entries at :data:`DEPTH` is mirrored one level
+less deep (each bind is a mount the sandbox makes at start)."""
+
+
+@dataclass(frozen=True)
+class Mirror:
+    """What stands in for a module root: paths relative to it."""
+
+    folders: tuple[str, ...]
+    """Made as the mirror's own (writable) folders, parents first."""
+    bound: tuple[tuple[str, bool], ...]
+    """Bound read-only from the project, with whether each is a folder."""
+    links: tuple[tuple[str, str], ...]
+    """Symbolic links, made again with the same target."""
+
+
+def plan(root: Path, depth: int = DEPTH, max_binds: int = MAX_BINDS) -> Mirror | None:
+    """How to mirror ``root``: :data:`DEPTH` levels of folders where the binds stay under
+    ``max_binds``, else fewer; ``None`` where ``root`` cannot be read or even its entries are
+    too many (the working directory then stays read-only)."""
+    for levels in range(depth, 0, -1):
+        mirror = _walk(root, levels)
+        if mirror is None or len(mirror.bound) <= max_binds:
+            return mirror
+    return None
+
+
+def _walk(root: Path, levels: int) -> Mirror | None:
+    folders: list[str] = []
+    bound: list[tuple[str, bool]] = []
+    links: list[tuple[str, str]] = []
+    pending: list[tuple[str, int]] = [("", 1)]
+    while pending:
+        relative, level = pending.pop(0)
+        try:
+            entries = sorted(os.scandir(root / relative), key=lambda e: e.name)
+        except OSError:
+            return None  # only the root is listed unchecked: a folder is read before it is mirrored
+        for entry in entries:
+            path = f"{relative}/{entry.name}" if relative else entry.name
+            if entry.is_symlink():
+                links.append((path, os.readlink(entry.path)))
+            elif level < levels and entry.is_dir() and os.access(entry.path, os.R_OK | os.X_OK):
+                folders.append(path)
+                pending.append((path, level + 1))
+            else:
+                bound.append((path, entry.is_dir(follow_symlinks=False)))
+    return Mirror(tuple(folders), tuple(bound), tuple(links))
+
+
+def mirror_arguments(root: Path, scratch: Path) -> list[str]:
+    """Make ``root``'s mirror in ``scratch`` (an empty folder) and return the bwrap arguments
+    that put it at ``root``'s path: after the read-only root, before the writable folders (which
+    may lie inside it). Empty where ``root`` is not mirrored."""
+    mirror = plan(root)
+    if mirror is None:
+        return []
+    scratch.chmod(root.stat().st_mode & 0o7777)
+    for folder in mirror.folders:
+        (scratch / folder).mkdir(mode=(root / folder).stat().st_mode & 0o7777)
+    for path, is_dir in mirror.bound:  # mount points: bwrap binds onto what exists
+        if is_dir:
+            (scratch / path).mkdir()
+        else:
+            (scratch / path).touch()
+    for path, target in mirror.links:
+        os.symlink(target, scratch / path)
+    arguments = ["--bind", str(scratch), str(root)]
+    for path, _ in mirror.bound:
+        arguments += ["--ro-bind", str(root / path), str(root / path)]
+    return arguments

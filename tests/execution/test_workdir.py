@@ -1,0 +1,53 @@
+"""The working directory's mirror: which folders become the mirror's own, what is bound from the
+project, and when it is mirrored less deep or not at all."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from oracular.execution.workdir import mirror_arguments, plan
+
+
+def module(root: Path, files_in_target: int = 1) -> Path:
+    (root / "src" / "main").mkdir(parents=True)
+    (root / "pom.xml").write_text("<project/>", encoding="utf-8")
+    (root / "target").mkdir()
+    for i in range(files_in_target):
+        (root / "target" / f"f{i}").write_text("x", encoding="utf-8")
+    os.symlink("src", root / "sources")
+    return root
+
+
+def test_the_module_root_and_its_folders_are_mirrored_their_contents_bound(tmp_path: Path) -> None:
+    mirror = plan(module(tmp_path))
+    assert mirror is not None
+    assert mirror.folders == ("src", "target")
+    assert mirror.bound == (("pom.xml", False), ("src/main", True), ("target/f0", False))
+    assert mirror.links == (("sources", "src"),)
+
+
+def test_too_many_entries_two_levels_down_mirror_one_level(tmp_path: Path) -> None:
+    mirror = plan(module(tmp_path, files_in_target=20), max_binds=10)
+    assert mirror is not None
+    assert mirror.folders == ()
+    assert mirror.bound == (("pom.xml", False), ("src", True), ("target", True))
+    assert plan(tmp_path, max_binds=2) is None
+
+
+def test_an_unreadable_root_is_not_mirrored(tmp_path: Path) -> None:
+    assert plan(tmp_path / "missing") is None
+
+
+def test_the_mirror_holds_mount_points_and_links_and_the_arguments_bind_them(tmp_path: Path) -> None:
+    root, scratch = module(tmp_path / "root"), tmp_path / "scratch"
+    scratch.mkdir()
+    arguments = mirror_arguments(root, scratch)
+    assert arguments[:3] == ["--bind", str(scratch), str(root)]
+    assert arguments[3:] == [
+        "--ro-bind", str(root / "pom.xml"), str(root / "pom.xml"),
+        "--ro-bind", str(root / "src/main"), str(root / "src/main"),
+        "--ro-bind", str(root / "target/f0"), str(root / "target/f0"),
+    ]  # fmt: skip
+    assert (scratch / "pom.xml").is_file() and (scratch / "pom.xml").read_text(encoding="utf-8") == ""
+    assert (scratch / "src" / "main").is_dir() and os.readlink(scratch / "sources") == "src"
