@@ -178,6 +178,7 @@ def test_tests_of_a_class_whose_set_up_failed_say_so(worker: JvmWorker, tmp_path
 RENAMED = """package demo;
 
 import org.junit.Test;
+import org.junit.runner.Description;
 import org.junit.runner.RunWith;
 import org.junit.runners.BlockJUnit4ClassRunner;
 import org.junit.runners.model.FrameworkMethod;
@@ -186,7 +187,8 @@ import static org.junit.Assert.*;
 
 @RunWith(RenamedTest.Seeded.class)
 public class RenamedTest {
-    /** A runner that names its tests with their seed: "adds {seed=[C0FFEE]}". */
+    /** A runner that names its tests with their seed ("adds {seed=[C0FFEE]}"), or describes them
+     * by class name, as RandomizedRunner does (JUnit 4's own loader cannot load the class: no source). */
     public static class Seeded extends BlockJUnit4ClassRunner {
         public Seeded(Class<?> c) throws InitializationError {
             super(c);
@@ -194,8 +196,9 @@ public class RenamedTest {
 
         @Override
         protected String testName(FrameworkMethod method) {
-            return method.getName() + " {seed=[C0FFEE]}";
+            return method.getName() + "SEED";
         }
+        DESCRIBED
     }
 
     @Test
@@ -210,13 +213,27 @@ public class RenamedTest {
 """
 
 
-def test_tests_of_a_runner_that_renames_them_run(worker: JvmWorker, tmp_path: Path) -> None:
+BY_NAME = """@Override
+        protected Description describeChild(FrameworkMethod method) {
+            return Description.createTestDescription(getTestClass().getName(), testName(method));
+        }"""
+
+
+@pytest.mark.parametrize(
+    ("seed", "described"),
+    [(" {seed=[C0FFEE]}", ""), (" {seed=[C0FFEE]}", BY_NAME), ("", BY_NAME)],
+    ids=["renamed", "renamed-without-source", "without-source"],
+)
+def test_tests_of_a_runner_that_renames_them_run(
+    worker: JvmWorker, tmp_path: Path, seed: str, described: str
+) -> None:
     """Vintage cannot select a method whose runner renames it ("adds {seed=[C0FFEE]}": "No tests
-    found matching Method adds"), and every such test read "not run":
-    the class runs again, its tests kept by their own name, and only those asked for run."""
+    found matching Method adds"), and every such test read "not run": the class runs again, its
+    tests kept by their own name, and only those asked for run. A runner describing its tests by
+    class name leaves them with no source: they are known by their unique id's class."""
     source = tmp_path / "demo" / "RenamedTest.java"
     source.parent.mkdir()
-    source.write_text(RENAMED, encoding="utf-8")
+    source.write_text(RENAMED.replace("SEED", seed).replace("DESCRIBED", described), encoding="utf-8")
     out = tmp_path / "out"
     assert worker.compile([source], out, list(worker.toolchain.platform)).ok
     result = worker.run([out], [TestRef("demo.RenamedTest", "adds"), TestRef("demo.RenamedTest", "fails")])

@@ -28,6 +28,7 @@ import org.junit.platform.engine.DiscoverySelector;
 import org.junit.platform.engine.FilterResult;
 import org.junit.platform.engine.TestExecutionResult;
 import org.junit.platform.engine.TestSource;
+import org.junit.platform.engine.UniqueId;
 import org.junit.platform.engine.discovery.DiscoverySelectors;
 import org.junit.platform.engine.support.descriptor.ClassSource;
 import org.junit.platform.engine.support.descriptor.MethodSource;
@@ -314,15 +315,18 @@ public final class Runner {
         final java.util.Map<String, String> runOn;
         long started;
         GlobalState before;
+        /** The classes run (the class run on) -> the names of the tests asked for. */
+        final java.util.Map<String, java.util.Set<String>> wanted;
         /** JUnit 4 classes whose runner renames its tests, so that selecting a method found none. */
         final java.util.Set<String> unmatched = new java.util.LinkedHashSet<>();
 
         Listener(Watchdog watchdog, java.util.Map<String, Long> timeouts, long defaultTimeout,
-                java.util.Map<String, String> runOn) {
+                java.util.Map<String, String> runOn, java.util.Map<String, java.util.Set<String>> wanted) {
             this.watchdog = watchdog;
             this.timeouts = timeouts;
             this.defaultTimeout = defaultTimeout;
             this.runOn = runOn;
+            this.wanted = wanted;
         }
 
         private String key(TestIdentifier id) {
@@ -335,6 +339,12 @@ public final class Runner {
             if (id.isTest() && source.isPresent() && source.get() instanceof ClassSource c
                     && unmatched.contains(c.getClassName())) {
                 return runOn.getOrDefault(c.getClassName(), c.getClassName()) + "\t" + ownName(id.getDisplayName());
+            }
+            if (id.isTest() && source.isEmpty()) {
+                String cls = describedClass(UniqueId.parse(id.getUniqueId()));
+                if (cls != null && wanted.containsKey(cls)) {
+                    return runOn.getOrDefault(cls, cls) + "\t" + ownName(id.getDisplayName());
+                }
             }
             return null;
         }
@@ -555,7 +565,7 @@ public final class Runner {
                 GlobalState initial = new GlobalState();
                 watchdog.start();
                 try {
-                    Listener listener = new Listener(watchdog, timeouts, defaultTimeout, runOn);
+                    Listener listener = new Listener(watchdog, timeouts, defaultTimeout, runOn, wanted);
                     launcher.execute(request, listener);
                     if (!listener.unmatched.isEmpty()) {
                         launcher.execute(renamedRequest(listener.unmatched, wanted, loader), listener);
@@ -609,9 +619,29 @@ public final class Runner {
             if (descriptor.isTest() && source instanceof ClassSource c) {  // a name Vintage found no method for
                 return asked(wanted, c.getClassName(), descriptor.getDisplayName());
             }
+            String described = descriptor.isTest() && source == null ? describedClass(descriptor.getUniqueId()) : null;
+            if (described != null) {
+                return asked(wanted, described, descriptor.getDisplayName());
+            }
             return FilterResult.included("a container");
         };
         return request(selectors).filters(own).build();
+    }
+
+    /**
+     * The class of a Vintage test that has no source: a JUnit 4 runner describing its tests by class
+     * name (carrotsearch's RandomizedRunner) leaves Vintage no class to name, since JUnit 4's own
+     * loader, the helper's, cannot load the tests' classes; the test's unique id still ends in
+     * JUnit 4's display name, {@code [test:adds {seed=[C0FFEE]}(demo.RenamedTest)]}.
+     */
+    private static String describedClass(UniqueId id) {
+        UniqueId.Segment last = id.getLastSegment();
+        String value = last.getValue();
+        int open = value.lastIndexOf('(');
+        if (!last.getType().equals("test") || open < 0 || !value.endsWith(")")) {
+            return null;
+        }
+        return value.substring(open + 1, value.length() - 1);
     }
 
     private static FilterResult asked(java.util.Map<String, java.util.Set<String>> wanted, String cls, String name) {
