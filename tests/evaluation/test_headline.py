@@ -84,6 +84,18 @@ def test_reasons_are_grouped_by_their_general_cause(why: str, group: str) -> Non
     assert reason_group(why).startswith(group)
 
 
+def test_prefixes_that_ended_early_are_counted_apart_among_the_observed() -> None:
+    """They ran (observed, as the issue counts them), but nothing at the cut was read."""
+    cell = [
+        judged(observed=True),
+        judged(observed=True, ended_early="java.lang.IllegalStateException"),
+        judged(observed=False, unobserved="not run"),
+    ]
+    text = headline({Cell("report", "one-cut", "observed"): cell})
+    assert "| report | one-cut | observed | 3 | 66.7% |" in text
+    assert "nothing at the cut was read (report, one-cut): 1." in text
+
+
 def test_the_table_from_saved_runs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     for cell in CELLS[:2]:
         run = ProjectRun("p", "1", [judged(observed=cell.mode == "observed")])

@@ -918,3 +918,58 @@ def test_reads_of_two_objects_that_agree_are_offered_and_hold(tmp_path: Path, ch
     check = checker.check(report)
     assert check.error is None
     assert all(check.result_for(test, s).status is CheckStatus.HOLDS for s in pairs.values())
+
+
+GUARDED = """
+package s;
+
+public class Guarded {
+    private boolean open;
+
+    public void check() {
+        if (!open) {
+            throw new IllegalStateException("closed");
+        }
+    }
+
+    public int size() {
+        return 0;
+    }
+
+    public void add(int x) {
+    }
+}
+"""
+
+GUARDED_TEST = """
+package s;
+
+import org.junit.jupiter.api.Test;
+
+class GuardedTest {
+    @Test
+    void adds() {
+        Guarded g = new Guarded();
+        g.check();
+        g.add(1);
+    }
+}
+"""
+
+
+def test_a_prefix_that_throws_before_its_end_ran_but_read_nothing_at_its_end(
+    tmp_path: Path, checker: OracleChecker
+) -> None:
+    """Such a test counts as observed (its prefix ran) and its report says what it threw, for the
+    evaluation to count apart: no value at the cut was read."""
+    require_toolchain()
+    write_project(tmp_path, {"main/java/s/Guarded": GUARDED, "test/java/s/GuardedTest": GUARDED_TEST})
+    path = tmp_path / "src/test/java/s/GuardedTest.java"
+    engine = engine_for([path], EngineSettings())
+    (observation,) = observe(engine, path, checker).tests.values()
+    assert observation.ran and observation.thrown_before == "java.lang.IllegalStateException"
+    analysis = engine.analyse(load_source(path))
+    (status,) = analysis.oracle_free
+    report, _ = engine.suggest_test(analysis, status, observation=observation)
+    assert report.observed and report.ended_early == "java.lang.IllegalStateException"
+    assert report.reason is not None and "IllegalStateException before its last statements" in report.reason

@@ -367,6 +367,7 @@ class OracleEngine:
             report.suggestions.append(suggestion)
         self._decide(report, analysis, learned)
         if observation is not None and observation.thrown_before is not None:
+            report.ended_early = observation.thrown_before
             report.reason = (
                 f"the test throws {observation.thrown_before.rsplit('.', 1)[-1]} before its last "
                 "statements, so no oracle at its end can hold"

@@ -100,6 +100,9 @@ class TestReport:
     """The test's prefix was run and its targets' values observed (see ``execution.observe``)."""
     unobserved: str | None = None
     """Why not, where running was tried (:meth:`~oracular.candidates.observed.FileObservation.unobserved`)."""
+    ended_early: str | None = None
+    """What an observed prefix threw before its last statements: it ran, but no value at its end
+    was read (:attr:`~oracular.candidates.observed.TestObservation.thrown_before`)."""
     confidence: float | None = None
     """How sure the ranker is of the top-1 (what abstention compares); ``None``: not asked,
     there is no top-1 that can fail."""

@@ -161,6 +161,9 @@ def headline(cells: Mapping[Cell, Sequence[Judged]]) -> str:
         if reasons:
             lines += ["", f"Why not observed ({split}, one-cut): "
                       + "; ".join(f"{group}: {n}" for group, n in reasons.most_common()) + "."]  # fmt: skip
+        early = sum(j.observed and j.ended_early is not None for j in observed)
+        lines += ["", f"Observed, but the prefix threw before its end, so nothing at the cut was read "
+                  f"({split}, one-cut): {early}."]  # fmt: skip
     return "\n".join(lines) + "\n"
 
 

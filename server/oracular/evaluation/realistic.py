@@ -131,6 +131,8 @@ class Judged:
     correct code, a false alarm."""
     unobserved: str | None = None
     """Why the prefix was not observed, where running it was tried."""
+    ended_early: str | None = None
+    """What an observed prefix threw before its end (it ran; nothing at the cut was read)."""
 
     @property
     def answer_score(self) -> float | None:
@@ -206,6 +208,7 @@ def judge(project: str, file: str, cut: DevTest, report: TestReport) -> Judged:
         answer=report.view.to_json() if report.view is not None else None,
         alarm=any(s.possible_bug for s in report.suggestions[:TOP_K]),
         unobserved=report.unobserved,
+        ended_early=report.ended_early,
     )
 
 
