@@ -10,6 +10,7 @@ cannot run here (and failed in CI, which installs it).
 from __future__ import annotations
 
 import os
+import shutil
 import socket
 import threading
 import time
@@ -206,6 +207,28 @@ def test_the_projects_own_files_stay_read_only(hostile, module: Path) -> None:
     assert delete.status == "failed"
     assert (module / "pom.xml").read_text(encoding="utf-8") == "<project/>"
     assert (module / "target" / "classes" / "Kept.class").read_bytes() == b"kept"
+
+
+def test_a_build_folder_made_after_the_helper_started_is_seen(tmp_path: Path) -> None:
+    """The mirror shows the module root as it was at the helper's start; classes a build puts
+    in a new ``target/classes`` since must still be found (the helper restarts for them)."""
+    require_toolchain()
+    require_bwrap()
+    root, work = tmp_path / "module", tmp_path / "work"
+    (root / "src").mkdir(parents=True)
+    source = work / "src" / "demo" / "LaterTest.java"
+    source.parent.mkdir(parents=True)
+    source.write_text(
+        "package demo;\nclass LaterTest {\n  @org.junit.jupiter.api.Test void runs() { }\n}\n",
+        encoding="utf-8",
+    )
+    with JvmWorker(find_toolchain(), cwd=root, writable=(work,), sandbox=SandboxSettings("require")) as jvm:
+        assert jvm.ping()
+        classes = root / "target" / "classes"
+        assert jvm.compile([source], work / "classes", list(jvm.toolchain.platform)).ok
+        shutil.copytree(work / "classes", classes)  # as a build would, while the helper runs
+        result = jvm.run([classes], [TestRef("demo.LaterTest", "runs")])
+        assert result.outcomes[("demo.LaterTest", "runs")].status == "passed", result
 
 
 def test_no_connection_leaves_the_sandbox(hostile, listener: socket.socket) -> None:

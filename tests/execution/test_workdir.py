@@ -4,9 +4,10 @@ project, and when it is mirrored less deep or not at all."""
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 
-from oracular.execution.workdir import mirror_arguments, plan
+from oracular.execution.workdir import mirror_root, plan
 
 
 def module(root: Path, files_in_target: int = 1) -> Path:
@@ -40,14 +41,23 @@ def test_an_unreadable_root_is_not_mirrored(tmp_path: Path) -> None:
 
 
 def test_the_mirror_holds_mount_points_and_links_and_the_arguments_bind_them(tmp_path: Path) -> None:
-    root, scratch = module(tmp_path / "root"), tmp_path / "scratch"
-    scratch.mkdir()
-    arguments = mirror_arguments(root, scratch)
-    assert arguments[:3] == ["--bind", str(scratch), str(root)]
-    assert arguments[3:] == [
-        "--ro-bind", str(root / "pom.xml"), str(root / "pom.xml"),
-        "--ro-bind", str(root / "src/main"), str(root / "src/main"),
-        "--ro-bind", str(root / "target/f0"), str(root / "target/f0"),
-    ]  # fmt: skip
-    assert (scratch / "pom.xml").is_file() and (scratch / "pom.xml").read_text(encoding="utf-8") == ""
-    assert (scratch / "src" / "main").is_dir() and os.readlink(scratch / "sources") == "src"
+    root = module(tmp_path)
+    mirrored = mirror_root(root)
+    assert mirrored is not None
+    scratch = mirrored.scratch
+    try:
+        assert mirrored.arguments[:3] == ("--bind", str(scratch), str(root))
+        assert mirrored.arguments[3:] == (
+            "--ro-bind", str(root / "pom.xml"), str(root / "pom.xml"),
+            "--ro-bind", str(root / "src/main"), str(root / "src/main"),
+            "--ro-bind", str(root / "target/f0"), str(root / "target/f0"),
+        )  # fmt: skip
+        assert (scratch / "pom.xml").is_file() and (scratch / "pom.xml").read_text(encoding="utf-8") == ""
+        assert (scratch / "src" / "main").is_dir() and os.readlink(scratch / "sources") == "src"
+        assert not mirrored.stale()
+        (root / "src" / "main" / "deeper").mkdir()  # inside a bound folder: seen as it is
+        assert not mirrored.stale()
+        (root / "target" / "classes").mkdir()  # a build since: the helper must restart to see it
+        assert mirrored.stale()
+    finally:
+        shutil.rmtree(scratch)

@@ -428,9 +428,11 @@ class JvmWorker:
 
     def _start_clean(self) -> None:
         """Start the helper, or restart it when it is due: after ``max_runs`` runs (class loaders
-        leak through static JDK state), threads a test left running, or CPU time near its cap.
+        leak through static JDK state), threads a test left running, CPU time near its cap, or a
+        working directory changed under its mirror (a build made ``target/classes``).
         Before a compile as before a run: javac then never runs beside what a test left behind."""
-        if self._runs >= self.max_runs or self._recycle:
+        stale = self._confinement is not None and self._confinement.stale()
+        if self._runs >= self.max_runs or self._recycle or stale:
             self.close()
         self.start()
 

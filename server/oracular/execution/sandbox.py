@@ -32,7 +32,6 @@ import resource
 import shutil
 import subprocess
 import sys
-import tempfile
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future
@@ -41,7 +40,7 @@ from functools import cache
 from pathlib import Path
 from typing import Literal
 
-from oracular.execution.workdir import mirror_arguments
+from oracular.execution.workdir import MirroredRoot, mirror_root
 
 SandboxMode = Literal["require", "prefer", "off"]
 SANDBOX_MODES: tuple[SandboxMode, ...] = ("require", "prefer", "off")
@@ -218,14 +217,14 @@ class Confinement:
     cwd: Path | None
     sandboxed: bool
     cgroup: Cgroup = field(default_factory=Cgroup)
-    workdir: tuple[Path, tuple[str, ...]] | None = None
-    """The working directory's writable mirror (:mod:`oracular.execution.workdir`) and the bwrap
-    arguments that put it in place, where the working directory is not writable already."""
+    workdir: MirroredRoot | None = None
+    """The working directory's writable mirror (:mod:`oracular.execution.workdir`), where it is
+    not writable already."""
 
     def command(self, argv: Sequence[str]) -> list[str]:
         if not self.sandboxed:
             return list(argv)
-        binds: list[str] = list(self.workdir[1]) if self.workdir is not None else []
+        binds: list[str] = list(self.workdir.arguments) if self.workdir is not None else []
         for folder in (*self.writable, self.tmpdir):
             binds += ["--bind", str(folder), str(folder)]
         chdir = ["--chdir", str(self.cwd)] if self.cwd is not None else []
@@ -287,7 +286,11 @@ class Confinement:
         self.cgroup.remove()
         shutil.rmtree(self.tmpdir, ignore_errors=True)
         if self.workdir is not None:
-            shutil.rmtree(self.workdir[0], ignore_errors=True)
+            shutil.rmtree(self.workdir.scratch, ignore_errors=True)
+
+    def stale(self) -> bool:
+        """Whether the helper must restart to see its working directory as it is now."""
+        return self.workdir is not None and self.workdir.stale()
 
 
 class _Launcher:
@@ -376,8 +379,7 @@ def confine(
         folder.mkdir(parents=True, exist_ok=True)
     workdir = None
     if sandboxed and cwd is not None and not any(cwd.is_relative_to(f) for f in (*writable, tmpdir)):
-        scratch = Path(tempfile.mkdtemp(prefix="oracular-cwd-"))
-        workdir = (scratch, tuple(mirror_arguments(cwd, scratch)))
+        workdir = mirror_root(cwd)
     return Confinement(
         settings, tuple(writable), tmpdir, cwd, sandboxed, Cgroup.make(settings.limits), workdir
     )

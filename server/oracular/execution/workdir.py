@@ -10,12 +10,14 @@ folders :data:`DEPTH` levels deep as folders of its own, with everything below t
 file) bound read-only from the project. A test can then make files and folders in the module
 root and in its folders; what the project holds stays read-only, and nothing a test writes
 reaches it. The mirror has the module root's own path, so ``basedir`` and the paths a test
-prints are the project's.
+prints are the project's. It shows the first levels as they were when the helper started: the
+helper restarts when they change (:meth:`MirroredRoot.stale`).
 """
 
 from __future__ import annotations
 
 import os
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -72,13 +74,31 @@ def _walk(root: Path, levels: int) -> Mirror | None:
     return Mirror(tuple(folders), tuple(bound), tuple(links))
 
 
-def mirror_arguments(root: Path, scratch: Path) -> list[str]:
-    """Make ``root``'s mirror in ``scratch`` (an empty folder) and return the bwrap arguments
-    that put it at ``root``'s path: after the read-only root, before the writable folders (which
-    may lie inside it). Empty where ``root`` is not mirrored."""
+@dataclass(frozen=True)
+class MirroredRoot:
+    """A module root's mirror, made for one helper."""
+
+    root: Path
+    scratch: Path
+    """The mirror's folder (removed with the helper)."""
+    mirror: Mirror
+    arguments: tuple[str, ...]
+    """The bwrap arguments that put it at :attr:`root`: after the read-only root, before the
+    writable folders (which may lie inside it)."""
+
+    def stale(self) -> bool:
+        """Whether the module root's first levels changed since the mirror was made: the sandbox
+        shows only what was there then, and a build since (a new ``target/classes``, which a
+        classpath names) would stay unseen until the helper restarts."""
+        return plan(self.root) != self.mirror
+
+
+def mirror_root(root: Path) -> MirroredRoot | None:
+    """``root``'s mirror in a new scratch folder, or ``None`` where it is not mirrored."""
     mirror = plan(root)
     if mirror is None:
-        return []
+        return None
+    scratch = Path(tempfile.mkdtemp(prefix="oracular-cwd-"))
     scratch.chmod(root.stat().st_mode & 0o7777)
     for folder in mirror.folders:
         (scratch / folder).mkdir(mode=(root / folder).stat().st_mode & 0o7777)
@@ -92,4 +112,4 @@ def mirror_arguments(root: Path, scratch: Path) -> list[str]:
     arguments = ["--bind", str(scratch), str(root)]
     for path, _ in mirror.bound:
         arguments += ["--ro-bind", str(root / path), str(root / path)]
-    return arguments
+    return MirroredRoot(root, scratch, mirror, tuple(arguments))
