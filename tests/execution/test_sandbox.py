@@ -55,6 +55,9 @@ class HostileTest {
         assertEquals("made", Files.readString(Path.of("output/tmp/made.txt")));
         assertEquals("<project/>", Files.readString(Path.of("pom.xml")));
     }
+    @Test void readsBuiltResource() throws Exception {
+        assertEquals("mock", Files.readString(Path.of("target/test-classes/mocks/original.txt")));
+    }
     @Test void rewritesProjectFile() throws Exception { Files.writeString(Path.of("pom.xml"), "spoilt"); }
     @Test void deletesProjectFile() throws Exception { Files.delete(Path.of("target/classes/Kept.class")); }
     @Test void connects() throws Exception { new Socket("127.0.0.1", PORT).close(); }
@@ -112,6 +115,8 @@ def module(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (root / "pom.xml").write_text("<project/>", encoding="utf-8")
     (root / "target" / "classes").mkdir(parents=True)
     (root / "target" / "classes" / "Kept.class").write_bytes(b"kept")
+    (root / "src" / "test" / "resources" / "mocks").mkdir(parents=True)
+    (root / "src" / "test" / "resources" / "mocks" / "original.txt").write_text("mock", encoding="utf-8")
     return root
 
 
@@ -196,9 +201,16 @@ def test_a_test_writes_into_its_working_directory_not_into_the_project(hostile, 
     """Tests that make folders in the module root (tomcat9's ``output/tmp``) run: the working
     directory is a writable mirror of it, and what they write stays there."""
     assert run(hostile, "writesWorkingDirectory").status == "passed"
-    assert sorted(p.relative_to(module).as_posix() for p in module.rglob("*")) == [
+    assert sorted(p.relative_to(module).as_posix() for p in module.rglob("*") if "src" not in p.parts) == [
         "pom.xml", "target", "target/classes", "target/classes/Kept.class",
     ]  # fmt: skip
+
+
+def test_a_maven_module_not_built_has_its_test_resources_in_target(hostile, module: Path) -> None:
+    """Read by relative path where ``process-test-resources`` copies them (java-diff-utils'
+    ``target/test-classes/mocks/...``), without a build and without writing to the project."""
+    assert run(hostile, "readsBuiltResource").status == "passed"
+    assert not (module / "target" / "test-classes").exists()
 
 
 def test_the_projects_own_files_stay_read_only(hostile, module: Path) -> None:
@@ -229,6 +241,19 @@ def test_a_build_folder_made_after_the_helper_started_is_seen(tmp_path: Path) ->
         shutil.copytree(work / "classes", classes)  # as a build would, while the helper runs
         result = jvm.run([classes], [TestRef("demo.LaterTest", "runs")])
         assert result.outcomes[("demo.LaterTest", "runs")].status == "passed", result
+
+
+def test_what_the_mirror_shows_keys_remembered_runs(tmp_path: Path) -> None:
+    """A run remembered before a build made ``target/test-classes`` (or before its resources stood
+    in there) read another working directory: it is not reused."""
+    require_toolchain()
+    require_bwrap()
+    (tmp_path / "pom.xml").write_text("<project/>", encoding="utf-8")
+    worker = JvmWorker(find_toolchain(), cwd=tmp_path, sandbox=SandboxSettings("require"))
+    before = worker.environment
+    assert worker.environment == before
+    (tmp_path / "src" / "test" / "resources").mkdir(parents=True)
+    assert worker.environment != before
 
 
 def test_no_connection_leaves_the_sandbox(hostile, listener: socket.socket) -> None:

@@ -24,7 +24,11 @@ def test_the_module_root_and_its_folders_are_mirrored_their_contents_bound(tmp_p
     mirror = plan(module(tmp_path))
     assert mirror is not None
     assert mirror.folders == ("src", "target")
-    assert mirror.bound == (("pom.xml", False), ("src/main", True), ("target/f0", False))
+    assert mirror.bound == (
+        ("pom.xml", "pom.xml", False),
+        ("src/main", "src/main", True),
+        ("target/f0", "target/f0", False),
+    )
     assert mirror.links == (("sources", "src"),)
 
 
@@ -32,8 +36,29 @@ def test_too_many_entries_two_levels_down_mirror_one_level(tmp_path: Path) -> No
     mirror = plan(module(tmp_path, files_in_target=20), max_binds=10)
     assert mirror is not None
     assert mirror.folders == ()
-    assert mirror.bound == (("pom.xml", False), ("src", True), ("target", True))
+    assert [path for path, _, _ in mirror.bound] == ["pom.xml", "src", "target"]
     assert plan(tmp_path, max_binds=2) is None
+
+
+def test_a_maven_module_not_built_has_its_resources_where_maven_would_copy_them(tmp_path: Path) -> None:
+    """Tests read ``target/test-classes/mocks/x.txt`` by relative path: a Maven module's mirror
+    holds ``target/test-classes`` (and ``target/classes``) showing its resources' entries, where
+    the build made none."""
+    root = module(tmp_path)
+    (root / "src" / "test" / "resources" / "mocks").mkdir(parents=True)
+    (root / "src" / "test" / "resources" / "a.txt").write_text("a", encoding="utf-8")
+    mirror = plan(root)
+    assert mirror is not None
+    assert mirror.folders == ("src", "target", "target/test-classes")
+    assert mirror.bound[-2:] == (
+        ("target/test-classes/a.txt", "src/test/resources/a.txt", False),
+        ("target/test-classes/mocks", "src/test/resources/mocks", True),
+    )
+    (root / "target" / "test-classes").mkdir()  # built: its own output is shown
+    assert not any(path.startswith("target/test-classes/") for path, _, _ in plan(root).bound)  # type: ignore[union-attr]
+    (root / "target" / "test-classes").rmdir()
+    (root / "pom.xml").unlink()  # not a Maven module: no stand-in
+    assert not any(path.startswith("target/test-classes") for path in plan(root).folders)  # type: ignore[union-attr]
 
 
 def test_an_unreadable_root_is_not_mirrored(tmp_path: Path) -> None:

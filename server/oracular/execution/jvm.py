@@ -30,6 +30,7 @@ from typing import IO
 
 from oracular.execution.sandbox import Confinement, SandboxSettings, confine, will_sandbox
 from oracular.execution.toolchain import Toolchain
+from oracular.execution.workdir import plan
 
 Cancelled = Callable[[], bool]
 
@@ -255,10 +256,12 @@ class JvmWorker:
     def environment(self) -> str:
         """What a run depends on besides the classes it runs: the working directory (so the
         ``basedir`` property), the JVM's options (:data:`OPENS` too), and the sandbox (a test may
-        write files). A remembered result is valid only for the same: xmlunit's
+        write files), with what the working directory's mirror shows (a ``target/test-classes``
+        standing in for a build's). A remembered result is valid only for the same: xmlunit's
         ``test_Constants`` falls back to another ``basedir`` when none is set, and its schema
         tests then see no ``tests/etc/Book.xsd``."""
-        return repr((str(self.cwd or ""), self.heap, (*OPENS, *self.jvm_options), self.sandboxed))
+        mirror = plan(self.cwd) if self.sandboxed and self.cwd is not None else None
+        return repr((str(self.cwd or ""), self.heap, (*OPENS, *self.jvm_options), self.sandboxed, mirror))
 
     # -- lifecycle ---------------------------------------------------------------------------
     @property

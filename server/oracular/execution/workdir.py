@@ -11,7 +11,8 @@ file) bound read-only from the project. A test can then make files and folders i
 root and in its folders; what the project holds stays read-only, and nothing a test writes
 reaches it. The mirror has the module root's own path, so ``basedir`` and the paths a test
 prints are the project's. It shows the first levels as they were when the helper started: the
-helper restarts when they change (:meth:`MirroredRoot.stale`).
+helper restarts when they change (:meth:`MirroredRoot.stale`). A Maven module not built yet has
+its resources where ``process-resources`` would have put them (:data:`MAVEN_RESOURCES`).
 """
 
 from __future__ import annotations
@@ -26,6 +27,12 @@ DEPTH = 2
 MAX_BINDS = 512
 """Read-only binds at most; a root with more entries at :data:`DEPTH` is mirrored one level
 less deep (each bind is a mount the sandbox makes at start)."""
+MAVEN_RESOURCES = (("target/test-classes", "src/test/resources"), ("target/classes", "src/main/resources"))
+"""Where Maven's ``process-resources`` copies a module's resources, and from where. Tests read
+them there by relative path (java-diff-utils' ``"target/test-classes/mocks/original.txt"``; 36
+of the corpus' 338 projects name ``target/test-classes`` or ``target/classes`` in a test), and
+the folders exist only after a build: where a Maven module has none, its mirror has them, their
+entries bound from the resources."""
 
 
 @dataclass(frozen=True)
@@ -34,8 +41,9 @@ class Mirror:
 
     folders: tuple[str, ...]
     """Made as the mirror's own (writable) folders, parents first."""
-    bound: tuple[tuple[str, bool], ...]
-    """Bound read-only from the project, with whether each is a folder."""
+    bound: tuple[tuple[str, str, bool], ...]
+    """Bound read-only: the path in the mirror, the path in the project it shows (the same, but
+    for :data:`MAVEN_RESOURCES`) and whether it is a folder."""
     links: tuple[tuple[str, str], ...]
     """Symbolic links, made again with the same target."""
 
@@ -53,7 +61,7 @@ def plan(root: Path, depth: int = DEPTH, max_binds: int = MAX_BINDS) -> Mirror |
 
 def _walk(root: Path, levels: int) -> Mirror | None:
     folders: list[str] = []
-    bound: list[tuple[str, bool]] = []
+    bound: list[tuple[str, str, bool]] = []
     links: list[tuple[str, str]] = []
     pending: list[tuple[str, int]] = [("", 1)]
     while pending:
@@ -70,8 +78,29 @@ def _walk(root: Path, levels: int) -> Mirror | None:
                 folders.append(path)
                 pending.append((path, level + 1))
             else:
-                bound.append((path, entry.is_dir(follow_symlinks=False)))
+                bound.append((path, path, entry.is_dir(follow_symlinks=False)))
+    if (root / "pom.xml").is_file():
+        for output, resources in MAVEN_RESOURCES:
+            _stand_in(root, output, resources, folders, bound)
     return Mirror(tuple(folders), tuple(bound), tuple(links))
+
+
+def _stand_in(
+    root: Path, output: str, resources: str, folders: list[str], bound: list[tuple[str, str, bool]]
+) -> None:
+    """``output`` (``target/test-classes``) as a folder of the mirror showing ``resources``'
+    entries, where the module has the resources and no such output, and the mirror can hold it
+    (its parent is a folder of the mirror, or absent)."""
+    parent = output.rsplit("/", 1)[0]
+    held = os.path.lexists(root / parent) and parent not in folders  # bound whole, or a link
+    if held or (root / output).exists() or not (root / resources).is_dir():
+        return
+    try:
+        entries = sorted(os.scandir(root / resources), key=lambda e: e.name)
+    except OSError:
+        return
+    folders += [f for f in (parent, output) if f not in folders]
+    bound += [(f"{output}/{e.name}", f"{resources}/{e.name}", e.is_dir()) for e in entries]
 
 
 @dataclass(frozen=True)
@@ -101,8 +130,9 @@ def mirror_root(root: Path) -> MirroredRoot | None:
     scratch = Path(tempfile.mkdtemp(prefix="oracular-cwd-"))
     scratch.chmod(root.stat().st_mode & 0o7777)
     for folder in mirror.folders:
-        (scratch / folder).mkdir(mode=(root / folder).stat().st_mode & 0o7777)
-    for path, is_dir in mirror.bound:  # mount points: bwrap binds onto what exists
+        made = root / folder
+        (scratch / folder).mkdir(mode=made.stat().st_mode & 0o7777 if made.is_dir() else 0o755)
+    for path, _, is_dir in mirror.bound:  # mount points: bwrap binds onto what exists
         if is_dir:
             (scratch / path).mkdir()
         else:
@@ -110,6 +140,6 @@ def mirror_root(root: Path) -> MirroredRoot | None:
     for path, target in mirror.links:
         os.symlink(target, scratch / path)
     arguments = ["--bind", str(scratch), str(root)]
-    for path, _ in mirror.bound:
-        arguments += ["--ro-bind", str(root / path), str(root / path)]
+    for path, shown, _ in mirror.bound:
+        arguments += ["--ro-bind", str(root / shown), str(root / path)]
     return MirroredRoot(root, scratch, mirror, tuple(arguments))
