@@ -57,6 +57,10 @@ def test_a_maven_module_not_built_has_its_resources_where_maven_would_copy_them(
     (root / "target" / "test-classes").mkdir()  # built: its own output is shown
     assert not any(path.startswith("target/test-classes/") for path, _, _ in plan(root).bound)  # type: ignore[union-attr]
     (root / "target" / "test-classes").rmdir()
+    (root / "pom.xml").write_text(
+        "<project><build><resources><resource><filtering>true</filtering>", encoding="utf-8"
+    )
+    assert "target/test-classes" not in plan(root).folders  # type: ignore[union-attr]  # copies hold other text
     (root / "pom.xml").unlink()  # not a Maven module: no stand-in
     assert not any(path.startswith("target/test-classes") for path in plan(root).folders)  # type: ignore[union-attr]
 

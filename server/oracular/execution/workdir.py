@@ -31,8 +31,8 @@ MAVEN_RESOURCES = (("target/test-classes", "src/test/resources"), ("target/class
 """Where Maven's ``process-resources`` copies a module's resources, and from where. Tests read
 them there by relative path (java-diff-utils' ``"target/test-classes/mocks/original.txt"``; 36
 of the corpus' 338 projects name ``target/test-classes`` or ``target/classes`` in a test), and
-the folders exist only after a build: where a Maven module has none, its mirror has them, their
-entries bound from the resources."""
+the folders exist only after a build: where a Maven module has none and does not filter its
+resources, its mirror has them, their entries bound from the resources."""
 
 
 @dataclass(frozen=True)
@@ -79,10 +79,19 @@ def _walk(root: Path, levels: int) -> Mirror | None:
                 pending.append((path, level + 1))
             else:
                 bound.append((path, path, entry.is_dir(follow_symlinks=False)))
-    if (root / "pom.xml").is_file():
+    if (root / "pom.xml").is_file() and not _filters_resources(root / "pom.xml"):
         for output, resources in MAVEN_RESOURCES:
             _stand_in(root, output, resources, folders, bound)
     return Mirror(tuple(folders), tuple(bound), tuple(links))
+
+
+def _filters_resources(pom: Path) -> bool:
+    """Whether the build filters resources (``<filtering>true</filtering>``): its copies then hold
+    ``${project.version}`` replaced, and an unfiltered stand-in would show values no build makes."""
+    try:
+        return "<filtering>true</filtering>" in pom.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return True
 
 
 def _stand_in(
