@@ -47,6 +47,7 @@ def test_a_maven_module_not_built_has_its_resources_where_maven_would_copy_them(
     root = module(tmp_path)
     (root / "src" / "test" / "resources" / "mocks").mkdir(parents=True)
     (root / "src" / "test" / "resources" / "a.txt").write_text("a", encoding="utf-8")
+    os.symlink("missing", root / "src" / "test" / "resources" / "dangling")  # nothing to bind
     mirror = plan(root)
     assert mirror is not None
     assert mirror.folders == ("src", "target", "target/test-classes")

@@ -109,7 +109,10 @@ def _stand_in(
     except OSError:
         return
     folders += [f for f in (parent, output) if f not in folders]
-    bound += [(f"{output}/{e.name}", f"{resources}/{e.name}", e.is_dir()) for e in entries]
+    # a dangling link would be a bind of nothing: the sandbox would not start
+    bound += [
+        (f"{output}/{e.name}", f"{resources}/{e.name}", e.is_dir()) for e in entries if os.path.exists(e.path)
+    ]
 
 
 @dataclass(frozen=True)
