@@ -330,23 +330,13 @@ public final class Runner {
         }
 
         private String key(TestIdentifier id) {
-            Optional<TestSource> source = id.getSource();
-            if (source.isPresent() && source.get() instanceof MethodSource m) {
-                String cls = runOn.getOrDefault(m.getClassName(), m.getClassName());
-                return cls + "\t" + ownName(m.getMethodName());
+            TestSource source = id.getSource().orElse(null);
+            String[] test = known(source, id.getDisplayName(), () -> UniqueId.parse(id.getUniqueId()));
+            // Known by a class alone (no method): only the tests of the classes asked for.
+            if (test == null || !(source instanceof MethodSource) && !(id.isTest() && wanted.containsKey(test[0]))) {
+                return null;
             }
-            // A renamed test has no method Vintage can name: its class and its display name.
-            if (id.isTest() && source.isPresent() && source.get() instanceof ClassSource c
-                    && unmatched.contains(c.getClassName())) {
-                return runOn.getOrDefault(c.getClassName(), c.getClassName()) + "\t" + ownName(id.getDisplayName());
-            }
-            if (id.isTest() && source.isEmpty()) {
-                String cls = describedClass(UniqueId.parse(id.getUniqueId()));
-                if (cls != null && wanted.containsKey(cls)) {
-                    return runOn.getOrDefault(cls, cls) + "\t" + ownName(id.getDisplayName());
-                }
-            }
-            return null;
+            return runOn.getOrDefault(test[0], test[0]) + "\t" + test[1];
         }
 
         @Override
@@ -612,20 +602,27 @@ public final class Runner {
             selectors.add(DiscoverySelectors.selectClass(Class.forName(name, false, loader)));
         }
         PostDiscoveryFilter own = descriptor -> {
-            Object source = descriptor.getSource().orElse(null);
-            if (descriptor.isTest() && source instanceof MethodSource m) {
-                return asked(wanted, m.getClassName(), m.getMethodName());
-            }
-            if (descriptor.isTest() && source instanceof ClassSource c) {  // a name Vintage found no method for
-                return asked(wanted, c.getClassName(), descriptor.getDisplayName());
-            }
-            String described = descriptor.isTest() && source == null ? describedClass(descriptor.getUniqueId()) : null;
-            if (described != null) {
-                return asked(wanted, described, descriptor.getDisplayName());
-            }
-            return FilterResult.included("a container");
+            String[] test = descriptor.isTest()
+                    ? known(descriptor.getSource().orElse(null), descriptor.getDisplayName(), descriptor::getUniqueId)
+                    : null;
+            return test == null ? FilterResult.included("a container")
+                    : FilterResult.includedIf(wanted.getOrDefault(test[0], java.util.Set.of()).contains(test[1]));
         };
         return request(selectors).filters(own).build();
+    }
+
+    /**
+     * The class and own name a test is known by: its method's; else its class's and its display
+     * name, where a runner renamed it so that Vintage found no method; else, with no source at all,
+     * the class its unique id names ({@link #describedClass}). {@code null} for none.
+     */
+    private static String[] known(TestSource source, String displayName,
+            java.util.function.Supplier<UniqueId> id) {
+        if (source instanceof MethodSource m) {
+            return new String[] {m.getClassName(), ownName(m.getMethodName())};
+        }
+        String cls = source instanceof ClassSource c ? c.getClassName() : source == null ? describedClass(id.get()) : null;
+        return cls == null ? null : new String[] {cls, ownName(displayName)};
     }
 
     /**
@@ -642,10 +639,6 @@ public final class Runner {
             return null;
         }
         return value.substring(open + 1, value.length() - 1);
-    }
-
-    private static FilterResult asked(java.util.Map<String, java.util.Set<String>> wanted, String cls, String name) {
-        return FilterResult.includedIf(wanted.getOrDefault(cls, java.util.Set.of()).contains(ownName(name)));
     }
 
     /** A run of the selected tests in this helper: one thread, no extensions loaded by service. */
