@@ -238,6 +238,11 @@ def test_observed_training_features_of_a_project(project: Path, tmp_path: Path) 
     assert all(len(row) == len(FEATURES) for row in once["rows"])
     right = [row for row, label in zip(once["rows"], once["labels"], strict=True) if label]
     assert right and all(row[FEATURES.index("holds")] == 1.0 for row in right)  # the developer's holds
+    # each row says which candidate it is, in the canonical form the labels compare
+    assert len(once["keys"]) == len(once["rows"])
+    assert [k for k, label in zip(once["keys"], once["labels"], strict=True) if label] == [
+        "assertEquals(1,c.value())"
+    ]
     tests = load_tests([features, features])  # twice: each test counted once
     assert len(tests) == sum(1 for line in lines if line["rows"])
     assert any(t.observed and bool(t.labels.any()) for t in tests)

@@ -170,7 +170,8 @@ def type_right(cut: DevTest, report: TestReport, keys: frozenset[str]) -> bool |
 
 def labelled(judged: Judged, cut: DevTest, report: TestReport) -> dict[str, Any]:
     """One test's candidates for a learned ranker: their features (``report.features``), which are
-    the developer's, and the ones the engine offered, in order (what a learned one is compared with)."""
+    the developer's, and the ones the engine offered, in order (what a learned one is compared with);
+    each candidate's key as well, so that a collection can be read by what its rows are."""
     keys = answer_keys(cut)
     features = report.features or []
     position = {candidate.key: i for i, (candidate, _) in enumerate(features)}
@@ -178,6 +179,7 @@ def labelled(judged: Judged, cut: DevTest, report: TestReport) -> dict[str, Any]
         "project": judged.project, "file": judged.file, "test": judged.test, "kind": judged.kind,
         "observed": judged.observed, "rows": [row for _, row in features],
         "labels": [candidate_key(candidate) in keys for candidate, _ in features],
+        "keys": [candidate_key(candidate) for candidate, _ in features],
         "offered": [position[s.candidate.key] for s in report.suggestions if s.candidate.key in position],
     }  # fmt: skip
 
