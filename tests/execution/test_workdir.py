@@ -7,6 +7,7 @@ import os
 import shutil
 from pathlib import Path
 
+from oracular.execution.poms import local_parents
 from oracular.execution.workdir import mirror_root, plan
 
 
@@ -64,6 +65,45 @@ def test_a_maven_module_not_built_has_its_resources_where_maven_would_copy_them(
     assert "target/test-classes" not in plan(root).folders  # type: ignore[union-attr]  # copies hold other text
     (root / "pom.xml").unlink()  # not a Maven module: no stand-in
     assert not any(path.startswith("target/test-classes") for path in plan(root).folders)  # type: ignore[union-attr]
+
+
+def test_resources_a_parent_pom_filters_have_no_stand_in(tmp_path: Path) -> None:
+    """A multi-module build may declare resource filtering in its parent POM alone: the module
+    inherits it, and an unfiltered stand-in would show ``${project.version}`` as no build does.
+    The parent is read where the tree holds it (``<relativePath>``, by default ``../pom.xml``)."""
+    root = module(tmp_path / "core")
+    (root / "src" / "test" / "resources").mkdir(parents=True)
+    (root / "src" / "test" / "resources" / "v.properties").write_text(
+        "v=${project.version}", encoding="utf-8"
+    )
+    child = "<project><parent><artifactId>{}</artifactId>{}</parent><artifactId>core</artifactId></project>"
+    (root / "pom.xml").write_text(child.format("parent", ""), encoding="utf-8")
+    filtering = "<build><resources><resource><filtering>true</filtering></resource></resources></build>"
+    parent = "<project><artifactId>{}</artifactId>{}</project>"
+    (tmp_path / "pom.xml").write_text(parent.format("parent", filtering), encoding="utf-8")
+
+    def stood_in() -> bool:
+        return "target/test-classes" in plan(root).folders  # type: ignore[union-attr]
+
+    assert local_parents(root / "pom.xml") == [(tmp_path / "pom.xml").resolve()]
+    assert not stood_in()
+    (tmp_path / "pom.xml").write_text(parent.format("other", filtering), encoding="utf-8")
+    assert local_parents(root / "pom.xml") == [] and stood_in()  # not the parent it names
+    (tmp_path / "build").mkdir()
+    (tmp_path / "build" / "pom.xml").write_text(parent.format("parent", filtering), encoding="utf-8")
+    relative = "<relativePath>../build</relativePath>"
+    (root / "pom.xml").write_text(child.format("parent", relative), encoding="utf-8")
+    assert local_parents(root / "pom.xml") == [(tmp_path / "build" / "pom.xml").resolve()]
+    assert not stood_in()
+    (root / "pom.xml").write_text(child.format("parent", "<relativePath/>"), encoding="utf-8")
+    assert local_parents(root / "pom.xml") == [] and stood_in()  # a repository's parent: not read
+    # a parent naming itself its own parent is read once
+    looped = (
+        "<project><parent><artifactId>parent</artifactId></parent><artifactId>parent</artifactId></project>"
+    )
+    (tmp_path / "pom.xml").write_text(looped, encoding="utf-8")
+    (root / "pom.xml").write_text(child.format("parent", ""), encoding="utf-8")
+    assert local_parents(root / "pom.xml") == [(tmp_path / "pom.xml").resolve()]
 
 
 def test_an_unreadable_root_is_not_mirrored(tmp_path: Path) -> None:

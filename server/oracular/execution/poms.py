@@ -79,6 +79,42 @@ def read_pom(path: Path) -> tuple[dict[str, str], list[Dependency], tuple[str, s
     return properties, deps, own
 
 
+MAX_PARENTS = 8
+"""Parent POMs followed at most: a chain longer than any real build's is a cycle."""
+
+
+def local_parents(path: Path) -> list[Path]:
+    """The parent POMs of ``path`` that are in the tree, nearest first: ``<parent>``'s
+    ``<relativePath>`` (by default ``../pom.xml``; empty, none), where that POM is the parent the
+    child names (its ``artifactId``). A parent only a repository holds is not read.
+
+    Why: what a module inherits (resource filtering, say) may be declared only in the parent POM
+    of its multi-module build."""
+    chain: list[Path] = []
+    while len(chain) < MAX_PARENTS:
+        try:
+            project = ET.parse(path).getroot()
+        except (OSError, ET.ParseError):
+            break
+        parent = next(iter(_xml_children(project, "parent")), None)
+        if parent is None:
+            break
+        relative = _xml_text(parent, "relativePath")
+        if _xml_children(parent, "relativePath") and not relative:
+            break  # <relativePath/>: looked up in repositories only
+        found = path.parent / (relative or "../pom.xml")
+        found = found / "pom.xml" if found.is_dir() else found
+        try:
+            named = _xml_text(ET.parse(found).getroot(), "artifactId")
+        except (OSError, ET.ParseError):
+            break
+        if named != _xml_text(parent, "artifactId") or found.resolve() in chain:
+            break
+        chain.append(found.resolve())
+        path = found
+    return chain
+
+
 def pom_resource_dirs(path: Path) -> list[Path]:
     """The existing folders a POM declares as (test) resources, beside ``src/*/resources``.
 

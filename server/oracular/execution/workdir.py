@@ -22,6 +22,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from oracular.execution.poms import local_parents
+
 DEPTH = 2
 """Levels of folders made writable: the module root and its folders (``output/``, ``target/``)."""
 MAX_BINDS = 512
@@ -86,12 +88,16 @@ def _walk(root: Path, levels: int) -> Mirror | None:
 
 
 def _filters_resources(pom: Path) -> bool:
-    """Whether the build filters resources (``<filtering>true</filtering>``): its copies then hold
-    ``${project.version}`` replaced, and an unfiltered stand-in would show values no build makes."""
-    try:
-        return "<filtering>true</filtering>" in pom.read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return True
+    """Whether the build filters resources (``<filtering>true</filtering>``, in the module's POM or
+    a parent POM in the tree, which it inherits): its copies then hold ``${project.version}``
+    replaced, and an unfiltered stand-in would show values no build makes."""
+    for path in (pom, *local_parents(pom)):
+        try:
+            if "<filtering>true</filtering>" in path.read_text(encoding="utf-8", errors="replace"):
+                return True
+        except OSError:
+            return True
+    return False
 
 
 def _stand_in(
