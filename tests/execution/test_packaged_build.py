@@ -134,10 +134,10 @@ def test_a_packaged_build_installed_since_changes_the_key_of_remembered_runs(
     monkeypatch.setattr(cp, "DEBIAN_REPO", repo)
     monkeypatch.setattr(cp, "M2_REPO", tmp_path / "no-m2")
     test = _project(tmp_path / "project", "hello")
-    before = checker.classpath_key(test)
+    before = checker.runs_key(test)
     jar = _package(repo, "1.0", tmp_path / "build")
     cp._memo.clear()  # a new process: the classpath is discovered again
-    after = checker.classpath_key(test)
+    after = checker.runs_key(test)
     assert after != before and str(jar) in after
 
 

@@ -21,7 +21,9 @@ from pathlib import Path
 import pytest
 
 from oracular.cli.main import main
+from oracular.execution.classpath import ClasspathSettings
 from oracular.execution.jvm import JvmWorker, RunResult, TestOutcome, TestRef
+from oracular.execution.oracle_checks import CheckSettings, OracleChecker
 from oracular.execution.sandbox import SandboxSettings, bwrap_problem
 from oracular.execution.toolchain import find_toolchain
 
@@ -249,11 +251,22 @@ def test_what_the_mirror_shows_keys_remembered_runs(tmp_path: Path) -> None:
     require_toolchain()
     require_bwrap()
     (tmp_path / "pom.xml").write_text("<project/>", encoding="utf-8")
+    test = tmp_path / "src" / "test" / "java" / "T.java"
+    test.parent.mkdir(parents=True)
+    test.write_text("class T {}", encoding="utf-8")
     worker = JvmWorker(find_toolchain(), cwd=tmp_path, sandbox=SandboxSettings("require"))
-    before = worker.environment
-    assert worker.environment == before
+    settings = CheckSettings(
+        sandbox=SandboxSettings("require"),
+        classpath=ClasspathSettings(use_build_tools=False),
+        use_cache=False,
+    )
+    checker = OracleChecker(settings)  # the evaluation's remembered runs are keyed alike
+    before, key = worker.environment, checker.runs_key(test)
+    assert worker.environment == before and checker.runs_key(test) == key
     (tmp_path / "src" / "test" / "resources").mkdir(parents=True)
     assert worker.environment != before
+    assert checker.runs_key(test) != key
+    checker.close()
 
 
 def test_no_connection_leaves_the_sandbox(hostile, listener: socket.socket) -> None:

@@ -92,7 +92,7 @@ def _evaluate(
     checker = None if args.no_observe else OracleChecker(CheckSettings(timeout_s=args.check_timeout))
     observer: Observer | None = ValueObserver(checker) if checker is not None else None
     runs = (args.cache or default_cache_dir()).expanduser() / "eval-runs"
-    environment = checker.classpath_key if checker is not None else None
+    environment = checker.runs_key if checker is not None else None
     if observer is not None and not args.fresh_runs:
         observer = CachedObserver(observer, runs, environment)
 

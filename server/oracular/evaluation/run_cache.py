@@ -67,7 +67,8 @@ class CachedObserver:
         self.inner = inner
         self.directory = directory
         self.environment = environment or _no_environment
-        """A file's classpath as text (:meth:`OracleChecker.classpath_key`): part of the key."""
+        """What a file's runs depend on besides its text, as text (:meth:`OracleChecker.runs_key`):
+        part of the key."""
         self.reused = 0
 
     def observe(

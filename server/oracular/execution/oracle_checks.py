@@ -396,21 +396,25 @@ class OracleChecker:
                 self._workers[key] = worker
             return worker
 
-    def classpath_key(self, path: Path | None) -> str:
-        """The classpath a file's checks would run with, as text: what remembered runs of it
-        must match (a jar installed since changes what compiles). The packaged build of the
-        project's version counts too, though it is taken only where the sources alone fail: a
-        run that failed to compile before it was installed would otherwise be remembered as
-        failed after (jackson-core and ini4j, not observed at all on 2026-12-02 until the runs
-        were made again). So do the sources filled from the build's templates, kept outside the
-        workspace (:mod:`oracular.execution.source_templates`), by the text filled."""
+    def runs_key(self, path: Path | None) -> str:
+        """What a file's checks run with, as text: what remembered runs of it must match. The
+        classpath (a jar installed since changes what compiles), with the packaged build of the
+        project's version, though it is taken only where the sources alone fail: a run that
+        failed to compile before it was installed would otherwise be remembered as failed after
+        (jackson-core and ini4j, not observed at all on 2026-12-02 until the runs were made
+        again). So do the sources filled from the build's templates, kept outside the workspace
+        (:mod:`oracular.execution.source_templates`), by the text filled. And the helper's own
+        (:attr:`JvmWorker.environment`: its working directory, options, sandbox and what the
+        working directory's mirror shows), as the checker's own results are keyed: a tree that
+        gains ``target/test-classes`` would otherwise reuse runs made without it."""
         if path is None:
             return ""
         classpath = discover(project_root(path), self.settings.classpath)
         filled = classpath.layout.filled
         entries = (*classpath.entries, *classpath.layout.resource_dirs, *classpath.packaged, *filled)
         digest = [hashlib.sha256(b"\0".join(f.read_bytes() for f in filled)).hexdigest()] if filled else []
-        return os.pathsep.join([*(str(entry) for entry in entries), *digest])
+        helper = self.worker_for(module_root(path), classpath.layout.resource_dirs).environment
+        return os.pathsep.join([*(str(entry) for entry in entries), *digest, helper])
 
     def warm(self, path: Path) -> None:
         """Start the helper JVM for ``path``'s module now, so the first check is not a cold one."""
