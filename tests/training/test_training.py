@@ -53,6 +53,30 @@ def test_two_steps_train_calibrate_and_save(mined: MinedCorpus, tmp_path: Path, 
     assert "saved" in (tmp_path / "model" / "train.log").read_text()
 
 
+def test_a_held_out_fold_of_projects_is_not_trained_on(mined: MinedCorpus, tmp_path: Path, capsys) -> None:
+    """A network cross-fitted by project: ``--hold-out K/N`` trains without fold K's projects
+    (the fixture's train projects alpha and beta fall in folds 0 and 1 of 2) and says so."""
+    train(settings(mined, tmp_path / "without-alpha", hold_out="0/2"))
+    config = store.load_config(tmp_path / "without-alpha")
+    run = config.metadata["last_all_run"]
+    assert run["settings"]["hold_out"] == "0/2"
+    held = run["train_samples"]
+    assert 0 < held["exception"] < 12 and held["assertion"] <= 5  # beta's alone
+    train(settings(mined, tmp_path / "without-beta", hold_out="1/2"))
+    other = store.load_config(tmp_path / "without-beta").metadata["last_all_run"]["train_samples"]
+    assert held["exception"] + other["exception"] == 12 and held["assertion"] + other["assertion"] == 5
+    # a fold that is not K of N, a stage that trains no network, a start from a model that saw
+    # every fold: one line, nothing trained
+    start_from = ["--init", str(tmp_path / "without-beta")]
+    common = ["--data", str(mined.datasets), "--out", str(tmp_path / "no"), "-q"]
+    for stage, fold, more in (("all", "2/2", []), ("calibrate", "0/2", []), ("all", "0/2", start_from)):
+        args = ["train", stage, *common, "--hold-out", fold, *more]
+        assert main(args) == 2
+        err = capsys.readouterr().err.strip()
+        assert "\n" not in err and ("hold-out" in err or "fold" in err)
+    assert not (tmp_path / "no").exists()
+
+
 def test_training_is_reproducible(mined: MinedCorpus, tmp_path: Path) -> None:
     train(settings(mined, tmp_path / "a"))
     train(settings(mined, tmp_path / "b"))

@@ -139,6 +139,7 @@ def run(args: argparse.Namespace) -> int:
         return fit_answer_confidence(args)
     if args.stage == "learned-ranker":
         return fit_learned_ranker(args)
+    from oracular.corpus.folds import parse_fold
     from oracular.models.devices import DeviceUnavailable
     from oracular.training.data import dataset_path
     from oracular.training.trainer import train
@@ -160,6 +161,16 @@ def run(args: argparse.Namespace) -> int:
         progress=not args.quiet,
     )
     try:
+        if settings.hold_out is not None:
+            parse_fold(settings.hold_out)
+            if args.stage not in ("exception", "ranker", "all"):
+                raise ValueError(
+                    "--hold-out leaves projects out of the network's training: stages exception, ranker, all"
+                )
+            if settings.init is not None:
+                raise ValueError(
+                    "--hold-out trains from MiniLM: a model to start from (--init) saw every fold"
+                )
         if args.stage == "prior":
             from oracular.training.prior import train_prior
 

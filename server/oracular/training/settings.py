@@ -69,6 +69,15 @@ class TrainSettings:
             metavar="P",
         ),
     )
+    hold_out: str | None = field(
+        default=None,
+        metadata=option(
+            "leave the train projects of fold K of N out (K/N, K from 0): a network cross-fitted by "
+            "project, whose scores on that fold are out of sample (start it from MiniLM, not --init)",
+            metavar="K/N",
+        ),
+    )
+    """Train without the projects of this fold (:mod:`oracular.corpus.folds`)."""
     inputs: InputSettings = field(default_factory=InputSettings)
     seed: int = field(default=13, metadata=option("seed of every random draw", metavar="N"))
     cross_layers: int | None = field(

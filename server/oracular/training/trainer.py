@@ -44,6 +44,7 @@ from torch import Tensor
 from tqdm import tqdm
 
 from oracular.cache import default_cache_dir
+from oracular.corpus.folds import held_out
 from oracular.models import store
 from oracular.models.backbone import load_tokenizer, pretrained_config, pretrained_state
 from oracular.models.calibration import Calibration
@@ -161,8 +162,14 @@ def initial_network(settings: TrainSettings) -> tuple[OracleNetwork, store.Model
 
 
 def _train_samples(settings: TrainSettings, kind: str) -> list[dict[str, Any]]:
-    """Training samples of one kind; for assertions only those with the answer among the candidates."""
-    keep = (lambda s: bool(s["labels"])) if kind == "assertion" else None
+    """Training samples of one kind, none of the held-out fold's projects (``hold_out``); for
+    assertions only those with the answer among the candidates."""
+
+    def keep(sample: dict[str, Any]) -> bool:
+        if held_out(sample["package"], settings.hold_out):
+            return False
+        return kind != "assertion" or bool(sample["labels"])
+
     return read_samples(dataset_path(settings.data, "train", kind), settings.limit, settings.seed, keep)
 
 
