@@ -37,7 +37,7 @@ def test_a_folds_names_are_listed_for_its_collection(monkeypatch, capsys) -> Non
     monkeypatch.setattr("sys.stdin", io.StringIO("\n".join(names) + "\n"))
     assert main(["1/3"]) == 0
     assert capsys.readouterr().out.split() == [n for n in names if fold_of(n, 3) == 1]
-    for args in (["3/3"], [], ["0/2", "1/2"]):
+    for args, says in ((["3/3"], "fold 3/3"), ([], "usage"), (["0/2", "1/2"], "usage")):
         assert main(args) == 2
         err = capsys.readouterr().err
-        assert err.startswith("error: ") and err.count("\n") == 1
+        assert err.startswith("error: ") and says in err and err.count("\n") == 1

@@ -75,6 +75,10 @@ def test_a_held_out_fold_of_projects_is_not_trained_on(mined: MinedCorpus, tmp_p
         err = capsys.readouterr().err.strip()
         assert "\n" not in err and ("hold-out" in err or "fold" in err)
     assert not (tmp_path / "no").exists()
+    # nor goes on from a model in --out that saw the fold (the other fold's network here)
+    args = ["train", "all", "--data", str(mined.datasets), "--out", str(tmp_path / "without-beta")]
+    assert main([*args, "--hold-out", "0/2", "--max-steps", "1", "-q"]) == 2
+    assert "saw every fold" in capsys.readouterr().err
 
 
 def test_training_is_reproducible(mined: MinedCorpus, tmp_path: Path) -> None:

@@ -13,6 +13,7 @@ whatever the list's order or length, so a collection and its network always agre
 from __future__ import annotations
 
 import hashlib
+import sys
 
 
 def parse_fold(text: str) -> tuple[int, int]:
@@ -42,16 +43,15 @@ def held_out(package: str, fold: str | None) -> bool:
 def main(argv: list[str] | None = None) -> int:
     """``python -m oracular.corpus.folds K/N < names``: the names (one a line) of fold K, for
     collecting a fold's features with the network that held it out (``scripts/train_features.sh``)."""
-    import sys
-
     args = sys.argv[1:] if argv is None else argv
+    if len(args) != 1:
+        print("error: usage: python -m oracular.corpus.folds K/N < names", file=sys.stderr)
+        return 2
+    fold = args[0]
     try:
-        (fold,) = args
         parse_fold(fold)
     except ValueError as exc:
-        print(
-            f"error: {exc if args else 'usage: python -m oracular.corpus.folds K/N < names'}", file=sys.stderr
-        )
+        print(f"error: {exc}", file=sys.stderr)
         return 2
     for line in sys.stdin:
         if (name := line.strip()) and held_out(name, fold):
