@@ -334,3 +334,24 @@ def test_stale_classes_compiled_for_an_earlier_check_are_rebuilt(
     assert after.error is None
     assert all("NoSuchMethodError" not in r.detail for r in after.results.values()), after.results
     assert [r.status for r in after.results.values()] == [r.status for r in before.results.values()]
+
+
+def test_the_key_of_remembered_runs_is_made_without_a_jdk(tmp_path: Path, monkeypatch) -> None:
+    """Where no helper can start (no JDK, or a sandbox required and refused), the evaluation's
+    key of a file's runs is still made (the run itself then says why nothing ran)."""
+    from oracular.execution import oracle_checks
+    from oracular.execution.classpath import ClasspathSettings
+    from oracular.execution.toolchain import ToolchainMissing
+
+    def no_jdk(*_args, **_kwargs):
+        raise ToolchainMissing("no JDK on PATH")
+
+    monkeypatch.setattr(oracle_checks, "find_toolchain", no_jdk)
+    test = tmp_path / "src" / "test" / "java" / "T.java"
+    test.parent.mkdir(parents=True)
+    test.write_text("class T {}", encoding="utf-8")
+    settings = oracle_checks.CheckSettings(
+        classpath=ClasspathSettings(use_build_tools=False), use_cache=False
+    )
+    checker = OracleChecker(settings)
+    assert checker.runs_key(test).endswith("no helper: no JDK on PATH")

@@ -413,7 +413,10 @@ class OracleChecker:
         filled = classpath.layout.filled
         entries = (*classpath.entries, *classpath.layout.resource_dirs, *classpath.packaged, *filled)
         digest = [hashlib.sha256(b"\0".join(f.read_bytes() for f in filled)).hexdigest()] if filled else []
-        helper = self.worker_for(module_root(path), classpath.layout.resource_dirs).environment
+        try:
+            helper = self.worker_for(module_root(path), classpath.layout.resource_dirs).environment
+        except (ToolchainMissing, SandboxRefused) as exc:  # nothing will run: the run says why
+            helper = f"no helper: {exc}"
         return os.pathsep.join([*(str(entry) for entry in entries), *digest, helper])
 
     def warm(self, path: Path) -> None:
