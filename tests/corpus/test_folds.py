@@ -13,7 +13,7 @@ def test_a_projects_fold_is_stable_and_every_fold_is_dealt_some() -> None:
     assert folds == [fold_of(name, 5) for name in reversed(names)][::-1]  # not by order
     assert fold_of("commons-csv", 5) == fold_of("commons-csv", 5)
     assert all(40 <= folds.count(k) <= 80 for k in range(5))  # roughly even
-    assert [held_out(name, "2/5") for name in names] == [f == 2 for f in folds]
+    assert [held_out(name, parse_fold("2/5")) for name in names] == [f == 2 for f in folds]
     assert not any(held_out(name, None) for name in names)
 
 

@@ -167,11 +167,6 @@ def run(args: argparse.Namespace) -> int:
                 raise ValueError(
                     "--hold-out leaves projects out of the network's training: stages exception, ranker, all"
                 )
-            if settings.init is not None or _trained_with_every_fold(settings.out, settings.hold_out):
-                raise ValueError(
-                    "--hold-out trains from MiniLM: a model to start from (--init, or the one in --out) "
-                    "saw every fold"
-                )
         if args.stage == "prior":
             from oracular.training.prior import train_prior
 
@@ -188,23 +183,6 @@ def run(args: argparse.Namespace) -> int:
     print(f"saved {result.directory} after {result.steps} steps in {result.seconds:.0f} s")
     print(json.dumps({"calibration": result.calibration.to_json(), "dev": result.dev}, indent=1))
     return 0
-
-
-def _trained_with_every_fold(out: Path, fold: str) -> bool:
-    """Whether ``out`` holds a model (which training would go on from) trained on some other
-    projects than those a ``--hold-out fold`` run may see."""
-    from oracular.models import store
-    from oracular.models.layout import weights_present
-
-    if not weights_present(out):
-        return False
-    metadata = store.load_config(out).metadata
-    runs = [
-        metadata[f"last_{stage}_run"]
-        for stage in ("all", "exception", "ranker")
-        if f"last_{stage}_run" in metadata
-    ]
-    return not runs or any(run.get("settings", {}).get("hold_out") != fold for run in runs)
 
 
 def fit_answer_confidence(args: argparse.Namespace) -> int:

@@ -32,12 +32,10 @@ def fold_of(package: str, folds: int) -> int:
     return int(hashlib.sha256(package.encode()).hexdigest(), 16) % folds
 
 
-def held_out(package: str, fold: str | None) -> bool:
-    """Whether a network trained with ``--hold-out fold`` left ``package`` out (never, for none)."""
-    if fold is None:
-        return False
-    k, n = parse_fold(fold)
-    return fold_of(package, n) == k
+def held_out(package: str, fold: tuple[int, int] | None) -> bool:
+    """Whether a network trained with ``--hold-out K/N`` (``fold``: :func:`parse_fold`'s) left
+    ``package`` out (never, for none)."""
+    return fold is not None and fold_of(package, fold[1]) == fold[0]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -47,9 +45,8 @@ def main(argv: list[str] | None = None) -> int:
     if len(args) != 1:
         print("error: usage: python -m oracular.corpus.folds K/N < names", file=sys.stderr)
         return 2
-    fold = args[0]
     try:
-        parse_fold(fold)
+        fold = parse_fold(args[0])
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

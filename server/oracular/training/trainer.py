@@ -44,7 +44,7 @@ from torch import Tensor
 from tqdm import tqdm
 
 from oracular.cache import default_cache_dir
-from oracular.corpus.folds import held_out
+from oracular.corpus.folds import held_out, parse_fold
 from oracular.models import store
 from oracular.models.backbone import load_tokenizer, pretrained_config, pretrained_state
 from oracular.models.calibration import Calibration
@@ -125,6 +125,27 @@ def start_folder(settings: TrainSettings) -> Path | None:
     return settings.out if weights_present(settings.out) else settings.init
 
 
+def _check_hold_out(settings: TrainSettings) -> None:
+    """A run holding a fold out (``hold_out``) starts from MiniLM or from a model every network
+    training of which held the same fold out (a resumed fold); a ``ValueError`` otherwise, before
+    anything is written: the shipped model saw every fold."""
+    if settings.hold_out is None:
+        return
+    parse_fold(settings.hold_out)
+    start = start_folder(settings)
+    if start is None:
+        return
+    metadata = store.load_config(start).metadata
+    runs = [
+        metadata[key] for stage in ("all", "exception", "ranker") if (key := f"last_{stage}_run") in metadata
+    ]
+    if not runs or any(run.get("settings", {}).get("hold_out") != settings.hold_out for run in runs):
+        raise ValueError(
+            f"--hold-out trains from MiniLM: the model in {start} (--init, or --out's own) saw fold "
+            f"{settings.hold_out}"
+        )
+
+
 def initial_network(settings: TrainSettings) -> tuple[OracleNetwork, store.ModelConfig, Any]:
     """Continue the model in ``--out`` (else ``--init``'s), else start from pretrained MiniLM (or a
     random test encoder). A continued model keeps its input settings, except whether candidates
@@ -165,8 +186,10 @@ def _train_samples(settings: TrainSettings, kind: str) -> list[dict[str, Any]]:
     """Training samples of one kind, none of the held-out fold's projects (``hold_out``); for
     assertions only those with the answer among the candidates."""
 
+    fold = parse_fold(settings.hold_out) if settings.hold_out is not None else None
+
     def keep(sample: dict[str, Any]) -> bool:
-        if held_out(sample["package"], settings.hold_out):
+        if held_out(sample["package"], fold):
             return False
         return kind != "assertion" or bool(sample["labels"])
 
@@ -535,6 +558,7 @@ def train(settings: TrainSettings) -> TrainResult:
     """Train ``settings.stage``, calibrate on dev, and save to ``settings.out``."""
     if settings.stage not in STAGES:
         raise ValueError(f"unknown stage {settings.stage!r} ({', '.join(STAGES)})")
+    _check_hold_out(settings)
     start = time.monotonic()
     with _log_to(settings.out / "train.log"):
         session = _start(settings)
