@@ -117,6 +117,29 @@ def test_observed_values_render_as_exact_java(
     assert (value.text, value.type, value.source, value.imports) == (text, value_type, "observed", imports)
 
 
+@pytest.mark.parametrize(
+    ("target_type", "observed", "text"),
+    [
+        ("int", ObservedValue("literal", "int", "2147483647"), "Integer.MAX_VALUE"),
+        ("Integer", ObservedValue("literal", "java.lang.Integer", "-2147483648"), "Integer.MIN_VALUE"),
+        ("long", ObservedValue("literal", "long", "-9223372036854775808L"), "Long.MIN_VALUE"),
+        ("short", ObservedValue("literal", "short", "(short) 32767"), "Short.MAX_VALUE"),
+        ("double", ObservedValue("literal", "double", "1.7976931348623157E308"), "Double.MAX_VALUE"),
+        ("float", ObservedValue("literal", "float", "1.4E-45f"), "Float.MIN_VALUE"),
+        ("char", ObservedValue("literal", "char", "'\\uffff'"), "Character.MAX_VALUE"),
+        # a byte's limits are written bare; a long that holds an int's limit is no limit of its own
+        ("byte", ObservedValue("literal", "byte", "127"), "127"),
+        ("long", ObservedValue("literal", "long", "2147483647L"), "2147483647L"),
+        ("int", ObservedValue("literal", "int", "2147483646"), "2147483646"),
+    ],
+)
+def test_a_primitive_types_limit_is_written_by_its_name(
+    target_type: str, observed: ObservedValue, text: str
+) -> None:
+    value = expected_value(target("x", target_type), observed, NAMER)
+    assert value is not None and value.text == text
+
+
 def test_observed_candidates_per_kind() -> None:
     def oracles(observed: ObservedValue, type_: str | None = "Object") -> list[str]:
         found = observed_candidates(target("x", type_), observed, NAMER)
