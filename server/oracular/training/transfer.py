@@ -83,6 +83,11 @@ def _names(delta_path: Path) -> list[str]:
     return metadata["names"].split(",")
 
 
+def _floats_as(tensors: dict[str, torch.Tensor], dtype: torch.dtype) -> dict[str, torch.Tensor]:
+    """``tensors`` with the floating-point ones in ``dtype`` (``position_ids`` stays an integer)."""
+    return {name: t.to(dtype) if t.is_floating_point() else t for name, t in tensors.items()}
+
+
 def pack_backbone(source: Path, out: Path) -> int:
     """Write MiniLM's model folder ``source`` to ``out`` without its word embeddings, its other
     floating-point tensors in fp16: what a lent machine needs beside a shipped model. The bytes
@@ -91,11 +96,7 @@ def pack_backbone(source: Path, out: Path) -> int:
     tensors = load_file(str(source / "model.safetensors"))
     if WORD_EMBEDDINGS not in tensors:
         raise ValueError(f"{source} holds no {WORD_EMBEDDINGS}: not a BERT backbone")
-    rest = {
-        name: tensor.half() if tensor.is_floating_point() else tensor
-        for name, tensor in tensors.items()
-        if name != WORD_EMBEDDINGS
-    }
+    rest = _floats_as({name: t for name, t in tensors.items() if name != WORD_EMBEDDINGS}, torch.float16)
     save_file(rest, str(out / "model.safetensors"), metadata={"names": ",".join(tensors)})
     for name in BACKBONE_FILES:
         if (source / name).is_file():
@@ -117,8 +118,7 @@ def unpack_backbone(packed: Path, shipped: Path, site: Path) -> Path:
     model = site / PACKAGE / "model"
     model.mkdir(parents=True, exist_ok=True)
     (site / PACKAGE / "__init__.py").write_text('"""MiniLM put back together for a lent GPU."""\n')
-    full = {key: tensor.float() if tensor.is_floating_point() else tensor for key, tensor in tensors.items()}
-    save_file(full, str(model / "model.safetensors"), metadata={"format": "pt"})
+    save_file(_floats_as(tensors, torch.float32), str(model / "model.safetensors"), metadata={"format": "pt"})
     for file in BACKBONE_FILES:
         if (packed / file).is_file():
             shutil.copyfile(packed / file, model / file)
